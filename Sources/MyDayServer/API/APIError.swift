@@ -1,0 +1,24 @@
+import HTTPTypes
+
+/// An error a client can act on: an HTTP status, a stable code and a sentence. Never holds diary content.
+struct APIError: Error, Equatable {
+    let status: HTTPResponse.Status
+    let code: String
+    let message: String
+
+    static func badRequest(_ message: String) -> APIError { .init(status: .badRequest, code: "invalid_request", message: message) }
+    static func unprocessable(_ message: String) -> APIError {
+        .init(status: .unprocessableContent, code: "invalid_value", message: message)
+    }
+    static let unauthorized = APIError(status: .unauthorized, code: "unauthorized", message: "Sign in again: the credentials are missing, wrong or expired.")
+    static let notFound = APIError(status: .notFound, code: "not_found", message: "There is no such object.")
+    static func conflict(_ message: String) -> APIError { .init(status: .conflict, code: "conflict", message: message) }
+    static func forbidden(_ message: String) -> APIError { .init(status: .forbidden, code: "forbidden", message: message) }
+    static func tooLarge(limit: Int) -> APIError {
+        .init(status: .contentTooLarge, code: "too_large", message: "The body is larger than the limit of \(limit) bytes.")
+    }
+    static func unsupportedMediaType(_ message: String) -> APIError {
+        .init(status: .unsupportedMediaType, code: "unsupported_media_type", message: message)
+    }
+    static let internalError = APIError(status: .internalServerError, code: "internal", message: "Something went wrong on the server. Try again later.")
+}

@@ -1,0 +1,170 @@
+import Foundation
+import MyDayAPI
+import MyDayModels
+
+extension APIHandler {
+    func createEntry(_ input: Operations.CreateEntry.Input) async throws -> Operations.CreateEntry.Output {
+        guard case .json(let body) = input.body else { throw APIError.badRequest("Send a JSON body.") }
+        let user = try RequestUser.required()
+        let new = try newEntry(from: body)
+        let result: (entry: EntryRecord, created: Bool)
+        do {
+            result = try await entries.create(new, userID: user.id)
+        } catch EntryStore.CreateError.idBelongsToAnotherUser {
+            throw APIError.conflict("This id is taken; generate a new UUID for the entry.")
+        } catch EntryStore.CreateError.deleted {
+            throw APIError.conflict("The entry with this id was deleted; generate a new UUID for a new entry.")
+        }
+        var answer = Components.Schemas.CreatedEntry(entry: Self.schema(result.entry))
+        if result.entry.status == .pendingUpload, let key = result.entry.audioKey {
+            let link = links.upload(key: key)
+            answer.upload = .init(
+                url: link.url, method: .put,
+                headers: .init(additionalProperties: ["Content-Type": result.entry.contentType ?? AudioContainer.mp4.rawValue]),
+                expiresAt: link.expires)
+        }
+        return result.created ? .created(.init(body: .json(answer))) : .ok(.init(body: .json(answer)))
+    }
+
+    func listEntries(_ input: Operations.ListEntries.Input) async throws -> Operations.ListEntries.Output {
+        let user = try RequestUser.required()
+        let limit = input.query.limit ?? 100
+        guard (1...500).contains(limit) else { throw APIError.badRequest("'limit' must be 1 to 500.") }
+        if let q = input.query.q {
+            let words = q.lowercased().split(whereSeparator: \.isWhitespace).map(String.init)
+            guard !words.isEmpty, q.count <= 200 else { throw APIError.badRequest("'q' must have 1 to 200 characters.") }
+            let found = try await entries.search(userID: user.id, words: words, limit: limit)
+            return .ok(.init(body: .json(.init(entries: found.map(Self.schema), deletedIds: [], nextCursor: "0", hasMore: false))))
+        }
+        let cursor = try input.query.since.map { text in
+            guard let value = Int(text), value >= 0 else { throw APIError.badRequest("'since' must be a cursor from an earlier answer.") }
+            return value
+        } ?? 0
+        let page = try await entries.changes(userID: user.id, after: cursor, limit: limit)
+        let nextCursor = page.entries.last?.changeSeq ?? cursor
+        return .ok(
+            .init(
+                body: .json(
+                    .init(
+                        entries: page.entries.filter { $0.deletedAt == nil }.map(Self.schema),
+                        deletedIds: page.entries.filter { $0.deletedAt != nil }.map(\.id.lowercased),
+                        nextCursor: String(nextCursor), hasMore: page.hasMore))))
+    }
+
+    func getEntry(_ input: Operations.GetEntry.Input) async throws -> Operations.GetEntry.Output {
+        .ok(.init(body: .json(Self.schema(try await ownedEntry(input.path.id)))))
+    }
+
+    func updateEntry(_ input: Operations.UpdateEntry.Input) async throws -> Operations.UpdateEntry.Output {
+        guard case .json(let body) = input.body else { throw APIError.badRequest("Send a JSON body.") }
+        let user = try RequestUser.required()
+        let id = try Validation.id(input.path.id)
+        let edit = EntryEdit(
+            title: try Validation.title(body.title), text: try Validation.text(body.text), tags: try Validation.tags(body.tags),
+            mood: try Validation.mood(body.mood))
+        guard edit.title != nil || edit.text != nil || edit.tags != nil || edit.mood != nil else {
+            throw APIError.unprocessable("Name at least one of 'title', 'text', 'tags' or 'mood'.")
+        }
+        if edit.text != nil {
+            let current = try await ownedEntry(input.path.id)
+            guard current.status == .transcribed || current.status == .failed else {
+                throw APIError.conflict("The transcript is not ready yet; edit its text once it is.")
+            }
+        }
+        guard let edited = try await entries.edit(id: id, userID: user.id, edit) else { throw APIError.notFound }
+        return .ok(.init(body: .json(Self.schema(edited))))
+    }
+
+    func deleteEntry(_ input: Operations.DeleteEntry.Input) async throws -> Operations.DeleteEntry.Output {
+        let user = try RequestUser.required()
+        let result = try await entries.delete(id: try Validation.id(input.path.id), userID: user.id)
+        guard result.found else { throw APIError.notFound }
+        if let key = result.audioKey {
+            do {
+                try await blobs.delete(key: key)
+            } catch {
+                logger.error("the audio of a deleted entry could not be removed", metadata: ["key": "\(key)"])
+            }
+        }
+        return .noContent(.init())
+    }
+
+    func completeEntryUpload(_ input: Operations.CompleteEntryUpload.Input) async throws -> Operations.CompleteEntryUpload.Output {
+        let user = try RequestUser.required()
+        let entry = try await ownedEntry(input.path.id)
+        guard entry.kind == .audio, let key = entry.audioKey else { throw APIError.conflict("Text entries have no audio to complete.") }
+        guard entry.status == .pendingUpload else { return .ok(.init(body: .json(Self.schema(entry)))) }
+        try await checkUploadedAudio(of: entry, key: key)
+        guard let uploaded = try await entries.markUploaded(id: entry.id, userID: user.id, pipeline: pipeline) else {
+            throw APIError.notFound
+        }
+        logger.info("entry uploaded", metadata: ["entry": "\(entry.id.lowercased)"])
+        return .ok(.init(body: .json(Self.schema(uploaded))))
+    }
+
+    func getEntryAudio(_ input: Operations.GetEntryAudio.Input) async throws -> Operations.GetEntryAudio.Output {
+        let entry = try await ownedEntry(input.path.id)
+        guard entry.kind == .audio, let key = entry.audioKey else { throw APIError.notFound }
+        guard entry.status != .pendingUpload else { throw APIError.conflict("The audio has not been uploaded yet.") }
+        let link = links.download(key: key)
+        return .ok(.init(body: .json(.init(url: link.url, expiresAt: link.expires))))
+    }
+
+    /// The signed-in user's live entry with this id; anything else is 404, whoever owns it.
+    private func ownedEntry(_ rawID: String) async throws -> EntryRecord {
+        let user = try RequestUser.required()
+        guard let entry = try await entries.entry(id: try Validation.id(rawID), userID: user.id) else { throw APIError.notFound }
+        return entry
+    }
+
+    /// Rejects (and removes) an upload that is missing, of the wrong size, or not audio.
+    private func checkUploadedAudio(of entry: EntryRecord, key: String) async throws {
+        guard let size = try await blobs.size(key: key) else {
+            throw APIError.unprocessable("No audio has been uploaded for this entry yet; PUT it to the upload URL first.")
+        }
+        var problem: String?
+        if let declared = entry.sizeBytes, declared != size {
+            problem = "The upload has \(size) bytes but the entry declared \(declared); upload it again."
+        } else if case .rejected(let reason) = try await blobs.withLocalFile(key: key, audioProbe.probe) {
+            problem = reason + " Upload it again."
+        }
+        guard let problem else { return }
+        try await blobs.delete(key: key)
+        throw APIError.unprocessable(problem)
+    }
+
+    private func newEntry(from body: Components.Schemas.NewEntry) throws -> NewEntry {
+        let kind = EntryKind(rawValue: body.kind.rawValue) ?? .audio
+        var new = NewEntry(
+            id: try Validation.id(body.id), createdAt: try Validation.recordingStart(body.createdAt),
+            timeZone: try Validation.timeZone(body.tz), durationSeconds: try Validation.duration(body.durationS), kind: kind,
+            language: try Validation.language(body.language))
+        switch kind {
+        case .text:
+            guard let text = try Validation.text(body.text), !text.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty else {
+                throw APIError.unprocessable("A text entry needs a non-empty 'text'.")
+            }
+            guard body.sizeBytes == nil, body.contentType == nil else {
+                throw APIError.unprocessable("'size_bytes' and 'content_type' are for audio entries.")
+            }
+            new.text = text
+        case .audio:
+            guard body.text == nil else { throw APIError.unprocessable("'text' is for text entries.") }
+            guard let size = body.sizeBytes, size > 0 else { throw APIError.unprocessable("An audio entry needs 'size_bytes' > 0.") }
+            guard size <= maxUploadBytes else { throw APIError.tooLarge(limit: maxUploadBytes) }
+            new.sizeBytes = size
+            new.container = body.contentType.flatMap { AudioContainer(rawValue: $0.rawValue) } ?? .mp4
+        }
+        return new
+    }
+
+    static func schema(_ entry: EntryRecord) -> Components.Schemas.Entry {
+        Components.Schemas.Entry(
+            id: entry.id.lowercased, createdAt: entry.createdAt, tz: entry.timeZone, durationS: entry.durationSeconds,
+            kind: Components.Schemas.EntryKind(rawValue: entry.kind.rawValue)!,
+            status: Components.Schemas.EntryStatus(rawValue: entry.status.rawValue)!, failureReason: entry.failureReason,
+            filename: entry.filename, contentType: entry.contentType, sizeBytes: entry.sizeBytes, language: entry.language,
+            title: entry.title, tags: entry.tags, mood: entry.mood, transcriptRaw: entry.transcriptRaw,
+            transcriptClean: entry.transcriptClean, noSpeech: entry.noSpeech, updatedAt: entry.updatedAt)
+    }
+}

@@ -1,0 +1,19 @@
+import Foundation
+import Logging
+import MyDayAPI
+
+/// Implements the operations of `openapi.yaml`; each handler validates, calls a store, and maps the answer.
+struct APIHandler: APIProtocol {
+    let users: UserStore
+    let sessions: SessionStore
+    let entries: EntryStore
+    let blobs: any BlobStore
+    let links: BlobLinks
+    let passwords: PasswordHasher
+    let accessTokens: AccessTokens
+    let refreshTokenLifetime: Duration
+    let maxUploadBytes: Int
+    let audioProbe: AudioProbe
+    let pipeline: any EntryPipeline
+    let logger: Logger
+}

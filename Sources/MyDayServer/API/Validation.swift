@@ -1,0 +1,98 @@
+import Foundation
+import MyDayModels
+
+/// Checks of client input that the OpenAPI document cannot express; each failure says what to fix.
+enum Validation {
+    static func normalizedEmail(_ email: String) -> String {
+        email.trimmingCharacters(in: .whitespacesAndNewlines).lowercased()
+    }
+
+    static func email(_ raw: String) throws -> String {
+        let email = normalizedEmail(raw)
+        let parts = email.split(separator: "@", omittingEmptySubsequences: false)
+        guard email.count <= 254, parts.count == 2, !parts[0].isEmpty, parts[1].contains("."),
+            !parts[1].hasPrefix("."), !parts[1].hasSuffix("."), !email.contains(where: \.isWhitespace)
+        else { throw APIError.unprocessable("'email' is not an email address.") }
+        return email
+    }
+
+    /// 8 to 128 characters, no composition rules (NIST SP 800-63B).
+    static func newPassword(_ password: String) throws -> String {
+        guard (8...128).contains(password.count) else {
+            throw APIError.unprocessable("'password' must be 8 to 128 characters long.")
+        }
+        return password
+    }
+
+    static func id(_ text: String) throws -> UUID {
+        guard let id = UUID(uuidString: text) else { throw APIError.badRequest("'\(text.prefix(40))' is not a UUID.") }
+        return id
+    }
+
+    static func timeZone(_ identifier: String) throws -> TimeZone {
+        guard identifier.count <= 64, let zone = TimeZone(identifier: identifier) else {
+            throw APIError.unprocessable("'tz' must be an IANA time zone such as Europe/Paris.")
+        }
+        return zone
+    }
+
+    /// A recording's start: not before 2000, and not more than a day ahead of the server's clock.
+    static func recordingStart(_ date: Date, now: Date = Date()) throws -> Date {
+        guard date >= Date(timeIntervalSince1970: 946_684_800), date <= now.addingTimeInterval(86_400) else {
+            throw APIError.unprocessable("'created_at' must lie between 2000-01-01 and tomorrow.")
+        }
+        return date
+    }
+
+    static func duration(_ seconds: Double?) throws -> Double {
+        let seconds = seconds ?? 0
+        guard seconds.isFinite, (0...86_400).contains(seconds) else {
+            throw APIError.unprocessable("'duration_s' must be 0 to 86400 seconds.")
+        }
+        return seconds
+    }
+
+    /// A BCP 47 tag such as `en` or `en-US`.
+    static func language(_ tag: String?) throws -> String? {
+        guard let tag else { return nil }
+        let parts = tag.split(separator: "-", omittingEmptySubsequences: false)
+        let valid = tag.count <= 35 && (2...3).contains(parts[0].count) && parts[0].allSatisfy(\.isASCIILetter)
+            && parts.dropFirst().allSatisfy { (1...8).contains($0.count) && $0.allSatisfy { $0.isASCIILetter || $0.isASCIIDigit } }
+        guard valid else { throw APIError.unprocessable("'language' must be a BCP 47 tag such as en-US.") }
+        return tag
+    }
+
+    static func title(_ title: String?) throws -> String? {
+        guard let title else { return nil }
+        guard title.count <= 200 else { throw APIError.unprocessable("'title' may have at most 200 characters.") }
+        return title.trimmingCharacters(in: .whitespacesAndNewlines)
+    }
+
+    static func text(_ text: String?, field: String = "text") throws -> String? {
+        guard let text else { return nil }
+        guard text.count <= 100_000 else { throw APIError.unprocessable("'\(field)' may have at most 100000 characters.") }
+        return text
+    }
+
+    /// Up to 20 distinct tags of 1 to 50 characters, trimmed, in the order given.
+    static func tags(_ tags: [String]?) throws -> [String]? {
+        guard let tags else { return nil }
+        var seen = Set<String>()
+        let cleaned = tags.map { $0.trimmingCharacters(in: .whitespacesAndNewlines) }.filter { seen.insert($0).inserted }
+        guard cleaned.count <= 20, cleaned.allSatisfy({ (1...50).contains($0.count) }) else {
+            throw APIError.unprocessable("'tags' takes up to 20 tags of 1 to 50 characters.")
+        }
+        return cleaned
+    }
+
+    static func mood(_ mood: Int?) throws -> Int? {
+        guard let mood else { return nil }
+        guard (0...5).contains(mood) else { throw APIError.unprocessable("'mood' must be 1 to 5, or 0 to remove it.") }
+        return mood
+    }
+}
+
+extension Character {
+    fileprivate var isASCIILetter: Bool { isASCII && isLetter }
+    fileprivate var isASCIIDigit: Bool { isASCII && isNumber }
+}

@@ -1,0 +1,65 @@
+import Foundation
+import Hummingbird
+import Logging
+import MyDayAPI
+import OpenAPIHummingbird
+import OpenAPIRuntime
+import Prometheus
+import ServiceLifecycle
+
+/// Builds the whole server from its configuration: database (migrated), blob store, routes and services.
+public func buildApplication(
+    configuration: ServerConfiguration, logger: Logger, onServerRunning: @escaping @Sendable (Int) async -> Void = { _ in }
+) async throws -> some ApplicationProtocol {
+    try FileManager.default.createDirectory(at: configuration.dataDirectory, withIntermediateDirectories: true)
+    let secret = try SigningSecret.load(configured: configuration.secret, file: configuration.secretFile)
+    let driver = try await DatabaseDriverFactory.open(configuration: configuration, logger: logger)
+    do {
+        let applied = try await Migrator.migrate(driver)
+        if !applied.isEmpty { logger.info("database migrated", metadata: ["versions": "\(applied)"]) }
+        let blobs = try DiskBlobStore(root: configuration.blobDirectory)
+        blobs.removeAbandonedUploads()
+        let registry = PrometheusCollectorRegistry()
+        let signer = URLSigner(secret: secret)
+        let users = UserStore(driver: driver)
+        let entries = EntryStore(driver: driver)
+        let accessTokens = await AccessTokens(secret: secret, lifetime: configuration.accessTokenLifetime)
+
+        let router = Router(context: BasicRequestContext.self)
+        router.add(middleware: RequestMetricsMiddleware(registry: registry))
+        router.add(middleware: ErrorMiddleware())
+        router.add(middleware: RequestOriginMiddleware(publicURL: configuration.publicURL))
+        OperationsRoutes(driver: driver, registry: registry, document: try OpenAPIDocument.yaml()).register(on: router)
+        BlobRoutes(blobs: blobs, entries: entries, signer: signer, maxUploadBytes: configuration.maxUploadBytes).register(on: router)
+        let handler = APIHandler(
+            users: users, sessions: SessionStore(driver: driver), entries: entries, blobs: blobs,
+            links: BlobLinks(signer: signer, uploadLifetime: configuration.uploadURLLifetime, downloadLifetime: configuration.downloadURLLifetime),
+            passwords: PasswordHasher(cost: configuration.bcryptCost), accessTokens: accessTokens,
+            refreshTokenLifetime: configuration.refreshTokenLifetime, maxUploadBytes: configuration.maxUploadBytes,
+            audioProbe: AudioProbe(), pipeline: NoTranscription(), logger: logger)
+        try handler.registerHandlers(
+            on: router, configuration: Configuration(dateTranscoder: RFC3339DateTranscoder()),
+            middlewares: [BearerAuthMiddleware(accessTokens: accessTokens, users: users)])
+
+        return Application(
+            router: router,
+            configuration: .init(address: .hostname(configuration.host, port: configuration.port), serverName: "myday"),
+            services: [DatabaseService(driver: driver)],
+            onServerRunning: { channel in await onServerRunning(channel.localAddress?.port ?? configuration.port) },
+            logger: logger
+        )
+    } catch {
+        await driver.shutdown()
+        throw error
+    }
+}
+
+/// Keeps the database open while the server runs and closes it after the server has drained.
+struct DatabaseService: Service {
+    let driver: any DatabaseDriver
+
+    func run() async throws {
+        try? await gracefulShutdown()
+        await driver.shutdown()
+    }
+}

@@ -1,0 +1,56 @@
+import Configuration
+import Foundation
+
+/// Everything `myday-server` can be told, with the embedded defaults: loopback, SQLite and blobs under `./data`.
+public struct ServerConfiguration: Sendable {
+    public var host = "127.0.0.1"
+    public var port = 8080
+    /// Where the SQLite file, blobs, the generated secret and the mail outbox live.
+    public var dataDirectory = URL(fileURLWithPath: "data", isDirectory: true)
+    /// `postgres://user:password@host:port/database`; nil means SQLite in the data directory.
+    public var databaseURL: String?
+    /// Key for signing access tokens and blob URLs; nil means generate one and keep it in the data directory.
+    public var secret: String?
+    /// The scheme, host and port clients reach this server at, for signed URLs; nil means the request's `Host`.
+    public var publicURL: String?
+    public var maxUploadBytes = 200 * 1024 * 1024
+    public var accessTokenLifetime: Duration = .seconds(15 * 60)
+    public var refreshTokenLifetime: Duration = .seconds(60 * 24 * 3600)
+    public var uploadURLLifetime: Duration = .seconds(6 * 3600)
+    public var downloadURLLifetime: Duration = .seconds(3600)
+    /// bcrypt work factor; never below 12.
+    public var bcryptCost: UInt8 = 12
+    public var logLevel = "info"
+
+    public init() {}
+
+    /// Reads `MYDAY_*` settings (`myday.port` is `MYDAY_PORT` in the environment).
+    public init(reader: ConfigReader) throws {
+        let config = reader.scoped(to: "myday")
+        host = config.string(forKey: "host", default: host)
+        port = config.int(forKey: "port", default: port)
+        if let path = config.string(forKey: "data.dir") {
+            dataDirectory = URL(fileURLWithPath: path, isDirectory: true)
+        }
+        databaseURL = config.string(forKey: "database.url", isSecret: true)
+        secret = config.string(forKey: "secret", isSecret: true)
+        publicURL = config.string(forKey: "public.url")
+        maxUploadBytes = config.int(forKey: "max.upload.bytes", default: maxUploadBytes)
+        logLevel = config.string(forKey: "log.level", default: logLevel)
+        guard (0...65535).contains(port) else { throw ConfigurationError("MYDAY_PORT must be 0...65535, not \(port)") }
+        guard maxUploadBytes > 0 else { throw ConfigurationError("MYDAY_MAX_UPLOAD_BYTES must be positive") }
+        if let publicURL, URL(string: publicURL)?.host == nil {
+            throw ConfigurationError("MYDAY_PUBLIC_URL must be an absolute URL such as https://diary.example.com")
+        }
+    }
+
+    var sqliteFile: URL { dataDirectory.appendingPathComponent("myday.sqlite") }
+    var blobDirectory: URL { dataDirectory.appendingPathComponent("blobs", isDirectory: true) }
+    var secretFile: URL { dataDirectory.appendingPathComponent("secret") }
+}
+
+/// A setting that cannot be used, with a sentence saying which and why.
+public struct ConfigurationError: Error, CustomStringConvertible {
+    public let description: String
+    init(_ description: String) { self.description = description }
+}

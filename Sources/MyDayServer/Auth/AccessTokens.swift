@@ -1,0 +1,47 @@
+import Crypto
+import Foundation
+import JWTKit
+
+/// Short-lived access tokens: HS256 JWTs naming the user and the user's token version.
+struct AccessTokens: Sendable {
+    static let issuer = "myday"
+    private let keys: JWTKeyCollection
+    let lifetime: Duration
+
+    init(secret: [UInt8], lifetime: Duration) async {
+        let key = SymmetricKey(data: HMAC<SHA256>.authenticationCode(for: Data("myday access tokens".utf8), using: SymmetricKey(data: secret)))
+        keys = JWTKeyCollection()
+        await keys.add(hmac: HMACKey(key: key), digestAlgorithm: .sha256)
+        self.lifetime = lifetime
+    }
+
+    struct Claims: JWTPayload, Equatable {
+        var sub: SubjectClaim
+        var iss: IssuerClaim
+        var iat: IssuedAtClaim
+        var exp: ExpirationClaim
+        /// The user's token version when the token was made; a newer version on the user revokes it.
+        var ver: Int
+
+        func verify(using algorithm: some JWTAlgorithm) async throws {
+            try exp.verifyNotExpired()
+            guard iss.value == AccessTokens.issuer else { throw JWTError.claimVerificationFailure(failedClaim: iss, reason: "wrong issuer") }
+        }
+    }
+
+    func make(for user: UserRecord, now: Date = Date()) async throws -> String {
+        let claims = Claims(
+            sub: .init(value: user.id.lowercased), iss: .init(value: Self.issuer), iat: .init(value: now),
+            exp: .init(value: now.addingTimeInterval(lifetime.seconds)), ver: user.tokenVersion)
+        return try await keys.sign(claims)
+    }
+
+    /// The claims of a genuine, unexpired token; nil for anything else.
+    func verify(_ token: String) async -> Claims? {
+        try? await keys.verify(token, as: Claims.self)
+    }
+}
+
+extension Duration {
+    var seconds: TimeInterval { Double(components.seconds) + Double(components.attoseconds) / 1e18 }
+}

@@ -1,0 +1,41 @@
+import Foundation
+import HTTPTypes
+import OpenAPIRuntime
+
+/// The user a request is made for, set by `BearerAuthMiddleware` for the operation's handler.
+enum RequestUser {
+    @TaskLocal static var current: UserRecord?
+
+    /// The signed-in user; throws 401 where the operation ran without one.
+    static func required() throws -> UserRecord {
+        guard let current else { throw APIError.unauthorized }
+        return current
+    }
+}
+
+/// Checks the bearer access token of every operation that needs one: genuine, unexpired, and of the
+/// user's current token version (so revoking sessions revokes access tokens too).
+struct BearerAuthMiddleware: ServerMiddleware {
+    let accessTokens: AccessTokens
+    let users: UserStore
+    /// Operations anyone may call.
+    static let publicOperations: Set<String> = ["registerWithEmail", "loginWithEmail", "refreshSession", "logout"]
+
+    func intercept(
+        _ request: HTTPRequest, body: HTTPBody?, metadata: ServerRequestMetadata, operationID: String,
+        next: @Sendable (HTTPRequest, HTTPBody?, ServerRequestMetadata) async throws -> (HTTPResponse, HTTPBody?)
+    ) async throws -> (HTTPResponse, HTTPBody?) {
+        if Self.publicOperations.contains(operationID) {
+            return try await next(request, body, metadata)
+        }
+        guard let header = request.headerFields[.authorization], header.lowercased().hasPrefix("bearer "),
+            let claims = await accessTokens.verify(String(header.dropFirst("bearer ".count)).trimmingCharacters(in: .whitespaces)),
+            let userID = UUID(uuidString: claims.sub.value),
+            let user = try await users.user(id: userID),
+            user.tokenVersion == claims.ver
+        else { throw APIError.unauthorized }
+        return try await RequestUser.$current.withValue(user) {
+            try await next(request, body, metadata)
+        }
+    }
+}

@@ -1,0 +1,16 @@
+import Foundation
+
+/// Where a blob lives in a blob store: `audio/<user id>/<entry id>`.
+enum BlobKey {
+    static func audio(userID: UUID, entryID: UUID) -> String {
+        "audio/\(userID.lowercased)/\(entryID.lowercased)"
+    }
+
+    /// Whether `key` is one this server makes: lowercase letters, digits, `-` and single `/` between parts.
+    static func isWellFormed(_ key: String) -> Bool {
+        let parts = key.split(separator: "/", omittingEmptySubsequences: false)
+        return parts.count >= 2 && parts.allSatisfy { part in
+            !part.isEmpty && part.allSatisfy { ("a"..."z").contains($0) || ("0"..."9").contains($0) || $0 == "-" }
+        }
+    }
+}

@@ -1,0 +1,21 @@
+import Foundation
+
+/// Makes the signed, time-bound URLs of the disk blob store, served by `BlobRoutes`.
+struct BlobLinks: Sendable {
+    let signer: URLSigner
+    let uploadLifetime: Duration
+    let downloadLifetime: Duration
+
+    func upload(key: String, now: Date = Date()) -> (url: String, expires: Date) {
+        link(method: "PUT", key: key, expires: now.addingTimeInterval(uploadLifetime.seconds))
+    }
+
+    func download(key: String, now: Date = Date()) -> (url: String, expires: Date) {
+        link(method: "GET", key: key, expires: now.addingTimeInterval(downloadLifetime.seconds))
+    }
+
+    private func link(method: String, key: String, expires: Date) -> (url: String, expires: Date) {
+        let whole = Date(timeIntervalSince1970: floor(expires.timeIntervalSince1970))
+        return ("\(RequestOrigin.current)/v1/blobs/\(key)?\(signer.query(method: method, blobKey: key, expires: whole))", whole)
+    }
+}

@@ -1,0 +1,25 @@
+import Foundation
+import NIOCore
+
+/// Durable storage for audio (and, later, export archives), addressed by `BlobKey`s.
+protocol BlobStore: Sendable {
+    /// Streams `contents` into `key`, replacing what was there only once every byte is durable.
+    /// Throws `BlobStoreError.tooLarge` as soon as more than `maxBytes` arrive; then nothing changes.
+    /// Answers the number of bytes stored.
+    func write<Contents: AsyncSequence & Sendable>(key: String, contents: Contents, maxBytes: Int) async throws -> Int
+    where Contents.Element == ByteBuffer
+
+    /// The blob's size, or nil when there is none.
+    func size(key: String) async throws -> Int?
+
+    /// Removes the blob; removing a missing blob is not an error.
+    func delete(key: String) async throws
+
+    /// Runs `body` with a local file holding the blob (for tools such as ffprobe).
+    func withLocalFile<T: Sendable>(key: String, _ body: (URL) async throws -> T) async throws -> T
+}
+
+enum BlobStoreError: Error, Equatable {
+    case tooLarge(limit: Int)
+    case notFound
+}

@@ -1,0 +1,92 @@
+import Foundation
+import NIOCore
+import _NIOFileSystem
+
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
+/// Blobs as files under one folder: written to `tmp/`, flushed, then renamed into place.
+struct DiskBlobStore: BlobStore {
+    let root: URL
+
+    init(root: URL) throws {
+        self.root = root
+        try FileManager.default.createDirectory(at: temporaryDirectory, withIntermediateDirectories: true)
+    }
+
+    private var temporaryDirectory: URL { root.appendingPathComponent("tmp", isDirectory: true) }
+
+    func path(for key: String) throws -> String {
+        guard BlobKey.isWellFormed(key) else { throw BlobStoreError.notFound }
+        return root.appendingPathComponent(key).path
+    }
+
+    func write<Contents: AsyncSequence & Sendable>(key: String, contents: Contents, maxBytes: Int) async throws -> Int
+    where Contents.Element == ByteBuffer {
+        let finalPath = try path(for: key)
+        let temporaryPath = temporaryDirectory.appendingPathComponent("\(UUID().lowercased).part").path
+        do {
+            let written = try await FileSystem.shared.withFileHandle(
+                forWritingAt: FilePath(temporaryPath), options: .newFile(replaceExisting: false)
+            ) { handle in
+                let written = try await handle.withBufferedWriter { writer in
+                    var total = 0
+                    for try await buffer in contents {
+                        total += buffer.readableBytes
+                        guard total <= maxBytes else { throw BlobStoreError.tooLarge(limit: maxBytes) }
+                        try await writer.write(contentsOf: buffer)
+                    }
+                    return total
+                }
+                return written
+            }
+            try Self.flush(path: temporaryPath)
+            let folder = (finalPath as NSString).deletingLastPathComponent
+            try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+            guard rename(temporaryPath, finalPath) == 0 else { throw POSIXError(.init(rawValue: errno) ?? .EIO) }
+            try Self.flush(path: folder)
+            return written
+        } catch {
+            unlink(temporaryPath)
+            throw error
+        }
+    }
+
+    func size(key: String) async throws -> Int? {
+        guard let info = try await FileSystem.shared.info(forFileAt: FilePath(try path(for: key))) else { return nil }
+        return Int(info.size)
+    }
+
+    func delete(key: String) async throws {
+        let path = try path(for: key)
+        if unlink(path) != 0 && errno != ENOENT { throw POSIXError(.init(rawValue: errno) ?? .EIO) }
+    }
+
+    func withLocalFile<T: Sendable>(key: String, _ body: (URL) async throws -> T) async throws -> T {
+        let path = try path(for: key)
+        guard FileManager.default.fileExists(atPath: path) else { throw BlobStoreError.notFound }
+        return try await body(URL(fileURLWithPath: path))
+    }
+
+    /// Removes partial uploads that a crash left behind; they never became blobs.
+    func removeAbandonedUploads(olderThan age: TimeInterval = 3600) {
+        let cutoff = Date().addingTimeInterval(-age)
+        let names = (try? FileManager.default.contentsOfDirectory(atPath: temporaryDirectory.path)) ?? []
+        for name in names where name.hasSuffix(".part") {
+            let path = temporaryDirectory.appendingPathComponent(name).path
+            let modified = (try? FileManager.default.attributesOfItem(atPath: path)[.modificationDate] as? Date) ?? .distantPast
+            if modified < cutoff { unlink(path) }
+        }
+    }
+
+    /// fsync, so a rename never points at bytes still in the page cache.
+    private static func flush(path: String) throws {
+        let descriptor = open(path, O_RDONLY)
+        guard descriptor >= 0 else { throw POSIXError(.init(rawValue: errno) ?? .EIO) }
+        defer { close(descriptor) }
+        guard fsync(descriptor) == 0 else { throw POSIXError(.init(rawValue: errno) ?? .EIO) }
+    }
+}

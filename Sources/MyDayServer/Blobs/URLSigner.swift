@@ -1,0 +1,51 @@
+import Crypto
+import Foundation
+
+/// Signs and checks time-bound blob URLs: an HMAC-SHA256 over method, key and expiry.
+struct URLSigner: Sendable {
+    private let key: SymmetricKey
+
+    init(secret: [UInt8]) {
+        key = SymmetricKey(data: HMAC<SHA256>.authenticationCode(for: Data("myday blob urls".utf8), using: SymmetricKey(data: secret)))
+    }
+
+    /// The query string (`expires=…&signature=…`) that lets `method` reach `blobKey` until `expires`.
+    func query(method: String, blobKey: String, expires: Date) -> String {
+        let seconds = Int(expires.timeIntervalSince1970)
+        return "expires=\(seconds)&signature=\(signature(method: method, blobKey: blobKey, expires: seconds))"
+    }
+
+    enum Verdict: Equatable { case valid, expired, invalid }
+
+    func verify(method: String, blobKey: String, expires: String?, signature: String?, now: Date = Date()) -> Verdict {
+        guard let expires, let seconds = Int(expires), let signature, let mac = Data(base64URLEncoded: signature) else {
+            return .invalid
+        }
+        guard HMAC<SHA256>.isValidAuthenticationCode(mac, authenticating: Self.message(method, blobKey, seconds), using: key) else {
+            return .invalid
+        }
+        return Double(seconds) < now.timeIntervalSince1970 ? .expired : .valid
+    }
+
+    private func signature(method: String, blobKey: String, expires: Int) -> String {
+        Data(HMAC<SHA256>.authenticationCode(for: Self.message(method, blobKey, expires), using: key)).base64URLEncodedString()
+    }
+
+    private static func message(_ method: String, _ blobKey: String, _ expires: Int) -> Data {
+        Data("\(method.uppercased())\n\(blobKey)\n\(expires)".utf8)
+    }
+}
+
+extension Data {
+    /// Base64 with the URL-safe alphabet and no padding (RFC 4648 §5).
+    func base64URLEncodedString() -> String {
+        base64EncodedString().replacingOccurrences(of: "+", with: "-").replacingOccurrences(of: "/", with: "_")
+            .replacingOccurrences(of: "=", with: "")
+    }
+
+    init?(base64URLEncoded text: String) {
+        var base64 = text.replacingOccurrences(of: "-", with: "+").replacingOccurrences(of: "_", with: "/")
+        base64 += String(repeating: "=", count: (4 - base64.count % 4) % 4)
+        self.init(base64Encoded: base64)
+    }
+}

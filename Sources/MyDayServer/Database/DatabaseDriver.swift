@@ -1,0 +1,30 @@
+import Logging
+import SQLKit
+
+/// The SQL engine under the server's stores. The same queries run on both.
+public enum SQLEngine: String, Sendable {
+    case sqlite
+    case postgres
+}
+
+/// A connection source for the stores: reads, and writes that run as one transaction.
+public protocol DatabaseDriver: Sendable {
+    var engine: SQLEngine { get }
+    /// Runs `body` with a database suitable for reading; it may run beside writes.
+    func read<T: Sendable>(_ body: @escaping @Sendable (any SQLDatabase) async throws -> T) async throws -> T
+    /// Runs `body` inside one transaction: every statement commits together, or none does.
+    func write<T: Sendable>(_ body: @escaping @Sendable (any SQLDatabase) async throws -> T) async throws -> T
+    /// Closes every connection; nothing may be run afterwards.
+    func shutdown() async
+}
+
+/// Chooses the driver the configuration asks for.
+public enum DatabaseDriverFactory {
+    /// PostgreSQL when `MYDAY_DATABASE_URL` is set, else the SQLite file in the data directory.
+    public static func open(configuration: ServerConfiguration, logger: Logger) async throws -> any DatabaseDriver {
+        if let url = configuration.databaseURL {
+            return try PostgresDriver(url: url, logger: logger)
+        }
+        return try await SQLiteDriver(path: configuration.sqliteFile.path, logger: logger)
+    }
+}

@@ -1,0 +1,89 @@
+import Foundation
+import MyDayModels
+import SQLKit
+
+/// A diary entry as the server keeps it; a deleted one is a tombstone with its content erased.
+struct EntryRecord: Sendable, Equatable {
+    var id: UUID
+    var userID: UUID
+    var createdAt: Date
+    var timeZone: String
+    var durationSeconds: Double
+    var kind: EntryKind
+    var status: EntryStatus
+    var failureReason: String?
+    var filename: String
+    var contentType: String?
+    var audioKey: String?
+    var sizeBytes: Int?
+    var language: String?
+    var title: String?
+    var tags: [String]
+    var mood: Int?
+    var transcriptRaw: String?
+    var transcriptClean: String?
+    var noSpeech: Bool
+    var changeSeq: Int
+    var updatedAt: Date
+    var deletedAt: Date?
+
+    static let columns = """
+        id, user_id, created_at, tz, duration_s, kind, status, failure_reason, filename, content_type, audio_key, \
+        size_bytes, language, title, tags, mood, transcript_raw, transcript_clean, no_speech, change_seq, updated_at, deleted_at
+        """
+
+    init(row: any SQLRow) throws {
+        id = try row.decodeUUID(column: "id")
+        userID = try row.decodeUUID(column: "user_id")
+        createdAt = StoredTime.date(milliseconds: try row.decode(column: "created_at", as: Int.self))
+        timeZone = try row.decode(column: "tz", as: String.self)
+        durationSeconds = try row.decode(column: "duration_s", as: Double.self)
+        kind = try Self.decodeEnum(row, "kind")
+        status = try Self.decodeEnum(row, "status")
+        failureReason = try row.decode(column: "failure_reason", as: String?.self)
+        filename = try row.decode(column: "filename", as: String.self)
+        contentType = try row.decode(column: "content_type", as: String?.self)
+        audioKey = try row.decode(column: "audio_key", as: String?.self)
+        sizeBytes = try row.decode(column: "size_bytes", as: Int?.self)
+        language = try row.decode(column: "language", as: String?.self)
+        title = try row.decode(column: "title", as: String?.self)
+        tags = try JSONDecoder().decode([String].self, from: Data(try row.decode(column: "tags", as: String.self).utf8))
+        mood = try row.decode(column: "mood", as: Int?.self)
+        transcriptRaw = try row.decode(column: "transcript_raw", as: String?.self)
+        transcriptClean = try row.decode(column: "transcript_clean", as: String?.self)
+        noSpeech = try row.decode(column: "no_speech", as: Int.self) != 0
+        changeSeq = try row.decode(column: "change_seq", as: Int.self)
+        updatedAt = StoredTime.date(milliseconds: try row.decode(column: "updated_at", as: Int.self))
+        deletedAt = try row.decode(column: "deleted_at", as: Int?.self).map(StoredTime.date(milliseconds:))
+    }
+
+    private static func decodeEnum<E: RawRepresentable<String>>(_ row: any SQLRow, _ column: String) throws -> E {
+        let raw = try row.decode(column: column, as: String.self)
+        guard let value = E(rawValue: raw) else {
+            throw DecodingError.dataCorrupted(.init(codingPath: [], debugDescription: "\(column) holds '\(raw)'"))
+        }
+        return value
+    }
+}
+
+/// What a client asks for when it creates an entry, already validated.
+struct NewEntry: Sendable {
+    var id: UUID
+    var createdAt: Date
+    var timeZone: TimeZone
+    var durationSeconds: Double
+    var kind: EntryKind
+    var text: String?
+    var sizeBytes: Int?
+    var container: AudioContainer?
+    var language: String?
+}
+
+/// A user's edit of an entry; nil fields stay as they are.
+struct EntryEdit: Sendable {
+    var title: String?
+    var text: String?
+    var tags: [String]?
+    /// 0 removes the mood.
+    var mood: Int?
+}

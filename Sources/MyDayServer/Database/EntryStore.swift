@@ -1,0 +1,190 @@
+import Foundation
+import MyDayModels
+import SQLKit
+
+/// Diary entries: creation, the upload's completion, edits, tombstones and the change feed for sync.
+///
+/// Every change takes the next number of its user's change sequence in the same transaction. The
+/// counter lives on the user's row, so a user's changes commit in sequence order and a sync cursor
+/// never skips a change that commits late.
+struct EntryStore: Sendable {
+    let driver: any DatabaseDriver
+
+    enum CreateError: Error, Equatable {
+        case idBelongsToAnotherUser
+        case deleted
+    }
+
+    /// Creates the entry, or answers the one this user already created with this id (`created` false).
+    func create(_ new: NewEntry, userID: UUID) async throws -> (entry: EntryRecord, created: Bool) {
+        let now = StoredTime.now()
+        let isText = new.kind == .text
+        let container = new.container ?? .mp4
+        let filename = RecordingFilename.make(
+            id: new.id, start: new.createdAt, timeZone: new.timeZone, fileExtension: isText ? "txt" : container.fileExtension)
+        return try await driver.write { db in
+            let seq = try await Self.nextChange(db, userID: userID)
+            let status = isText ? EntryStatus.transcribed : .pendingUpload
+            let inserted = try await db.raw(
+                """
+                INSERT INTO entries (id, user_id, created_at, tz, duration_s, kind, status, filename, content_type, audio_key,
+                    size_bytes, language, transcript_clean, change_seq, updated_at)
+                VALUES (\(bind: new.id.lowercased), \(bind: userID.lowercased), \(bind: StoredTime.milliseconds(new.createdAt)),
+                    \(bind: new.timeZone.identifier), \(bind: new.durationSeconds), \(bind: new.kind.rawValue), \(bind: status.rawValue),
+                    \(bind: filename), \(bind: isText ? nil : container.rawValue), \(bind: isText ? nil : BlobKey.audio(userID: userID, entryID: new.id)),
+                    \(bind: new.sizeBytes), \(bind: new.language), \(bind: isText ? new.text : nil), \(bind: seq), \(bind: now))
+                ON CONFLICT (id) DO NOTHING
+                RETURNING \(unsafeRaw: EntryRecord.columns)
+                """
+            ).first()
+            if let inserted { return (try EntryRecord(row: inserted), true) }
+            guard let existing = try await db.raw("SELECT \(unsafeRaw: EntryRecord.columns) FROM entries WHERE id = \(bind: new.id.lowercased)").first()
+            else { throw CreateError.idBelongsToAnotherUser }
+            let entry = try EntryRecord(row: existing)
+            guard entry.userID == userID else { throw CreateError.idBelongsToAnotherUser }
+            guard entry.deletedAt == nil else { throw CreateError.deleted }
+            return (entry, false)
+        }
+    }
+
+    /// The user's live entry with this id; another user's entry is as absent as a missing one.
+    func entry(id: UUID, userID: UUID) async throws -> EntryRecord? {
+        try await driver.read { db in
+            try await Self.liveEntry(db, id: id, userID: userID)
+        }
+    }
+
+    /// The live entry whose audio belongs under `audioKey`, whoever owns it (for signed URLs, which carry no user).
+    func entry(audioKey: String) async throws -> EntryRecord? {
+        try await driver.read { db in
+            try await db.raw(
+                "SELECT \(unsafeRaw: EntryRecord.columns) FROM entries WHERE audio_key = \(bind: audioKey) AND deleted_at IS NULL"
+            ).first().map(EntryRecord.init(row:))
+        }
+    }
+
+    /// Changes after `cursor`, oldest first, at most `limit`, and whether more follow.
+    func changes(userID: UUID, after cursor: Int, limit: Int) async throws -> (entries: [EntryRecord], hasMore: Bool) {
+        let rows = try await driver.read { db in
+            try await db.raw(
+                """
+                SELECT \(unsafeRaw: EntryRecord.columns) FROM entries
+                WHERE user_id = \(bind: userID.lowercased) AND change_seq > \(bind: cursor)
+                ORDER BY change_seq LIMIT \(literal: limit + 1)
+                """
+            ).all()
+        }
+        let entries = try rows.prefix(limit).map(EntryRecord.init(row:))
+        return (entries, rows.count > limit)
+    }
+
+    /// Live entries whose title or clean transcript contains every one of `words`, newest first.
+    func search(userID: UUID, words: [String], limit: Int) async throws -> [EntryRecord] {
+        var query: SQLQueryString = "SELECT \(unsafeRaw: EntryRecord.columns) FROM entries WHERE user_id = \(bind: userID.lowercased) AND deleted_at IS NULL"
+        for word in words {
+            let pattern = "%" + Self.escapeLike(word.lowercased()) + "%"
+            query += """
+                 AND (LOWER(COALESCE(transcript_clean, '')) LIKE \(bind: pattern) ESCAPE '\\' \
+                OR LOWER(COALESCE(title, '')) LIKE \(bind: pattern) ESCAPE '\\')
+                """
+        }
+        query += " ORDER BY created_at DESC LIMIT \(literal: limit)"
+        let finalQuery = query
+        return try await driver.read { db in try await db.raw(finalQuery).all().map(EntryRecord.init(row:)) }
+    }
+
+    /// Moves a `pending_upload` entry to `uploaded` and, in the same transaction, tells `pipeline`.
+    /// Answers the entry as it is afterwards; nil when the user has no such entry.
+    func markUploaded(id: UUID, userID: UUID, pipeline: any EntryPipeline) async throws -> EntryRecord? {
+        try await driver.write { db in
+            guard var entry = try await Self.liveEntry(db, id: id, userID: userID) else { return nil }
+            guard entry.status == .pendingUpload else { return entry }
+            let seq = try await Self.nextChange(db, userID: userID)
+            let now = StoredTime.now()
+            try await db.raw(
+                """
+                UPDATE entries SET status = \(bind: EntryStatus.uploaded.rawValue), failure_reason = NULL,
+                    change_seq = \(bind: seq), updated_at = \(bind: now)
+                WHERE id = \(bind: id.lowercased)
+                """
+            ).run()
+            entry.status = .uploaded
+            entry.changeSeq = seq
+            entry.updatedAt = StoredTime.date(milliseconds: now)
+            try await pipeline.entryUploaded(entry, in: db)
+            return entry
+        }
+    }
+
+    /// Applies the user's edit; nil when the user has no such entry.
+    func edit(id: UUID, userID: UUID, _ edit: EntryEdit) async throws -> EntryRecord? {
+        try await driver.write { db in
+            guard var entry = try await Self.liveEntry(db, id: id, userID: userID) else { return nil }
+            if let title = edit.title { entry.title = title.isEmpty ? nil : title }
+            if let text = edit.text { entry.transcriptClean = text }
+            if let tags = edit.tags { entry.tags = tags }
+            if let mood = edit.mood { entry.mood = mood == 0 ? nil : mood }
+            entry.changeSeq = try await Self.nextChange(db, userID: userID)
+            let now = StoredTime.now()
+            entry.updatedAt = StoredTime.date(milliseconds: now)
+            let tags = String(decoding: try JSONEncoder().encode(entry.tags), as: UTF8.self)
+            try await db.raw(
+                """
+                UPDATE entries SET title = \(bind: entry.title), transcript_clean = \(bind: entry.transcriptClean),
+                    tags = \(bind: tags), mood = \(bind: entry.mood), change_seq = \(bind: entry.changeSeq), updated_at = \(bind: now)
+                WHERE id = \(bind: id.lowercased)
+                """
+            ).run()
+            return entry
+        }
+    }
+
+    /// Turns the entry into a tombstone: its content is erased and its id goes out in the next delta.
+    /// Answers the audio key whose blob the caller must now remove; nil when the user has no such entry.
+    func delete(id: UUID, userID: UUID) async throws -> (found: Bool, audioKey: String?) {
+        try await driver.write { db in
+            guard let entry = try await Self.liveEntry(db, id: id, userID: userID) else { return (false, nil) }
+            let seq = try await Self.nextChange(db, userID: userID)
+            let now = StoredTime.now()
+            try await db.raw(
+                """
+                UPDATE entries SET deleted_at = \(bind: now), change_seq = \(bind: seq), updated_at = \(bind: now),
+                    title = NULL, tags = '[]', mood = NULL, transcript_raw = NULL, transcript_clean = NULL, words = NULL,
+                    failure_reason = NULL, language = NULL, audio_key = NULL
+                WHERE id = \(bind: id.lowercased)
+                """
+            ).run()
+            return (true, entry.audioKey)
+        }
+    }
+
+    private static func liveEntry(_ db: any SQLDatabase, id: UUID, userID: UUID) async throws -> EntryRecord? {
+        try await db.raw(
+            """
+            SELECT \(unsafeRaw: EntryRecord.columns) FROM entries
+            WHERE id = \(bind: id.lowercased) AND user_id = \(bind: userID.lowercased) AND deleted_at IS NULL
+            """
+        ).first().map(EntryRecord.init(row:))
+    }
+
+    /// Takes the user's next change number; the row lock it takes orders the user's writers.
+    static func nextChange(_ db: any SQLDatabase, userID: UUID) async throws -> Int {
+        guard
+            let row = try await db.raw(
+                "UPDATE users SET change_seq = change_seq + 1 WHERE id = \(bind: userID.lowercased) RETURNING change_seq"
+            ).first()
+        else { throw StoreError.userGone }
+        return try row.decode(column: "change_seq", as: Int.self)
+    }
+
+    private static func escapeLike(_ text: String) -> String {
+        text.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "%", with: "\\%")
+            .replacingOccurrences(of: "_", with: "\\_")
+    }
+}
+
+/// A store call that cannot go on because the data it builds on is gone.
+enum StoreError: Error {
+    /// The signed-in user was deleted while the request ran.
+    case userGone
+}

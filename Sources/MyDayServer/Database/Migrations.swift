@@ -1,0 +1,127 @@
+import Foundation
+import SQLKit
+
+/// One step of the schema, applied once, in order of `version`, inside a transaction.
+struct Migration: Sendable {
+    let version: Int
+    let name: String
+    let statements: [String]
+}
+
+/// Owns the schema: which migrations exist and which a database has applied.
+public enum Migrator {
+    /// Every migration, oldest first. Append; never edit one that has shipped.
+    static let all: [Migration] = [
+        Migration(
+            version: 1, name: "users, identities, refresh tokens, entries",
+            statements: [
+                """
+                CREATE TABLE users (
+                    id TEXT PRIMARY KEY,
+                    email TEXT NOT NULL UNIQUE,
+                    password_hash TEXT,
+                    created_at BIGINT NOT NULL,
+                    deleted_at BIGINT,
+                    token_version BIGINT NOT NULL DEFAULT 0,
+                    change_seq BIGINT NOT NULL DEFAULT 0
+                )
+                """,
+                """
+                CREATE TABLE identities (
+                    provider TEXT NOT NULL,
+                    subject TEXT NOT NULL,
+                    user_id TEXT NOT NULL REFERENCES users (id) ON DELETE CASCADE,
+                    created_at BIGINT NOT NULL,
+                    PRIMARY KEY (provider, subject)
+                )
+                """,
+                "CREATE INDEX identities_user ON identities (user_id)",
+                """
+                CREATE TABLE refresh_tokens (
+                    id TEXT PRIMARY KEY,
+                    user_id TEXT NOT NULL REFERENCES users (id) ON DELETE CASCADE,
+                    family_id TEXT NOT NULL,
+                    token_hash TEXT NOT NULL UNIQUE,
+                    created_at BIGINT NOT NULL,
+                    expires_at BIGINT NOT NULL,
+                    used_at BIGINT,
+                    revoked_at BIGINT
+                )
+                """,
+                "CREATE INDEX refresh_tokens_family ON refresh_tokens (family_id)",
+                "CREATE INDEX refresh_tokens_user ON refresh_tokens (user_id)",
+                """
+                CREATE TABLE entries (
+                    id TEXT PRIMARY KEY,
+                    user_id TEXT NOT NULL REFERENCES users (id) ON DELETE CASCADE,
+                    created_at BIGINT NOT NULL,
+                    tz TEXT NOT NULL,
+                    duration_s DOUBLE PRECISION NOT NULL,
+                    kind TEXT NOT NULL,
+                    status TEXT NOT NULL,
+                    failure_reason TEXT,
+                    filename TEXT NOT NULL,
+                    content_type TEXT,
+                    audio_key TEXT,
+                    size_bytes BIGINT,
+                    language TEXT,
+                    title TEXT,
+                    tags TEXT NOT NULL DEFAULT '[]',
+                    mood BIGINT,
+                    transcript_raw TEXT,
+                    transcript_clean TEXT,
+                    no_speech BIGINT NOT NULL DEFAULT 0,
+                    words TEXT,
+                    change_seq BIGINT NOT NULL,
+                    updated_at BIGINT NOT NULL,
+                    deleted_at BIGINT
+                )
+                """,
+                "CREATE INDEX entries_user_change ON entries (user_id, change_seq)",
+                "CREATE INDEX entries_user_created ON entries (user_id, created_at)",
+            ]
+        )
+    ]
+
+    /// Applies every migration the database lacks and answers their versions. Safe to run from many processes at once.
+    @discardableResult
+    public static func migrate(_ driver: any DatabaseDriver) async throws -> [Int] {
+        try await apply(all, to: driver)
+    }
+
+    static func apply(_ migrations: [Migration], to driver: any DatabaseDriver) async throws -> [Int] {
+        try await driver.write { db in
+            if driver.engine == .postgres {
+                // Concurrent `migrate`s on PostgreSQL wait for each other instead of racing.
+                try await db.raw("SELECT pg_advisory_xact_lock(7310519)").run()
+            }
+            try await db.raw(
+                """
+                CREATE TABLE IF NOT EXISTS schema_migrations (
+                    version BIGINT PRIMARY KEY, name TEXT NOT NULL, applied_at BIGINT NOT NULL)
+                """
+            ).run()
+            let applied = Set(
+                try await db.raw("SELECT version FROM schema_migrations").all().map { try $0.decode(column: "version", as: Int.self) })
+            var newlyApplied: [Int] = []
+            for migration in migrations.sorted(by: { $0.version < $1.version }) where !applied.contains(migration.version) {
+                for statement in migration.statements {
+                    try await db.raw(SQLQueryString(statement)).run()
+                }
+                try await db.raw(
+                    "INSERT INTO schema_migrations (version, name, applied_at) VALUES (\(bind: migration.version), \(bind: migration.name), \(bind: StoredTime.now()))"
+                ).run()
+                newlyApplied.append(migration.version)
+            }
+            return newlyApplied
+        }
+    }
+
+    /// The newest version the database has applied; 0 for an empty database.
+    public static func currentVersion(_ driver: any DatabaseDriver) async throws -> Int {
+        try await driver.read { db in
+            let row = try await db.raw("SELECT MAX(version) AS version FROM schema_migrations").first()
+            return try row?.decodeNil(column: "version") == false ? try row!.decode(column: "version", as: Int.self) : 0
+        }
+    }
+}

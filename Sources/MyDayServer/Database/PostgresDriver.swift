@@ -1,0 +1,56 @@
+import Foundation
+import Logging
+import PostgresKit
+import PostgresNIO
+import SQLKit
+
+/// PostgreSQL through a connection pool, for many API nodes and workers sharing one database.
+final class PostgresDriver: DatabaseDriver {
+    let engine = SQLEngine.postgres
+    private let client: PostgresClient
+    private let runTask: Task<Void, Never>
+    private let logger: Logger
+
+    init(url: String, logger: Logger) throws {
+        guard let components = URLComponents(string: url),
+            ["postgres", "postgresql"].contains(components.scheme ?? ""),
+            let host = components.host, !host.isEmpty
+        else {
+            throw ConfigurationError("MYDAY_DATABASE_URL must look like postgres://user:password@host:5432/database")
+        }
+        let database = components.path.hasPrefix("/") ? String(components.path.dropFirst()) : components.path
+        let requireTLS = components.queryItems?.contains { $0.name == "sslmode" && $0.value == "require" } ?? false
+        var configuration = PostgresClient.Configuration(
+            host: host,
+            port: components.port ?? 5432,
+            username: components.user?.removingPercentEncoding ?? "postgres",
+            password: components.password?.removingPercentEncoding,
+            database: database.isEmpty ? nil : database,
+            tls: requireTLS ? .require(.makeClientConfiguration()) : .disable
+        )
+        configuration.options.maximumConnections = 16
+        var quiet = logger
+        quiet.logLevel = max(logger.logLevel, .notice)
+        let client = PostgresClient(configuration: configuration, backgroundLogger: quiet)
+        self.client = client
+        self.logger = quiet
+        runTask = Task { await client.run() }
+    }
+
+    func read<T: Sendable>(_ body: @escaping @Sendable (any SQLDatabase) async throws -> T) async throws -> T {
+        try await client.withConnection { connection in
+            try await body(connection.sql(queryLogLevel: nil))
+        }
+    }
+
+    func write<T: Sendable>(_ body: @escaping @Sendable (any SQLDatabase) async throws -> T) async throws -> T {
+        try await client.withTransaction(logger: logger) { connection in
+            try await body(connection.sql(queryLogLevel: nil))
+        }
+    }
+
+    func shutdown() async {
+        runTask.cancel()
+        await runTask.value
+    }
+}

@@ -1,0 +1,58 @@
+import Logging
+import SQLKit
+import SQLiteKit
+import Synchronization
+
+/// The embedded default: one SQLite file in WAL mode, one writer at a time and a few readers beside it.
+final class SQLiteDriver: DatabaseDriver {
+    let engine = SQLEngine.sqlite
+    private let writer: SQLiteConnection
+    private let readers: [SQLiteConnection]
+    private let nextReader = Atomic<Int>(0)
+    private let writeLock = AsyncLock()
+
+    init(path: String, readerCount: Int = 4, logger: Logger) async throws {
+        var quiet = logger
+        quiet.logLevel = max(logger.logLevel, .notice)
+        writer = try await SQLiteConnection.open(storage: .file(path: path), logger: quiet)
+        // WAL lets readers run beside the writer; FULL sync makes a commit survive power loss.
+        for pragma in ["PRAGMA journal_mode = WAL", "PRAGMA synchronous = FULL", "PRAGMA foreign_keys = ON", "PRAGMA busy_timeout = 10000"] {
+            try await writer.sql().raw(SQLQueryString(pragma)).run()
+        }
+        var readers: [SQLiteConnection] = []
+        for _ in 0..<readerCount {
+            let reader = try await SQLiteConnection.open(storage: .file(path: path), logger: quiet)
+            try await reader.sql().raw("PRAGMA busy_timeout = 10000").run()
+            readers.append(reader)
+        }
+        self.readers = readers
+    }
+
+    func read<T: Sendable>(_ body: @escaping @Sendable (any SQLDatabase) async throws -> T) async throws -> T {
+        let index = nextReader.wrappingAdd(1, ordering: .relaxed).oldValue
+        return try await body(readers[index % readers.count].sql())
+    }
+
+    func write<T: Sendable>(_ body: @escaping @Sendable (any SQLDatabase) async throws -> T) async throws -> T {
+        try await writeLock.withLock {
+            let db = writer.sql()
+            try await db.raw("BEGIN IMMEDIATE").run()
+            do {
+                let result = try await body(db)
+                try await db.raw("COMMIT").run()
+                return result
+            } catch {
+                try? await db.raw("ROLLBACK").run()
+                throw error
+            }
+        }
+    }
+
+    func shutdown() async {
+        let connections = readers + [writer]
+        // Unstructured, so that closing also happens when the caller's task was cancelled.
+        await Task {
+            for connection in connections { try? await connection.close() }
+        }.value
+    }
+}

@@ -1,0 +1,106 @@
+import Foundation
+import Hummingbird
+import Logging
+import MyDayModels
+
+/// `PUT` and `GET /v1/blobs/audio/{user}/{entry}`: the signed URLs of the disk blob store.
+/// They carry no bearer token: the signature is the permission, and it expires.
+struct BlobRoutes<Context: RequestContext>: Sendable {
+    let blobs: DiskBlobStore
+    let entries: EntryStore
+    let signer: URLSigner
+    let maxUploadBytes: Int
+
+    func register(on router: Router<Context>) {
+        router.put("/v1/blobs/audio/:user/:entry") { request, context in try await upload(request, context) }
+        router.get("/v1/blobs/audio/:user/:entry") { request, context in try await download(request, context) }
+        router.head("/v1/blobs/audio/:user/:entry") { request, context in try await download(request, context) }
+    }
+
+    private func blobKey(_ context: Context) throws -> String {
+        guard let user = context.parameters.get("user").flatMap(UUID.init(uuidString:)),
+            let entry = context.parameters.get("entry").flatMap(UUID.init(uuidString:))
+        else { throw APIError.notFound }
+        return BlobKey.audio(userID: user, entryID: entry)
+    }
+
+    private func authorize(_ method: String, key: String, _ request: Request) throws {
+        let query = request.uri.queryParameters
+        switch signer.verify(method: method, blobKey: key, expires: query["expires"].map(String.init), signature: query["signature"].map(String.init)) {
+        case .valid: return
+        case .expired: throw APIError.forbidden("This link has expired; ask for a new one.")
+        case .invalid: throw APIError.forbidden("This link is not valid.")
+        }
+    }
+
+    private func upload(_ request: Request, _ context: Context) async throws -> Response {
+        let key = try blobKey(context)
+        try authorize("PUT", key: key, request)
+        if let declared = request.headers[.contentLength].flatMap(Int.init), declared > maxUploadBytes {
+            throw APIError.tooLarge(limit: maxUploadBytes)
+        }
+        let contentType = request.headers[.contentType] ?? ""
+        guard AudioContainer(contentType: contentType) != nil || contentType.hasPrefix("application/octet-stream") else {
+            throw APIError.unsupportedMediaType("Upload audio (audio/mp4, audio/wav, audio/webm, audio/ogg or audio/mpeg).")
+        }
+        guard let entry = try await entries.entry(audioKey: key) else { throw APIError.notFound }
+        guard entry.status == .pendingUpload else {
+            throw APIError.conflict("This entry's audio is already stored; it cannot be replaced.")
+        }
+        do {
+            let stored = try await blobs.write(key: key, contents: request.body, maxBytes: maxUploadBytes)
+            context.logger.info("audio stored", metadata: ["entry": "\(entry.id.lowercased)", "bytes": "\(stored)"])
+        } catch BlobStoreError.tooLarge(let limit) {
+            throw APIError.tooLarge(limit: limit)
+        }
+        return Response(status: .noContent)
+    }
+
+    private func download(_ request: Request, _ context: Context) async throws -> Response {
+        let key = try blobKey(context)
+        try authorize("GET", key: key, request)
+        guard let entry = try await entries.entry(audioKey: key), entry.status != .pendingUpload,
+            let size = try await blobs.size(key: key), size > 0
+        else { throw APIError.notFound }
+        var headers: HTTPFields = [
+            .contentType: entry.contentType ?? "application/octet-stream",
+            .acceptRanges: "bytes",
+            .cacheControl: "private, max-age=3600",
+            .contentDisposition: "inline; filename=\"\(entry.filename)\"",
+        ]
+        let path = try blobs.path(for: key)
+        guard let rangeHeader = request.headers[.range] else {
+            headers[.contentLength] = String(size)
+            let body = request.method == .head ? ResponseBody() : try await FileIO().loadFile(path: path, context: context)
+            return Response(status: .ok, headers: headers, body: body)
+        }
+        guard let range = ByteRange.resolve(rangeHeader, size: size) else {
+            var response = APIError(status: .rangeNotSatisfiable, code: "range_not_satisfiable", message: "The range lies outside the audio.").response()
+            response.headers[.contentRange] = "bytes */\(size)"
+            return response
+        }
+        headers[.contentRange] = "bytes \(range.lowerBound)-\(range.upperBound)/\(size)"
+        headers[.contentLength] = String(range.count)
+        let body = request.method == .head ? ResponseBody() : try await FileIO().loadFile(path: path, range: range, context: context)
+        return Response(status: .partialContent, headers: headers, body: body)
+    }
+}
+
+/// One `Range: bytes=…` request (RFC 9110 §14), resolved against a size; several ranges are not supported.
+enum ByteRange {
+    static func resolve(_ header: String, size: Int) -> ClosedRange<Int>? {
+        guard header.hasPrefix("bytes="), size > 0 else { return nil }
+        let spec = header.dropFirst("bytes=".count).trimmingCharacters(in: .whitespaces)
+        guard !spec.contains(","), let dash = spec.firstIndex(of: "-") else { return nil }
+        let first = spec[..<dash]
+        let last = spec[spec.index(after: dash)...]
+        if first.isEmpty {
+            guard let suffix = Int(last), suffix > 0 else { return nil }
+            return max(0, size - suffix)...(size - 1)
+        }
+        guard let start = Int(first), start >= 0, start < size else { return nil }
+        guard !last.isEmpty else { return start...(size - 1) }
+        guard let end = Int(last), end >= start else { return nil }
+        return start...min(end, size - 1)
+    }
+}

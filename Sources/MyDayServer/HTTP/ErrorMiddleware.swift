@@ -1,0 +1,95 @@
+import Foundation
+import Hummingbird
+import OpenAPIRuntime
+
+/// Turns every error into the one JSON shape `{"error": {"code", "message"}}`; never a stack trace.
+struct ErrorMiddleware<Context: RequestContext>: RouterMiddleware {
+    func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
+        do {
+            return try await next(request, context)
+        } catch {
+            let apiError = Self.apiError(for: error)
+            if apiError.status == .internalServerError {
+                context.logger.error("request failed", metadata: ["error": "\(String(reflecting: error))"])
+            }
+            return apiError.response()
+        }
+    }
+
+    static func apiError(for error: any Error) -> APIError {
+        switch error {
+        case let error as APIError:
+            return error
+        case let error as ServerError:
+            if let apiError = error.underlyingError as? APIError { return apiError }
+            if let decoding = error.underlyingError as? DecodingError { return .badRequest(describe(decoding)) }
+            switch error.httpStatus {
+            case .internalServerError: return .internalError
+            case .unsupportedMediaType: return .unsupportedMediaType("Send the body as application/json.")
+            case let status: return APIError(status: status, code: code(for: status), message: error.causeDescription)
+            }
+        case let error as any HTTPResponseError:
+            switch error.status {
+            case .notFound: return .notFound
+            case .methodNotAllowed:
+                return APIError(status: .methodNotAllowed, code: "method_not_allowed", message: "This path does not take that method.")
+            case .contentTooLarge: return APIError(status: .contentTooLarge, code: "too_large", message: "The body is too large.")
+            case let status where status.code < 500:
+                return APIError(status: status, code: code(for: status), message: status.reasonPhrase)
+            default: return .internalError
+            }
+        default:
+            return .internalError
+        }
+    }
+
+    private static func code(for status: HTTPResponse.Status) -> String {
+        switch status {
+        case .badRequest: "invalid_request"
+        case .unauthorized: "unauthorized"
+        case .notFound: "not_found"
+        case .unprocessableContent: "invalid_value"
+        case .unsupportedMediaType: "unsupported_media_type"
+        default: "http_\(status.code)"
+        }
+    }
+
+    private static func describe(_ error: DecodingError) -> String {
+        func path(_ context: DecodingError.Context) -> String {
+            let keys = context.codingPath.map { $0.intValue.map { "[\($0)]" } ?? $0.stringValue }
+            return keys.isEmpty ? "the body" : "'\(keys.joined(separator: "."))'"
+        }
+        switch error {
+        case .keyNotFound(let key, let context):
+            let parent = context.codingPath.isEmpty ? "" : " in \(path(context))"
+            return "The field '\(key.stringValue)' is missing\(parent)."
+        case .typeMismatch(_, let context), .valueNotFound(_, let context):
+            return "\(path(context).capitalizingFirst) has the wrong type."
+        case .dataCorrupted(let context):
+            if context.codingPath.isEmpty { return "The body is not valid JSON, or has fields this request does not take." }
+            return "\(path(context).capitalizingFirst) is not valid: \(context.debugDescription)"
+        @unknown default:
+            return "The body could not be read."
+        }
+    }
+}
+
+extension APIError {
+    func response() -> Response {
+        struct Body: Encodable {
+            struct Detail: Encodable {
+                let code: String
+                let message: String
+            }
+            let error: Detail
+        }
+        let data = (try? JSONEncoder().encode(Body(error: .init(code: code, message: message)))) ?? Data()
+        var headers: HTTPFields = [.contentType: "application/json; charset=utf-8", .cacheControl: "no-store"]
+        if status == .unauthorized { headers[.wwwAuthenticate] = "Bearer" }
+        return Response(status: status, headers: headers, body: .init(byteBuffer: ByteBuffer(data: data)))
+    }
+}
+
+extension String {
+    fileprivate var capitalizingFirst: String { prefix(1).uppercased() + dropFirst() }
+}

@@ -1,0 +1,41 @@
+import Foundation
+import HTTPTypes
+import Hummingbird
+import Prometheus
+
+/// Counts requests and times them per method, route pattern and status; logs one line per request.
+/// Paths are recorded as route patterns (`/v1/entries/{id}`), never with ids or query strings.
+struct RequestMetricsMiddleware<Context: RequestContext>: RouterMiddleware {
+    let registry: PrometheusCollectorRegistry
+
+    func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
+        let start = ContinuousClock.now
+        var response = try await next(request, context)
+        let elapsed = ContinuousClock.now - start
+        let route = context.endpointPath ?? "unmatched"
+        let method = request.method.rawValue
+        let status = String(response.status.code)
+        registry.makeCounter(name: "myday_http_requests_total", labels: [("method", method), ("route", route), ("status", status)])
+            .increment()
+        registry.makeDurationHistogram(
+            name: "myday_http_request_duration_seconds", labels: [("method", method), ("route", route)],
+            buckets: [.milliseconds(1), .milliseconds(5), .milliseconds(10), .milliseconds(25), .milliseconds(50),
+                      .milliseconds(100), .milliseconds(250), .milliseconds(500), .seconds(1), .seconds(5)]
+        ).recordNanoseconds(elapsed.nanoseconds)
+        if let requestID = context.logger[metadataKey: "hb.request.id"] {
+            response.headers[.requestID] = "\(requestID)"
+        }
+        context.logger.info(
+            "request",
+            metadata: ["method": "\(method)", "route": "\(route)", "status": "\(status)", "ms": "\(elapsed.nanoseconds / 1_000_000)"])
+        return response
+    }
+}
+
+extension HTTPField.Name {
+    static let requestID = Self("X-Request-Id")!
+}
+
+extension Duration {
+    var nanoseconds: Int64 { components.seconds * 1_000_000_000 + components.attoseconds / 1_000_000_000 }
+}

@@ -1,0 +1,12 @@
+import SQLKit
+
+/// What happens to an entry once its audio is stored durably: the seam where transcription plugs in.
+protocol EntryPipeline: Sendable {
+    /// Runs inside the transaction that marks `entry` uploaded, so any work it enqueues commits with that change.
+    func entryUploaded(_ entry: EntryRecord, in db: any SQLDatabase) async throws
+}
+
+/// The pipeline while no transcription is configured: uploaded entries wait, safe, in `uploaded`.
+struct NoTranscription: EntryPipeline {
+    func entryUploaded(_ entry: EntryRecord, in db: any SQLDatabase) async throws {}
+}

@@ -1,0 +1,69 @@
+import ArgumentParser
+import Configuration
+import Foundation
+import Hummingbird
+import Logging
+import MyDayServer
+import ServiceLifecycle
+
+/// `myday-server`: the My Day API server. Settings come from `MYDAY_*` environment variables.
+@main
+struct MyDayServerCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "myday-server",
+        abstract: "The My Day API server.",
+        discussion: "Settings come from MYDAY_* environment variables; see the README.",
+        subcommands: [Serve.self, Worker.self, Migrate.self],
+        defaultSubcommand: Serve.self
+    )
+}
+
+/// Settings and logger shared by the subcommands.
+enum Environment {
+    static func load() throws -> (ServerConfiguration, Logger) {
+        let configuration = try ServerConfiguration(reader: ConfigReader(provider: EnvironmentVariablesProvider()))
+        var logger = Logger(label: "myday")
+        logger.logLevel = Logger.Level(rawValue: configuration.logLevel) ?? .info
+        return (configuration, logger)
+    }
+}
+
+struct Serve: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(abstract: "Serve the API (the default).")
+
+    func run() async throws {
+        let (configuration, logger) = try Environment.load()
+        let app = try await buildApplication(configuration: configuration, logger: logger) { port in
+            logger.info("My Day is listening", metadata: ["url": "http://\(configuration.host):\(port)"])
+        }
+        try await app.runService()
+    }
+}
+
+struct Worker: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(abstract: "Run background jobs only, without serving the API.")
+
+    func run() async throws {
+        let (configuration, logger) = try Environment.load()
+        let worker = try await buildWorker(configuration: configuration, logger: logger)
+        try await ServiceGroup(services: [worker], gracefulShutdownSignals: [.sigterm, .sigint], logger: logger).run()
+    }
+}
+
+struct Migrate: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(abstract: "Bring the database schema up to date, then exit.")
+
+    func run() async throws {
+        let (configuration, logger) = try Environment.load()
+        let driver = try await DatabaseDriverFactory.open(configuration: configuration, logger: logger)
+        do {
+            let applied = try await Migrator.migrate(driver)
+            let version = try await Migrator.currentVersion(driver)
+            print(applied.isEmpty ? "Schema is up to date at version \(version)." : "Applied \(applied); schema is at version \(version).")
+        } catch {
+            await driver.shutdown()
+            throw error
+        }
+        await driver.shutdown()
+    }
+}

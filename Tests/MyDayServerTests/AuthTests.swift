@@ -1,0 +1,120 @@
+import Foundation
+import HTTPTypes
+import Testing
+
+@Suite(.serialized) struct AuthTests {
+    @Test(arguments: TestDatabase.available)
+    func registerLoginAndMe(_ database: TestDatabase) async throws {
+        try await TestServer.make(database).run { api in
+            // Given a new account
+            let session = try await api.register("Ada@Example.com", password: "a long enough password")
+            #expect(!session.accessToken.isEmpty && !session.refreshToken.isEmpty)
+
+            // When it signs in again, with the email in another case
+            let login = try await api.send(.post, "/v1/auth/email/login", json: ["email": "ada@example.com", "password": "a long enough password"])
+
+            // Then it gets a session for the same user, and /v1/me names it
+            #expect(login.status == .ok)
+            #expect((login.json["user"] as? [String: Any])?["id"] as? String == session.userID)
+            #expect(login.json["token_type"] as? String == "Bearer")
+            #expect((login.json["expires_in"] as? Int ?? 0) <= 900)
+            let me = try await api.send(.get, "/v1/me", token: APIClient.session(login).accessToken)
+            #expect(me.status == .ok)
+            #expect(me.json["email"] as? String == "ada@example.com")
+        }
+    }
+
+    @Test(arguments: TestDatabase.available)
+    func wrongPasswordAndUnknownEmailLookAlike(_ database: TestDatabase) async throws {
+        try await TestServer.make(database).run { api in
+            _ = try await api.register("known@example.com", password: "the right password")
+            let wrong = try await api.send(.post, "/v1/auth/email/login", json: ["email": "known@example.com", "password": "the wrong password"])
+            let unknown = try await api.send(.post, "/v1/auth/email/login", json: ["email": "nobody@example.com", "password": "the wrong password"])
+            #expect(wrong.status == .unauthorized && unknown.status == .unauthorized)
+            #expect(wrong.body == unknown.body)
+        }
+    }
+
+    @Test(arguments: TestDatabase.available)
+    func registrationRejectsBadInputAndChangesNothing(_ database: TestDatabase) async throws {
+        let server = try await TestServer.make(database)
+        try await server.run { api in
+            _ = try await api.register("taken@example.com")
+            let cases: [(json: Any?, raw: String?, status: Int, code: String)] = [
+                (["email": "taken@example.com", "password": "another password"], nil, 409, "conflict"),
+                (["email": "not-an-email", "password": "long enough"], nil, 422, "invalid_value"),
+                (["email": "short@example.com", "password": "1234567"], nil, 422, "invalid_value"),
+                (["email": "long@example.com", "password": String(repeating: "x", count: 129)], nil, 422, "invalid_value"),
+                (["email": "extra@example.com", "password": "long enough", "admin": true], nil, 400, "invalid_request"),
+                (["email": "missing@example.com"], nil, 400, "invalid_request"),
+                (["email": 42, "password": "long enough"], nil, 400, "invalid_request"),
+                (nil, "{\"email\": ", 400, "invalid_request"),
+            ]
+            for (json, raw, status, code) in cases {
+                let reply = try await api.send(
+                    .post, "/v1/auth/email/register", json: json, rawBody: raw.map { Data($0.utf8) },
+                    headers: raw == nil ? [:] : [.contentType: "application/json"])
+                #expect(reply.status.code == status, "\(String(describing: json ?? raw)) → \(reply.status) \(reply.text)")
+                #expect(reply.errorCode == code)
+                #expect(reply.json["error"] != nil && !reply.text.contains("Swift"))
+            }
+        }
+        let users = try await server.withDatabase { db in
+            try await db.read { try await $0.raw("SELECT COUNT(*) AS n FROM users").first()!.decode(column: "n", as: Int.self) }
+        }
+        #expect(users == 1)
+    }
+
+    @Test(arguments: TestDatabase.available)
+    func refreshRotatesAndReuseRevokesTheLogin(_ database: TestDatabase) async throws {
+        try await TestServer.make(database).run { api in
+            let first = try await api.register()
+
+            // When the refresh token is traded, a new one comes back and the old one stops working
+            let rotated = try await api.send(.post, "/v1/auth/refresh", json: ["refresh_token": first.refreshToken])
+            #expect(rotated.status == .ok)
+            let second = APIClient.session(rotated)
+            #expect(second.refreshToken != first.refreshToken)
+            #expect(try await api.send(.get, "/v1/me", token: second.accessToken).status == .ok)
+
+            // Then presenting the old one again revokes the whole login: the new token dies too
+            let replay = try await api.send(.post, "/v1/auth/refresh", json: ["refresh_token": first.refreshToken])
+            #expect(replay.status == .unauthorized)
+            let afterReplay = try await api.send(.post, "/v1/auth/refresh", json: ["refresh_token": second.refreshToken])
+            #expect(afterReplay.status == .unauthorized)
+        }
+    }
+
+    @Test(arguments: TestDatabase.available)
+    func logoutEndsTheLogin(_ database: TestDatabase) async throws {
+        try await TestServer.make(database).run { api in
+            let session = try await api.register()
+            #expect(try await api.send(.post, "/v1/auth/logout", json: ["refresh_token": session.refreshToken]).status == .noContent)
+            #expect(try await api.send(.post, "/v1/auth/refresh", json: ["refresh_token": session.refreshToken]).status == .unauthorized)
+            #expect(try await api.send(.post, "/v1/auth/logout", json: ["refresh_token": "unknown"]).status == .noContent)
+        }
+    }
+
+    @Test func missingInvalidAndExpiredBearerTokensAre401() async throws {
+        let server = try await TestServer.make(.sqlite) { $0.accessTokenLifetime = .seconds(1) }
+        try await server.run { api in
+            let session = try await api.register()
+            #expect(try await api.send(.get, "/v1/me").status == .unauthorized)
+            #expect(try await api.send(.get, "/v1/me", token: "not.a.jwt").status == .unauthorized)
+            let tampered = String(session.accessToken.dropLast(2)) + (session.accessToken.hasSuffix("AA") ? "BB" : "AA")
+            #expect(try await api.send(.get, "/v1/me", token: tampered).status == .unauthorized)
+            #expect(try await api.send(.get, "/v1/me", headers: [.authorization: "Basic dXNlcjpwYXNz"]).status == .unauthorized)
+
+            // Given a token past its lifetime (one second here), then it no longer opens the API
+            let deadline = ContinuousClock.now + .seconds(10)
+            var status = HTTPResponse.Status.ok
+            while status != .unauthorized, ContinuousClock.now < deadline {
+                try await Task.sleep(for: .milliseconds(200))
+                status = try await api.send(.get, "/v1/me", token: session.accessToken).status
+            }
+            #expect(status == .unauthorized)
+            let reply = try await api.send(.get, "/v1/entries", token: session.accessToken)
+            #expect(reply.status == .unauthorized && reply.errorCode == "unauthorized")
+        }
+    }
+}

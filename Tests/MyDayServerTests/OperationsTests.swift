@@ -1,0 +1,44 @@
+import Foundation
+import Testing
+
+@testable import MyDayServer
+
+@Suite struct OperationsTests {
+    @Test func healthReadinessMetricsAndTheDocument() async throws {
+        try await TestServer.make(.sqlite).run { api in
+            #expect(try await api.send(.get, "/healthz").json["status"] as? String == "ok")
+            #expect(try await api.send(.get, "/readyz").json["status"] as? String == "ready")
+            let document = try await api.send(.get, "/openapi.yaml")
+            #expect(document.status == .ok && document.text.hasPrefix("openapi: 3.1.0"))
+
+            // A request leaves a count under its route pattern, never under the ids in its path
+            let session = try await api.register()
+            _ = try await api.send(.get, "/v1/entries/\(UUID())", token: session.accessToken)
+            let metrics = try await api.send(.get, "/metrics").text
+            #expect(metrics.contains(#"myday_http_requests_total{method="GET",route="/v1/entries/{id}",status="404"} 1"#))
+            #expect(metrics.contains("myday_http_request_duration_seconds_bucket"))
+            #expect(!metrics.contains(session.userID))
+        }
+    }
+
+    @Test func unknownRoutesAndMethodsAnswerJSONErrors() async throws {
+        try await TestServer.make(.sqlite).run { api in
+            let missing = try await api.send(.get, "/v1/nothing-here")
+            #expect(missing.status == .notFound && missing.errorCode == "not_found")
+            let requestID = missing.headers[.init("X-Request-Id")!]
+            #expect(requestID?.isEmpty == false)
+        }
+    }
+
+    @Test func theSecretIsGeneratedOnceAndKeptPrivate() async throws {
+        var configuration = try await TestDatabase.sqlite.freshConfiguration()
+        configuration.secret = nil
+        try await TestServer(configuration: configuration).run { _ in }
+        let first = try String(contentsOf: configuration.secretFile, encoding: .utf8)
+        try await TestServer(configuration: configuration).run { _ in }
+        #expect(try String(contentsOf: configuration.secretFile, encoding: .utf8) == first)
+        #expect(first.count >= 32)
+        let permissions = try FileManager.default.attributesOfItem(atPath: configuration.secretFile.path)[.posixPermissions] as? Int
+        #expect(permissions == 0o600)
+    }
+}

@@ -1,0 +1,87 @@
+import Foundation
+import HTTPTypes
+import HummingbirdTesting
+import NIOCore
+import Testing
+
+/// A small JSON client over the test server, speaking the API as any client would.
+struct APIClient: Sendable {
+    let client: any TestClientProtocol
+    let port: Int
+
+    struct Reply {
+        let status: HTTPResponse.Status
+        let headers: HTTPFields
+        let body: Data
+
+        /// The body as a JSON object.
+        var json: [String: Any] { (try? JSONSerialization.jsonObject(with: body)) as? [String: Any] ?? [:] }
+        /// The `error.code` of an error body.
+        var errorCode: String? { (json["error"] as? [String: Any])?["code"] as? String }
+        var text: String { String(decoding: body, as: UTF8.self) }
+    }
+
+    func send(
+        _ method: HTTPRequest.Method, _ path: String, token: String? = nil, json: Any? = nil, rawBody: Data? = nil,
+        headers extra: HTTPFields = [:]
+    ) async throws -> Reply {
+        var headers = extra
+        if let token { headers[.authorization] = "Bearer \(token)" }
+        var body: ByteBuffer?
+        if let json {
+            body = ByteBuffer(data: try JSONSerialization.data(withJSONObject: json))
+            if headers[.contentType] == nil { headers[.contentType] = "application/json" }
+        } else if let rawBody {
+            body = ByteBuffer(data: rawBody)
+        }
+        let response = try await client.executeRequest(uri: Self.relative(path), method: method, headers: headers, body: body)
+        return Reply(status: response.status, headers: response.headers, body: Data(buffer: response.body))
+    }
+
+    /// A path with its query, from an absolute URL the server answered.
+    static func relative(_ url: String) -> String {
+        guard url.hasPrefix("http"), let components = URLComponents(string: url) else { return url }
+        return components.percentEncodedPath + (components.percentEncodedQuery.map { "?\($0)" } ?? "")
+    }
+
+    struct Session {
+        let accessToken: String
+        let refreshToken: String
+        let userID: String
+    }
+
+    func register(_ email: String = "person-\(UUID().uuidString.prefix(8))@example.com", password: String = "correct horse battery")
+        async throws -> Session
+    {
+        let reply = try await send(.post, "/v1/auth/email/register", json: ["email": email, "password": password])
+        try #require(reply.status == .created, "register answered \(reply.status): \(reply.text)")
+        return Self.session(reply)
+    }
+
+    static func session(_ reply: Reply) -> Session {
+        let json = reply.json
+        return Session(
+            accessToken: json["access_token"] as? String ?? "", refreshToken: json["refresh_token"] as? String ?? "",
+            userID: (json["user"] as? [String: Any])?["id"] as? String ?? "")
+    }
+
+    /// Creates an audio entry and answers its JSON and upload target.
+    func createAudioEntry(
+        _ session: Session, id: UUID = UUID(), sizeBytes: Int, contentType: String = "audio/mp4",
+        createdAt: String = "2026-05-01T08:30:00Z", tz: String = "Europe/Paris"
+    ) async throws -> (entry: [String: Any], uploadURL: String?, reply: Reply) {
+        let reply = try await send(
+            .post, "/v1/entries", token: session.accessToken,
+            json: [
+                "id": id.uuidString.lowercased(), "created_at": createdAt, "tz": tz, "duration_s": 1.5, "kind": "audio",
+                "size_bytes": sizeBytes, "content_type": contentType,
+            ])
+        let entry = reply.json["entry"] as? [String: Any] ?? [:]
+        let upload = reply.json["upload"] as? [String: Any]
+        return (entry, upload?["url"] as? String, reply)
+    }
+
+    func upload(_ url: String, _ data: Data, contentType: String = "audio/mp4") async throws -> Reply {
+        try await send(.put, url, rawBody: data, headers: [.contentType: contentType])
+    }
+}

@@ -1,0 +1,49 @@
+import Foundation
+import Logging
+import Testing
+@testable import MyDayServer
+
+/// A database engine for a test run; PostgreSQL joins when the test command started one.
+enum TestDatabase: String, CaseIterable, CustomTestStringConvertible, Sendable {
+    case sqlite
+    case postgres
+
+    /// `MYDAY_TEST_POSTGRES_URL` names a server where each test gets a database of its own.
+    static let postgresAdminURL = ProcessInfo.processInfo.environment["MYDAY_TEST_POSTGRES_URL"]
+
+    /// Every engine this run can test: both when PostgreSQL is configured (the test command always does).
+    static var available: [TestDatabase] { postgresAdminURL == nil ? [.sqlite] : [.sqlite, .postgres] }
+
+    var testDescription: String { rawValue }
+
+    /// A configuration with a fresh data directory and a fresh, empty database of this engine.
+    func freshConfiguration() async throws -> ServerConfiguration {
+        var configuration = ServerConfiguration()
+        configuration.port = 0
+        configuration.dataDirectory = FileManager.default.temporaryDirectory
+            .appendingPathComponent("myday-test-\(UUID().uuidString.prefix(8))", isDirectory: true)
+        configuration.secret = "test-secret-that-is-long-enough-0123456789"
+        configuration.logLevel = "warning"
+        if self == .postgres {
+            configuration.databaseURL = try await Self.createPostgresDatabase()
+        }
+        return configuration
+    }
+
+    private static func createPostgresDatabase() async throws -> String {
+        guard let admin = postgresAdminURL, var components = URLComponents(string: admin) else {
+            throw ConfigurationError("MYDAY_TEST_POSTGRES_URL is not set")
+        }
+        let name = "myday_test_\(UUID().uuidString.prefix(12).lowercased().replacingOccurrences(of: "-", with: ""))"
+        let driver = try PostgresDriver(url: admin, logger: Logger(label: "test"))
+        do {
+            try await driver.read { db in try await db.raw("CREATE DATABASE \(unsafeRaw: name)").run() }
+        } catch {
+            await driver.shutdown()
+            throw error
+        }
+        await driver.shutdown()
+        components.path = "/\(name)"
+        return components.string!
+    }
+}

@@ -1,0 +1,61 @@
+import Foundation
+import Hummingbird
+import HummingbirdTesting
+import Logging
+import NIOCore
+@testable import MyDayServer
+
+/// Runs the real server on a loopback port for one test and hands the test a client for it.
+struct TestServer {
+    let configuration: ServerConfiguration
+
+    static func make(_ database: TestDatabase, adjust: (inout ServerConfiguration) -> Void = { _ in }) async throws -> TestServer {
+        var configuration = try await database.freshConfiguration()
+        adjust(&configuration)
+        return TestServer(configuration: configuration)
+    }
+
+    func run<T: Sendable>(_ body: @escaping @Sendable (APIClient) async throws -> T) async throws -> T {
+        var logger = Logger(label: "myday-test")
+        logger.logLevel = .warning
+        let app = try await buildApplication(configuration: configuration, logger: logger)
+        return try await app.test(.live) { client in
+            try await body(APIClient(client: client, port: client.port ?? 0))
+        }
+    }
+
+    /// Opens the server's database directly, to check what a request did or did not change.
+    func withDatabase<T>(_ body: (any DatabaseDriver) async throws -> T) async throws -> T {
+        let driver = try await DatabaseDriverFactory.open(configuration: configuration, logger: Logger(label: "test-db"))
+        do {
+            let result = try await body(driver)
+            await driver.shutdown()
+            return result
+        } catch {
+            await driver.shutdown()
+            throw error
+        }
+    }
+
+    /// Every finished blob under the blob directory (unfinished uploads in `tmp/` are not blobs).
+    func storedBlobs() -> [String] {
+        let root = configuration.blobDirectory
+        let enumerator = FileManager.default.enumerator(at: root, includingPropertiesForKeys: [.isRegularFileKey])
+        var found: [String] = []
+        while let url = enumerator?.nextObject() as? URL {
+            let relative = String(url.path.dropFirst(root.path.count + 1))
+            if (try? url.resourceValues(forKeys: [.isRegularFileKey]).isRegularFile) == true, !relative.hasPrefix("tmp/") {
+                found.append(relative)
+            }
+        }
+        return found.sorted()
+    }
+}
+
+extension TestServer {
+    /// Unfinished uploads still on disk.
+    func temporaryUploads() -> Int {
+        let folder = configuration.blobDirectory.appendingPathComponent("tmp")
+        return ((try? FileManager.default.contentsOfDirectory(atPath: folder.path)) ?? []).count
+    }
+}
