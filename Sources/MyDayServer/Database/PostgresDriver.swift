@@ -44,8 +44,14 @@ final class PostgresDriver: DatabaseDriver {
     }
 
     func write<T: Sendable>(_ body: @escaping @Sendable (any SQLDatabase) async throws -> T) async throws -> T {
-        try await client.withTransaction(logger: logger) { connection in
-            try await body(connection.sql(queryLogLevel: nil))
+        do {
+            return try await client.withTransaction(logger: logger) { connection in
+                try await body(connection.sql(queryLogLevel: nil))
+            }
+        } catch let error as PostgresTransactionError {
+            // The stores' own errors (a taken email, say) reach their callers as themselves once rolled back.
+            if let closureError = error.closureError, error.rollbackError == nil { throw closureError }
+            throw error
         }
     }
 

@@ -10,7 +10,9 @@ struct ErrorMiddleware<Context: RequestContext>: RouterMiddleware {
         } catch {
             let apiError = Self.apiError(for: error)
             if apiError.status == .internalServerError {
-                context.logger.error("request failed", metadata: ["error": "\(String(reflecting: error))"])
+                // The underlying error only: a ServerError's description holds the request's headers and tokens.
+                let cause = (error as? ServerError)?.underlyingError ?? error
+                context.logger.error("request failed", metadata: ["error": "\(String(reflecting: cause))"])
             }
             return apiError.response()
         }
@@ -83,7 +85,9 @@ extension APIError {
             }
             let error: Detail
         }
-        let data = (try? JSONEncoder().encode(Body(error: .init(code: code, message: message)))) ?? Data()
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = .sortedKeys
+        let data = (try? encoder.encode(Body(error: .init(code: code, message: message)))) ?? Data()
         var headers: HTTPFields = [.contentType: "application/json; charset=utf-8", .cacheControl: "no-store"]
         if status == .unauthorized { headers[.wwwAuthenticate] = "Bearer" }
         return Response(status: status, headers: headers, body: .init(byteBuffer: ByteBuffer(data: data)))
