@@ -59,7 +59,9 @@ struct Migrate: AsyncParsableCommand {
         do {
             let applied = try await Migrator.migrate(driver)
             let version = try await Migrator.currentVersion(driver)
-            print(applied.isEmpty ? "Schema is up to date at version \(version)." : "Applied \(applied); schema is at version \(version).")
+            print(
+                applied.isEmpty
+                    ? "Schema is up to date at version \(version)." : "Applied \(applied); schema is at version \(version).")
         } catch {
             await driver.shutdown()
             throw error

@@ -11,7 +11,8 @@ import Testing
             #expect(!session.accessToken.isEmpty && !session.refreshToken.isEmpty)
 
             // When it signs in again, with the email in another case
-            let login = try await api.send(.post, "/v1/auth/email/login", json: ["email": "ada@example.com", "password": "a long enough password"])
+            let login = try await api.send(
+                .post, "/v1/auth/email/login", json: ["email": "ada@example.com", "password": "a long enough password"])
 
             // Then it gets a session for the same user, and /v1/me names it
             #expect(login.status == .ok)
@@ -28,8 +29,10 @@ import Testing
     func wrongPasswordAndUnknownEmailLookAlike(_ database: TestDatabase) async throws {
         try await TestServer.make(database).run { api in
             _ = try await api.register("known@example.com", password: "the right password")
-            let wrong = try await api.send(.post, "/v1/auth/email/login", json: ["email": "known@example.com", "password": "the wrong password"])
-            let unknown = try await api.send(.post, "/v1/auth/email/login", json: ["email": "nobody@example.com", "password": "the wrong password"])
+            let wrong = try await api.send(
+                .post, "/v1/auth/email/login", json: ["email": "known@example.com", "password": "the wrong password"])
+            let unknown = try await api.send(
+                .post, "/v1/auth/email/login", json: ["email": "nobody@example.com", "password": "the wrong password"])
             #expect(wrong.status == .unauthorized && unknown.status == .unauthorized)
             #expect(wrong.body == unknown.body)
         }
@@ -54,7 +57,7 @@ import Testing
                 let reply = try await api.send(
                     .post, "/v1/auth/email/register", json: json, rawBody: raw.map { Data($0.utf8) },
                     headers: raw == nil ? [:] : [.contentType: "application/json"])
-                #expect(reply.status.code == status, "\(String(describing: json ?? raw)) → \(reply.status) \(reply.text)")
+                #expect(reply.status.code == status, "\(String(describing: json ?? raw as Any)) → \(reply.status) \(reply.text)")
                 #expect(reply.errorCode == code)
                 #expect(reply.json["error"] != nil && !reply.text.contains("Swift"))
             }
@@ -89,8 +92,11 @@ import Testing
     func logoutEndsTheLogin(_ database: TestDatabase) async throws {
         try await TestServer.make(database).run { api in
             let session = try await api.register()
-            #expect(try await api.send(.post, "/v1/auth/logout", json: ["refresh_token": session.refreshToken]).status == .noContent)
-            #expect(try await api.send(.post, "/v1/auth/refresh", json: ["refresh_token": session.refreshToken]).status == .unauthorized)
+            #expect(
+                try await api.send(.post, "/v1/auth/logout", json: ["refresh_token": session.refreshToken]).status == .noContent)
+            #expect(
+                try await api.send(.post, "/v1/auth/refresh", json: ["refresh_token": session.refreshToken]).status
+                    == .unauthorized)
             #expect(try await api.send(.post, "/v1/auth/logout", json: ["refresh_token": "unknown"]).status == .noContent)
         }
     }

@@ -15,7 +15,8 @@ import Testing
             // Given a client that announces the whole file but hangs up after half of it
             try RawHTTP.sendAndHangUp(
                 port: api.port,
-                head: "PUT \(path) HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: audio/mp4\r\nContent-Length: \(audio.count)\r\n\r\n",
+                head:
+                    "PUT \(path) HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: audio/mp4\r\nContent-Length: \(audio.count)\r\n\r\n",
                 body: audio.prefix(audio.count / 2))
 
             // Then, once the server has let go of the connection, nothing was stored and the entry still waits

@@ -14,7 +14,8 @@ import Testing
             let audio = TestAudio.m4a
 
             // Given a new audio entry recorded at 10:30 in Paris
-            let created = try await api.createAudioEntry(session, id: id, sizeBytes: audio.count, createdAt: "2026-05-01T08:30:00.250Z")
+            let created = try await api.createAudioEntry(
+                session, id: id, sizeBytes: audio.count, createdAt: "2026-05-01T08:30:00.250Z")
             #expect(created.reply.status == .created)
             #expect(created.entry["status"] as? String == "pending_upload")
             #expect(created.entry["filename"] as? String == "2026-05-01_10-30-00_\(id.uuidString.lowercased().prefix(8)).m4a")
@@ -43,7 +44,9 @@ import Testing
             #expect(try await api.send(.get, audioURL, headers: [.range: "bytes=\(audio.count)-"]).status == .rangeNotSatisfiable)
 
             // And completing again changes nothing; a second upload cannot replace the stored audio
-            #expect(try await api.send(.post, "/v1/entries/\(id.uuidString)/complete", token: session.accessToken).json["status"] as? String == "uploaded")
+            #expect(
+                try await api.send(.post, "/v1/entries/\(id.uuidString)/complete", token: session.accessToken).json["status"]
+                    as? String == "uploaded")
             #expect(try await api.upload(uploadURL, TestAudio.wav, contentType: "audio/wav").status == .conflict)
         }
     }
@@ -80,7 +83,10 @@ import Testing
             let id = UUID().uuidString.lowercased()
             let reply = try await api.send(
                 .post, "/v1/entries", token: session.accessToken,
-                json: ["id": id, "created_at": "2026-03-08T06:59:59Z", "tz": "America/New_York", "kind": "text", "text": "A quiet day."])
+                json: [
+                    "id": id, "created_at": "2026-03-08T06:59:59Z", "tz": "America/New_York", "kind": "text",
+                    "text": "A quiet day.",
+                ])
             #expect(reply.status == .created)
             let entry = try #require(reply.json["entry"] as? [String: Any])
             #expect(entry["status"] as? String == "transcribed")
@@ -96,7 +102,8 @@ import Testing
         try await server.run { api in
             let session = try await api.register()
             let valid: [String: Any] = [
-                "id": UUID().uuidString, "created_at": "2026-05-01T08:30:00Z", "tz": "Europe/Paris", "kind": "audio", "size_bytes": 1000,
+                "id": UUID().uuidString, "created_at": "2026-05-01T08:30:00Z", "tz": "Europe/Paris", "kind": "audio",
+                "size_bytes": 1000,
             ]
             func with(_ changes: [String: Any?]) -> [String: Any] {
                 var body = valid
@@ -126,7 +133,8 @@ import Testing
                 #expect(reply.errorCode != nil)
             }
             let plain = try await api.send(
-                .post, "/v1/entries", token: session.accessToken, rawBody: Data("hello".utf8), headers: [.contentType: "text/plain"])
+                .post, "/v1/entries", token: session.accessToken, rawBody: Data("hello".utf8),
+                headers: [.contentType: "text/plain"])
             #expect(plain.status == .unsupportedMediaType && plain.errorCode == "unsupported_media_type")
         }
         let entries = try await server.withDatabase { db in
@@ -158,7 +166,9 @@ import Testing
             let id = UUID()
             let created = try await api.createAudioEntry(session, id: id, sizeBytes: TestAudio.m4a.count)
             #expect(try await api.upload(created.uploadURL!, TestAudio.m4a.prefix(1000)).status == .noContent)
-            #expect(try await api.send(.post, "/v1/entries/\(id)/complete", token: session.accessToken).status == .unprocessableContent)
+            #expect(
+                try await api.send(.post, "/v1/entries/\(id)/complete", token: session.accessToken).status
+                    == .unprocessableContent)
             let fresh = try await api.createAudioEntry(session, id: id, sizeBytes: TestAudio.m4a.count)
             #expect(try await api.upload(fresh.uploadURL!, TestAudio.m4a).status == .noContent)
             let retried = try await api.send(.post, "/v1/entries/\(id)/complete", token: session.accessToken)
@@ -187,7 +197,8 @@ import Testing
             let otherKey = url.replacingOccurrences(of: id.uuidString.lowercased(), with: UUID().uuidString.lowercased())
             let expired = "/v1/blobs/\(key)?" + signer.query(method: "PUT", blobKey: key, expires: Date().addingTimeInterval(-5))
             let longer = url.replacingOccurrences(of: #"expires=\d+"#, with: "expires=9999999999", options: .regularExpression)
-            let getSignature = "/v1/blobs/\(key)?" + signer.query(method: "GET", blobKey: key, expires: Date().addingTimeInterval(600))
+            let getSignature =
+                "/v1/blobs/\(key)?" + signer.query(method: "GET", blobKey: key, expires: Date().addingTimeInterval(600))
             for bad in [tamperedSignature, otherKey, expired, longer, getSignature, "/v1/blobs/\(key)"] {
                 let reply = try await api.upload(bad, TestAudio.m4a)
                 #expect(reply.status == .forbidden, "\(bad) → \(reply.status)")
@@ -234,9 +245,15 @@ import Testing
             #expect(edited.json["title"] as? String == "Morning walk")
             #expect(edited.json["tags"] as? [String] == ["walk", "park"])
             #expect(edited.json["mood"] as? Int == 4)
-            let cleared = try await api.send(.patch, "/v1/entries/\(id)", token: session.accessToken, json: ["mood": 0, "title": ""])
-            #expect(cleared.json["mood"] == nil && cleared.json["title"] == nil && cleared.json["tags"] as? [String] == ["walk", "park"])
-            for bad: [String: Any] in [["mood": 6], ["tags": Array(repeating: "x", count: 21).enumerated().map { "\($0.offset)" }], [:], ["text": "too early"]] {
+            let cleared = try await api.send(
+                .patch, "/v1/entries/\(id)", token: session.accessToken, json: ["mood": 0, "title": ""])
+            #expect(
+                cleared.json["mood"] == nil && cleared.json["title"] == nil
+                    && cleared.json["tags"] as? [String] == ["walk", "park"])
+            for bad: [String: Any] in [
+                ["mood": 6], ["tags": Array(repeating: "x", count: 21).enumerated().map { "\($0.offset)" }], [:],
+                ["text": "too early"],
+            ] {
                 let reply = try await api.send(.patch, "/v1/entries/\(id)", token: session.accessToken, json: bad)
                 #expect([422, 409].contains(reply.status.code), "\(bad) → \(reply.status)")
             }

@@ -38,7 +38,8 @@ import Testing
         try await TestServer(configuration: configuration).run { _ in }
         #expect(try String(contentsOf: configuration.secretFile, encoding: .utf8) == first)
         #expect(first.count >= 32)
-        let permissions = try FileManager.default.attributesOfItem(atPath: configuration.secretFile.path)[.posixPermissions] as? Int
+        let permissions =
+            try FileManager.default.attributesOfItem(atPath: configuration.secretFile.path)[.posixPermissions] as? Int
         #expect(permissions == 0o600)
     }
 }

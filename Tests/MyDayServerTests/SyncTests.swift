@@ -5,7 +5,10 @@ import Testing
     private func note(_ api: APIClient, _ session: APIClient.Session, _ text: String, id: UUID = UUID()) async throws -> String {
         let reply = try await api.send(
             .post, "/v1/entries", token: session.accessToken,
-            json: ["id": id.uuidString, "created_at": "2026-04-0\(Int.random(in: 1...9))T12:00:00Z", "tz": "UTC", "kind": "text", "text": text])
+            json: [
+                "id": id.uuidString, "created_at": "2026-04-0\(Int.random(in: 1...9))T12:00:00Z", "tz": "UTC", "kind": "text",
+                "text": text,
+            ])
         try #require(reply.status == .created)
         return id.uuidString.lowercased()
     }

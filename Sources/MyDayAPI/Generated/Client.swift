@@ -2,19 +2,19 @@
 #if compiler(>=6.4)
 @diagnose(UnusedImportAccess, as: ignored)
 #endif
-@_spi(Generated) public import OpenAPIRuntime
+@_spi(Generated) import OpenAPIRuntime
 #if compiler(>=6.4)
 @diagnose(UnusedImportAccess, as: ignored)
 #endif
-public import struct Foundation.URL
+import struct Foundation.URL
 #if compiler(>=6.4)
 @diagnose(UnusedImportAccess, as: ignored)
 #endif
-public import struct Foundation.Data
+import struct Foundation.Data
 #if compiler(>=6.4)
 @diagnose(UnusedImportAccess, as: ignored)
 #endif
-public import struct Foundation.Date
+import struct Foundation.Date
 import HTTPTypes
 /// The HTTP API of My Day, a private voice diary. Every client (the iPhone app, the web app, the
 /// `myday` command line) speaks this API and nothing else.

@@ -6,11 +6,14 @@ struct APIError: Error, Equatable {
     let code: String
     let message: String
 
-    static func badRequest(_ message: String) -> APIError { .init(status: .badRequest, code: "invalid_request", message: message) }
+    static func badRequest(_ message: String) -> APIError {
+        .init(status: .badRequest, code: "invalid_request", message: message)
+    }
     static func unprocessable(_ message: String) -> APIError {
         .init(status: .unprocessableContent, code: "invalid_value", message: message)
     }
-    static let unauthorized = APIError(status: .unauthorized, code: "unauthorized", message: "Sign in again: the credentials are missing, wrong or expired.")
+    static let unauthorized = APIError(
+        status: .unauthorized, code: "unauthorized", message: "Sign in again: the credentials are missing, wrong or expired.")
     static let notFound = APIError(status: .notFound, code: "not_found", message: "There is no such object.")
     static func conflict(_ message: String) -> APIError { .init(status: .conflict, code: "conflict", message: message) }
     static func forbidden(_ message: String) -> APIError { .init(status: .forbidden, code: "forbidden", message: message) }
@@ -20,5 +23,6 @@ struct APIError: Error, Equatable {
     static func unsupportedMediaType(_ message: String) -> APIError {
         .init(status: .unsupportedMediaType, code: "unsupported_media_type", message: message)
     }
-    static let internalError = APIError(status: .internalServerError, code: "internal", message: "Something went wrong on the server. Try again later.")
+    static let serverFault = APIError(
+        status: .internalServerError, code: "internal", message: "Something went wrong on the server. Try again later.")
 }

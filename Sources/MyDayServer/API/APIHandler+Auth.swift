@@ -76,5 +76,6 @@ extension APIHandler {
 }
 
 extension APIError {
-    static let wrongCredentials = APIError(status: .unauthorized, code: "unauthorized", message: "The email or the password is wrong.")
+    static let wrongCredentials = APIError(
+        status: .unauthorized, code: "unauthorized", message: "The email or the password is wrong.")
 }

@@ -34,12 +34,16 @@ extension APIHandler {
             let words = q.lowercased().split(whereSeparator: \.isWhitespace).map(String.init)
             guard !words.isEmpty, q.count <= 200 else { throw APIError.badRequest("'q' must have 1 to 200 characters.") }
             let found = try await entries.search(userID: user.id, words: words, limit: limit)
-            return .ok(.init(body: .json(.init(entries: found.map(Self.schema), deletedIds: [], nextCursor: "0", hasMore: false))))
+            return .ok(
+                .init(body: .json(.init(entries: found.map(Self.schema), deletedIds: [], nextCursor: "0", hasMore: false))))
         }
-        let cursor = try input.query.since.map { text in
-            guard let value = Int(text), value >= 0 else { throw APIError.badRequest("'since' must be a cursor from an earlier answer.") }
-            return value
-        } ?? 0
+        let cursor =
+            try input.query.since.map { text in
+                guard let value = Int(text), value >= 0 else {
+                    throw APIError.badRequest("'since' must be a cursor from an earlier answer.")
+                }
+                return value
+            } ?? 0
         let page = try await entries.changes(userID: user.id, after: cursor, limit: limit)
         let nextCursor = page.entries.last?.changeSeq ?? cursor
         return .ok(
@@ -89,10 +93,13 @@ extension APIHandler {
         return .noContent(.init())
     }
 
-    func completeEntryUpload(_ input: Operations.CompleteEntryUpload.Input) async throws -> Operations.CompleteEntryUpload.Output {
+    func completeEntryUpload(_ input: Operations.CompleteEntryUpload.Input) async throws -> Operations.CompleteEntryUpload.Output
+    {
         let user = try RequestUser.required()
         let entry = try await ownedEntry(input.path.id)
-        guard entry.kind == .audio, let key = entry.audioKey else { throw APIError.conflict("Text entries have no audio to complete.") }
+        guard entry.kind == .audio, let key = entry.audioKey else {
+            throw APIError.conflict("Text entries have no audio to complete.")
+        }
         guard entry.status == .pendingUpload else { return .ok(.init(body: .json(Self.schema(entry)))) }
         try await checkUploadedAudio(of: entry, key: key)
         guard let uploaded = try await entries.markUploaded(id: entry.id, userID: user.id, pipeline: pipeline) else {
@@ -150,7 +157,9 @@ extension APIHandler {
             new.text = text
         case .audio:
             guard body.text == nil else { throw APIError.unprocessable("'text' is for text entries.") }
-            guard let size = body.sizeBytes, size > 0 else { throw APIError.unprocessable("An audio entry needs 'size_bytes' > 0.") }
+            guard let size = body.sizeBytes, size > 0 else {
+                throw APIError.unprocessable("An audio entry needs 'size_bytes' > 0.")
+            }
             guard size <= maxUploadBytes else { throw APIError.tooLarge(limit: maxUploadBytes) }
             new.sizeBytes = size
             new.container = body.contentType.flatMap { AudioContainer(rawValue: $0.rawValue) } ?? .mp4

@@ -56,8 +56,11 @@ enum Validation {
     static func language(_ tag: String?) throws -> String? {
         guard let tag else { return nil }
         let parts = tag.split(separator: "-", omittingEmptySubsequences: false)
-        let valid = tag.count <= 35 && (2...3).contains(parts[0].count) && parts[0].allSatisfy(\.isASCIILetter)
-            && parts.dropFirst().allSatisfy { (1...8).contains($0.count) && $0.allSatisfy { $0.isASCIILetter || $0.isASCIIDigit } }
+        let valid =
+            tag.count <= 35 && (2...3).contains(parts[0].count) && parts[0].allSatisfy(\.isASCIILetter)
+            && parts.dropFirst().allSatisfy {
+                (1...8).contains($0.count) && $0.allSatisfy { $0.isASCIILetter || $0.isASCIIDigit }
+            }
         guard valid else { throw APIError.unprocessable("'language' must be a BCP 47 tag such as en-US.") }
         return tag
     }

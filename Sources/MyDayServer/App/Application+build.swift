@@ -30,10 +30,13 @@ public func buildApplication(
         router.add(middleware: ErrorMiddleware())
         router.add(middleware: RequestOriginMiddleware(publicURL: configuration.publicURL))
         OperationsRoutes(driver: driver, registry: registry, document: try OpenAPIDocument.yaml()).register(on: router)
-        BlobRoutes(blobs: blobs, entries: entries, signer: signer, maxUploadBytes: configuration.maxUploadBytes).register(on: router)
+        BlobRoutes(blobs: blobs, entries: entries, signer: signer, maxUploadBytes: configuration.maxUploadBytes).register(
+            on: router)
         let handler = APIHandler(
             users: users, sessions: SessionStore(driver: driver), entries: entries, blobs: blobs,
-            links: BlobLinks(signer: signer, uploadLifetime: configuration.uploadURLLifetime, downloadLifetime: configuration.downloadURLLifetime),
+            links: BlobLinks(
+                signer: signer, uploadLifetime: configuration.uploadURLLifetime,
+                downloadLifetime: configuration.downloadURLLifetime),
             passwords: PasswordHasher(cost: configuration.bcryptCost), accessTokens: accessTokens,
             refreshTokenLifetime: configuration.refreshTokenLifetime, maxUploadBytes: configuration.maxUploadBytes,
             audioProbe: AudioProbe(), pipeline: NoTranscription(), logger: logger)

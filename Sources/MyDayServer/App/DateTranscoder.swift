@@ -4,14 +4,22 @@ import OpenAPIRuntime
 /// RFC 3339 dates with or without fractional seconds in, with milliseconds out.
 struct RFC3339DateTranscoder: DateTranscoder {
     func encode(_ date: Date) throws -> String {
-        date.formatted(.iso8601.year().month().day().dateSeparator(.dash).time(includingFractionalSeconds: true).timeSeparator(.colon).timeZone(separator: .omitted))
+        date.formatted(
+            .iso8601.year().month().day().dateSeparator(.dash).time(includingFractionalSeconds: true).timeSeparator(.colon)
+                .timeZone(separator: .omitted))
     }
 
     func decode(_ text: String) throws -> Date {
-        if let date = try? Date(text, strategy: .iso8601.year().month().day().dateSeparator(.dash).time(includingFractionalSeconds: true).timeSeparator(.colon).timeZone(separator: .omitted)) {
+        if let date = try? Date(
+            text,
+            strategy: .iso8601.year().month().day().dateSeparator(.dash).time(includingFractionalSeconds: true).timeSeparator(
+                .colon
+            ).timeZone(separator: .omitted))
+        {
             return date
         }
         if let date = try? Date(text, strategy: .iso8601) { return date }
-        throw DecodingError.dataCorrupted(.init(codingPath: [], debugDescription: "'\(text.prefix(40))' is not an RFC 3339 date-time"))
+        throw DecodingError.dataCorrupted(
+            .init(codingPath: [], debugDescription: "'\(text.prefix(40))' is not an RFC 3339 date-time"))
     }
 }

@@ -9,7 +9,8 @@ struct AccessTokens: Sendable {
     let lifetime: Duration
 
     init(secret: [UInt8], lifetime: Duration) async {
-        let key = SymmetricKey(data: HMAC<SHA256>.authenticationCode(for: Data("myday access tokens".utf8), using: SymmetricKey(data: secret)))
+        let key = SymmetricKey(
+            data: HMAC<SHA256>.authenticationCode(for: Data("myday access tokens".utf8), using: SymmetricKey(data: secret)))
         keys = JWTKeyCollection()
         await keys.add(hmac: HMACKey(key: key), digestAlgorithm: .sha256)
         self.lifetime = lifetime
@@ -25,7 +26,9 @@ struct AccessTokens: Sendable {
 
         func verify(using algorithm: some JWTAlgorithm) async throws {
             try exp.verifyNotExpired()
-            guard iss.value == AccessTokens.issuer else { throw JWTError.claimVerificationFailure(failedClaim: iss, reason: "wrong issuer") }
+            guard iss.value == AccessTokens.issuer else {
+                throw JWTError.claimVerificationFailure(failedClaim: iss, reason: "wrong issuer")
+            }
         }
     }
 

@@ -29,7 +29,8 @@ struct BearerAuthMiddleware: ServerMiddleware {
             return try await next(request, body, metadata)
         }
         guard let header = request.headerFields[.authorization], header.lowercased().hasPrefix("bearer "),
-            let claims = await accessTokens.verify(String(header.dropFirst("bearer ".count)).trimmingCharacters(in: .whitespaces)),
+            let claims = await accessTokens.verify(
+                String(header.dropFirst("bearer ".count)).trimmingCharacters(in: .whitespaces)),
             let userID = UUID(uuidString: claims.sub.value),
             let user = try await users.user(id: userID),
             user.tokenVersion == claims.ver

@@ -9,8 +9,9 @@ enum BlobKey {
     /// Whether `key` is one this server makes: lowercase letters, digits, `-` and single `/` between parts.
     static func isWellFormed(_ key: String) -> Bool {
         let parts = key.split(separator: "/", omittingEmptySubsequences: false)
-        return parts.count >= 2 && parts.allSatisfy { part in
-            !part.isEmpty && part.allSatisfy { ("a"..."z").contains($0) || ("0"..."9").contains($0) || $0 == "-" }
-        }
+        return parts.count >= 2
+            && parts.allSatisfy { part in
+                !part.isEmpty && part.allSatisfy { ("a"..."z").contains($0) || ("0"..."9").contains($0) || $0 == "-" }
+            }
     }
 }

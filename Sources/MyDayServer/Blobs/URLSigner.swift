@@ -6,7 +6,8 @@ struct URLSigner: Sendable {
     private let key: SymmetricKey
 
     init(secret: [UInt8]) {
-        key = SymmetricKey(data: HMAC<SHA256>.authenticationCode(for: Data("myday blob urls".utf8), using: SymmetricKey(data: secret)))
+        key = SymmetricKey(
+            data: HMAC<SHA256>.authenticationCode(for: Data("myday blob urls".utf8), using: SymmetricKey(data: secret)))
     }
 
     /// The query string (`expires=…&signature=…`) that lets `method` reach `blobKey` until `expires`.
@@ -21,7 +22,8 @@ struct URLSigner: Sendable {
         guard let expires, let seconds = Int(expires), let signature, let mac = Data(base64URLEncoded: signature) else {
             return .invalid
         }
-        guard HMAC<SHA256>.isValidAuthenticationCode(mac, authenticating: Self.message(method, blobKey, seconds), using: key) else {
+        guard HMAC<SHA256>.isValidAuthenticationCode(mac, authenticating: Self.message(method, blobKey, seconds), using: key)
+        else {
             return .invalid
         }
         return Double(seconds) < now.timeIntervalSince1970 ? .expired : .valid

@@ -38,7 +38,10 @@ struct EntryStore: Sendable {
                 """
             ).first()
             if let inserted { return (try EntryRecord(row: inserted), true) }
-            guard let existing = try await db.raw("SELECT \(unsafeRaw: EntryRecord.columns) FROM entries WHERE id = \(bind: new.id.lowercased)").first()
+            guard
+                let existing = try await db.raw(
+                    "SELECT \(unsafeRaw: EntryRecord.columns) FROM entries WHERE id = \(bind: new.id.lowercased)"
+                ).first()
             else { throw CreateError.idBelongsToAnotherUser }
             let entry = try EntryRecord(row: existing)
             guard entry.userID == userID else { throw CreateError.idBelongsToAnotherUser }
@@ -80,7 +83,8 @@ struct EntryStore: Sendable {
 
     /// Live entries whose title or clean transcript contains every one of `words`, newest first.
     func search(userID: UUID, words: [String], limit: Int) async throws -> [EntryRecord] {
-        var query: SQLQueryString = "SELECT \(unsafeRaw: EntryRecord.columns) FROM entries WHERE user_id = \(bind: userID.lowercased) AND deleted_at IS NULL"
+        var query: SQLQueryString =
+            "SELECT \(unsafeRaw: EntryRecord.columns) FROM entries WHERE user_id = \(bind: userID.lowercased) AND deleted_at IS NULL"
         for word in words {
             let pattern = "%" + Self.escapeLike(word.lowercased()) + "%"
             query += """

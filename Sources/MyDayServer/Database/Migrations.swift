@@ -102,7 +102,9 @@ public enum Migrator {
                 """
             ).run()
             let applied = Set(
-                try await db.raw("SELECT version FROM schema_migrations").all().map { try $0.decode(column: "version", as: Int.self) })
+                try await db.raw("SELECT version FROM schema_migrations").all().map {
+                    try $0.decode(column: "version", as: Int.self)
+                })
             var newlyApplied: [Int] = []
             for migration in migrations.sorted(by: { $0.version < $1.version }) where !applied.contains(migration.version) {
                 for statement in migration.statements {

@@ -16,7 +16,9 @@ final class SQLiteDriver: DatabaseDriver {
         quiet.logLevel = max(logger.logLevel, .notice)
         writer = try await SQLiteConnection.open(storage: .file(path: path), logger: quiet)
         // WAL lets readers run beside the writer; FULL sync makes a commit survive power loss.
-        for pragma in ["PRAGMA journal_mode = WAL", "PRAGMA synchronous = FULL", "PRAGMA foreign_keys = ON", "PRAGMA busy_timeout = 10000"] {
+        for pragma in [
+            "PRAGMA journal_mode = WAL", "PRAGMA synchronous = FULL", "PRAGMA foreign_keys = ON", "PRAGMA busy_timeout = 10000",
+        ] {
             try await writer.sql().raw(SQLQueryString(pragma)).run()
         }
         var readers: [SQLiteConnection] = []

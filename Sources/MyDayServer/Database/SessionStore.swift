@@ -34,16 +34,20 @@ struct SessionStore: Sendable {
                 ).first()
             else { return .invalid }
             let familyID = try row.decode(column: "family_id", as: String.self)
-            if try row.decode(column: "revoked_at", as: Int?.self) != nil || row.decode(column: "expires_at", as: Int.self) <= now {
+            if try row.decode(column: "revoked_at", as: Int?.self) != nil || row.decode(column: "expires_at", as: Int.self) <= now
+            {
                 return .invalid
             }
             if try row.decode(column: "used_at", as: Int?.self) != nil {
-                try await db.raw("UPDATE refresh_tokens SET revoked_at = \(bind: now) WHERE family_id = \(bind: familyID) AND revoked_at IS NULL").run()
+                try await db.raw(
+                    "UPDATE refresh_tokens SET revoked_at = \(bind: now) WHERE family_id = \(bind: familyID) AND revoked_at IS NULL"
+                ).run()
                 return .reused
             }
             let userID = try row.decodeUUID(column: "user_id")
             try await db.raw("UPDATE refresh_tokens SET used_at = \(bind: now) WHERE token_hash = \(bind: presentedHash)").run()
-            try await Self.insert(db, userID: userID, familyID: UUID(uuidString: familyID)!, tokenHash: newHash, expiresAt: newExpiresAt)
+            try await Self.insert(
+                db, userID: userID, familyID: UUID(uuidString: familyID)!, tokenHash: newHash, expiresAt: newExpiresAt)
             return .rotated(userID: userID)
         }
     }
@@ -61,7 +65,9 @@ struct SessionStore: Sendable {
         }
     }
 
-    private static func insert(_ db: any SQLDatabase, userID: UUID, familyID: UUID, tokenHash: String, expiresAt: Date) async throws {
+    private static func insert(_ db: any SQLDatabase, userID: UUID, familyID: UUID, tokenHash: String, expiresAt: Date)
+        async throws
+    {
         try await db.raw(
             """
             INSERT INTO refresh_tokens (id, user_id, family_id, token_hash, created_at, expires_at)

@@ -17,7 +17,8 @@ struct UserStore: Sendable {
 
     /// Creates a user who signs in with `email` (already normalised) and a bcrypt hash.
     func registerEmailUser(email: String, passwordHash: String) async throws -> UserRecord {
-        let user = UserRecord(id: UUID(), email: email, createdAt: StoredTime.date(milliseconds: StoredTime.now()), tokenVersion: 0)
+        let user = UserRecord(
+            id: UUID(), email: email, createdAt: StoredTime.date(milliseconds: StoredTime.now()), tokenVersion: 0)
         let createdAt = StoredTime.milliseconds(user.createdAt)
         return try await driver.write { db in
             let inserted = try await db.raw(
@@ -50,8 +51,10 @@ struct UserStore: Sendable {
     /// The live user with this id.
     func user(id: UUID) async throws -> UserRecord? {
         try await driver.read { db in
-            try await db.raw("SELECT \(unsafeRaw: Self.columns) FROM users WHERE id = \(bind: id.lowercased) AND deleted_at IS NULL")
-                .first().map(Self.user(from:))
+            try await db.raw(
+                "SELECT \(unsafeRaw: Self.columns) FROM users WHERE id = \(bind: id.lowercased) AND deleted_at IS NULL"
+            )
+            .first().map(Self.user(from:))
         }
     }
 

@@ -26,7 +26,10 @@ struct BlobRoutes<Context: RequestContext>: Sendable {
 
     private func authorize(_ method: String, key: String, _ request: Request) throws {
         let query = request.uri.queryParameters
-        switch signer.verify(method: method, blobKey: key, expires: query["expires"].map(String.init), signature: query["signature"].map(String.init)) {
+        switch signer.verify(
+            method: method, blobKey: key, expires: query["expires"].map(String.init),
+            signature: query["signature"].map(String.init))
+        {
         case .valid: return
         case .expired: throw APIError.forbidden("This link has expired; ask for a new one.")
         case .invalid: throw APIError.forbidden("This link is not valid.")
@@ -75,13 +78,16 @@ struct BlobRoutes<Context: RequestContext>: Sendable {
             return Response(status: .ok, headers: headers, body: body)
         }
         guard let range = ByteRange.resolve(rangeHeader, size: size) else {
-            var response = APIError(status: .rangeNotSatisfiable, code: "range_not_satisfiable", message: "The range lies outside the audio.").response()
+            var response = APIError(
+                status: .rangeNotSatisfiable, code: "range_not_satisfiable", message: "The range lies outside the audio."
+            ).response()
             response.headers[.contentRange] = "bytes */\(size)"
             return response
         }
         headers[.contentRange] = "bytes \(range.lowerBound)-\(range.upperBound)/\(size)"
         headers[.contentLength] = String(range.count)
-        let body = request.method == .head ? ResponseBody() : try await FileIO().loadFile(path: path, range: range, context: context)
+        let body =
+            request.method == .head ? ResponseBody() : try await FileIO().loadFile(path: path, range: range, context: context)
         return Response(status: .partialContent, headers: headers, body: body)
     }
 }

@@ -4,7 +4,8 @@ import OpenAPIRuntime
 
 /// Turns every error into the one JSON shape `{"error": {"code", "message"}}`; never a stack trace.
 struct ErrorMiddleware<Context: RequestContext>: RouterMiddleware {
-    func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
+    func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response
+    {
         do {
             return try await next(request, context)
         } catch {
@@ -26,7 +27,7 @@ struct ErrorMiddleware<Context: RequestContext>: RouterMiddleware {
             if let apiError = error.underlyingError as? APIError { return apiError }
             if let decoding = error.underlyingError as? DecodingError { return .badRequest(describe(decoding)) }
             switch error.httpStatus {
-            case .internalServerError: return .internalError
+            case .internalServerError: return .serverFault
             case .unsupportedMediaType: return .unsupportedMediaType("Send the body as application/json.")
             case let status: return APIError(status: status, code: code(for: status), message: error.causeDescription)
             }
@@ -34,14 +35,15 @@ struct ErrorMiddleware<Context: RequestContext>: RouterMiddleware {
             switch error.status {
             case .notFound: return .notFound
             case .methodNotAllowed:
-                return APIError(status: .methodNotAllowed, code: "method_not_allowed", message: "This path does not take that method.")
+                return APIError(
+                    status: .methodNotAllowed, code: "method_not_allowed", message: "This path does not take that method.")
             case .contentTooLarge: return APIError(status: .contentTooLarge, code: "too_large", message: "The body is too large.")
             case let status where status.code < 500:
                 return APIError(status: status, code: code(for: status), message: status.reasonPhrase)
-            default: return .internalError
+            default: return .serverFault
             }
         default:
-            return .internalError
+            return .serverFault
         }
     }
 

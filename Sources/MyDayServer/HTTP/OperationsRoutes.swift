@@ -17,7 +17,8 @@ struct OperationsRoutes<Context: RequestContext>: Sendable {
                 return Self.json(#"{"status":"ready"}"#)
             } catch {
                 context.logger.warning("database unreachable")
-                return APIError(status: .serviceUnavailable, code: "not_ready", message: "The database does not answer.").response()
+                return APIError(status: .serviceUnavailable, code: "not_ready", message: "The database does not answer.")
+                    .response()
             }
         }
         router.get("/metrics") { _, _ in

@@ -8,26 +8,44 @@ import Prometheus
 struct RequestMetricsMiddleware<Context: RequestContext>: RouterMiddleware {
     let registry: PrometheusCollectorRegistry
 
-    func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
+    static var requests: MetricNameDescriptor {
+        .init(
+            namespace: "myday", subsystem: "http", metricName: "requests", unitName: "total", helpText: "HTTP requests answered")
+    }
+    static var duration: MetricNameDescriptor {
+        .init(
+            namespace: "myday", subsystem: "http", metricName: "request_duration", unitName: "seconds",
+            helpText: "Time from request to response head")
+    }
+    static var buckets: [Duration] {
+        [
+            .milliseconds(1), .milliseconds(5), .milliseconds(10), .milliseconds(25), .milliseconds(50),
+            .milliseconds(100), .milliseconds(250), .milliseconds(500), .seconds(1), .seconds(5),
+        ]
+    }
+
+    func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response
+    {
         let start = ContinuousClock.now
         var response = try await next(request, context)
         let elapsed = ContinuousClock.now - start
         let route = context.endpointPath ?? "unmatched"
         let method = request.method.rawValue
         let status = String(response.status.code)
-        registry.makeCounter(name: "myday_http_requests_total", labels: [("method", method), ("route", route), ("status", status)])
+        registry.makeCounter(descriptor: Self.requests, labels: [("method", method), ("route", route), ("status", status)])
             .increment()
         registry.makeDurationHistogram(
-            name: "myday_http_request_duration_seconds", labels: [("method", method), ("route", route)],
-            buckets: [.milliseconds(1), .milliseconds(5), .milliseconds(10), .milliseconds(25), .milliseconds(50),
-                      .milliseconds(100), .milliseconds(250), .milliseconds(500), .seconds(1), .seconds(5)]
-        ).recordNanoseconds(elapsed.nanoseconds)
+            descriptor: Self.duration, labels: [("method", method), ("route", route)], buckets: Self.buckets
+        )
+        .recordNanoseconds(elapsed.nanoseconds)
         if let requestID = context.logger[metadataKey: "hb.request.id"] {
             response.headers[.requestID] = "\(requestID)"
         }
         context.logger.info(
             "request",
-            metadata: ["method": "\(method)", "route": "\(route)", "status": "\(status)", "ms": "\(elapsed.nanoseconds / 1_000_000)"])
+            metadata: [
+                "method": "\(method)", "route": "\(route)", "status": "\(status)", "ms": "\(elapsed.nanoseconds / 1_000_000)",
+            ])
         return response
     }
 }

@@ -9,8 +9,11 @@ enum RequestOrigin {
 struct RequestOriginMiddleware<Context: RequestContext>: RouterMiddleware {
     let publicURL: String?
 
-    func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
-        let origin = publicURL.map { $0.hasSuffix("/") ? String($0.dropLast()) : $0 } ?? "http://\(Self.validHost(request.head.authority) ?? "localhost")"
+    func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response
+    {
+        let origin =
+            publicURL.map { $0.hasSuffix("/") ? String($0.dropLast()) : $0 }
+            ?? "http://\(Self.validHost(request.head.authority) ?? "localhost")"
         return try await RequestOrigin.$current.withValue(origin) { try await next(request, context) }
     }
 

@@ -50,7 +50,9 @@ struct APIClient: Sendable {
         let userID: String
     }
 
-    func register(_ email: String = "person-\(UUID().uuidString.prefix(8))@example.com", password: String = "correct horse battery")
+    func register(
+        _ email: String = "person-\(UUID().uuidString.prefix(8))@example.com", password: String = "correct horse battery"
+    )
         async throws -> Session
     {
         let reply = try await send(.post, "/v1/auth/email/register", json: ["email": email, "password": password])

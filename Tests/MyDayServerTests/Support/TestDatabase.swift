@@ -1,6 +1,7 @@
 import Foundation
 import Logging
 import Testing
+
 @testable import MyDayServer
 
 /// A database engine for a test run; PostgreSQL joins when the test command started one.

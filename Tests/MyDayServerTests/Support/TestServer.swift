@@ -3,13 +3,15 @@ import Hummingbird
 import HummingbirdTesting
 import Logging
 import NIOCore
+
 @testable import MyDayServer
 
 /// Runs the real server on a loopback port for one test and hands the test a client for it.
 struct TestServer {
     let configuration: ServerConfiguration
 
-    static func make(_ database: TestDatabase, adjust: (inout ServerConfiguration) -> Void = { _ in }) async throws -> TestServer {
+    static func make(_ database: TestDatabase, adjust: (inout ServerConfiguration) -> Void = { _ in }) async throws -> TestServer
+    {
         var configuration = try await database.freshConfiguration()
         adjust(&configuration)
         return TestServer(configuration: configuration)
