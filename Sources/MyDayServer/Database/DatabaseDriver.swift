@@ -1,3 +1,4 @@
+import Foundation
 import Logging
 import SQLKit
 
@@ -25,6 +26,7 @@ public enum DatabaseDriverFactory {
         if let url = configuration.databaseURL {
             return try PostgresDriver(url: url, logger: logger)
         }
+        try FileManager.default.createDirectory(at: configuration.dataDirectory, withIntermediateDirectories: true)
         return try await SQLiteDriver(path: configuration.sqliteFile.path, logger: logger)
     }
 }

@@ -6,8 +6,31 @@ import Testing
 
 /// A small JSON client over the test server, speaking the API as any client would.
 struct APIClient: Sendable {
-    let client: any TestClientProtocol
+    /// Sends one request and answers the response head and body.
+    typealias Transport =
+        @Sendable (String, HTTPRequest.Method, HTTPFields, ByteBuffer?) async throws -> (HTTPResponse, ByteBuffer)
+
+    let transport: Transport
     let port: Int
+
+    /// A client of an application under `app.test(.live)`.
+    init(client: any TestClientProtocol, port: Int) {
+        self.port = port
+        transport = { uri, method, headers, body in
+            let response = try await client.executeRequest(uri: uri, method: method, headers: headers, body: body)
+            return (HTTPResponse(status: response.status, headerFields: response.headers), response.body)
+        }
+    }
+
+    /// A client of a server process listening on `port`.
+    init(connection: TestClient, port: Int) {
+        self.port = port
+        transport = { uri, method, headers, body in
+            let response = try await connection.execute(
+                .init(uri, method: method, authority: "127.0.0.1:\(port)", headers: headers, body: body))
+            return (response.head, response.body ?? ByteBuffer())
+        }
+    }
 
     struct Reply {
         let status: HTTPResponse.Status
@@ -34,8 +57,8 @@ struct APIClient: Sendable {
         } else if let rawBody {
             body = ByteBuffer(data: rawBody)
         }
-        let response = try await client.executeRequest(uri: Self.relative(path), method: method, headers: headers, body: body)
-        return Reply(status: response.status, headers: response.headers, body: Data(buffer: response.body))
+        let (head, responseBody) = try await transport(Self.relative(path), method, headers, body)
+        return Reply(status: head.status, headers: head.headerFields, body: Data(buffer: responseBody))
     }
 
     /// A path with its query, from an absolute URL the server answered.

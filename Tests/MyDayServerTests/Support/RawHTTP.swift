@@ -4,12 +4,19 @@ import Foundation
     import Glibc
 #endif
 
-/// A client that sends part of a request and then drops the connection, as a phone losing signal does.
-enum RawHTTP {
+/// A bare TCP connection, to send part of a request and drop it as a phone losing signal does.
+struct RawHTTP {
+    let socket: Int32
+
     static func sendAndHangUp(port: Int, head: String, body: Data) throws {
+        let connection = try open(port: port)
+        defer { connection.close() }
+        try connection.send(Data(head.utf8) + body)
+    }
+
+    static func open(port: Int) throws -> RawHTTP {
         let socket = Glibc.socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
         guard socket >= 0 else { throw POSIXError(.EIO) }
-        defer { close(socket) }
         var address = sockaddr_in()
         address.sin_family = sa_family_t(AF_INET)
         address.sin_port = in_port_t(UInt16(port).bigEndian)
@@ -19,8 +26,17 @@ enum RawHTTP {
                 connect(socket, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
             }
         }
-        guard connected == 0 else { throw POSIXError(.ECONNREFUSED) }
-        let bytes = Data(head.utf8) + body
-        _ = bytes.withUnsafeBytes { send(socket, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
+        guard connected == 0 else {
+            Glibc.close(socket)
+            throw POSIXError(.ECONNREFUSED)
+        }
+        return RawHTTP(socket: socket)
     }
+
+    func send(_ bytes: Data) throws {
+        let sent = bytes.withUnsafeBytes { Glibc.send(socket, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
+        guard sent == bytes.count else { throw POSIXError(.EPIPE) }
+    }
+
+    func close() { Glibc.close(socket) }
 }

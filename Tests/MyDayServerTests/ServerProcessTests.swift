@@ -1,0 +1,85 @@
+import Foundation
+import Testing
+
+@testable import MyDayServer
+
+/// The real executable, killed and signalled as an operating system would.
+@Suite(.serialized) struct ServerProcessTests {
+    private func dataDirectory() -> URL {
+        FileManager.default.temporaryDirectory.appendingPathComponent("myday-process-\(UUID().uuidString.prefix(8))")
+    }
+
+    @Test(arguments: TestDatabase.available)
+    func aServerKilledMidUploadKeepsNoPartialAudio(_ database: TestDatabase) async throws {
+        let configuration = try await database.freshConfiguration()
+        let data = dataDirectory()
+        let environment = configuration.databaseURL.map { ["MYDAY_DATABASE_URL": $0] } ?? [:]
+        let audio = TestAudio.m4a
+
+        // Given an entry whose upload is half sent when the server is killed
+        let first = try await ServerProcess(dataDirectory: data, environment: environment)
+        let (session, id, path) = try await first.withClient { api in
+            let session = try await api.register()
+            let id = UUID()
+            let created = try await api.createAudioEntry(session, id: id, sizeBytes: audio.count)
+            return (session, id, APIClient.relative(created.uploadURL ?? ""))
+        }
+        let socket = try RawHTTP.open(port: first.port)
+        try socket.send(
+            Data(
+                "PUT \(path) HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: audio/mp4\r\nContent-Length: \(audio.count)\r\n\r\n"
+                    .utf8)
+                + audio.prefix(audio.count / 2))
+        let deadline = ContinuousClock.now + .seconds(10)
+        while ContinuousClock.now < deadline, !first.isWritingAnUpload() {
+            try await Task.sleep(for: .milliseconds(10))
+        }
+        #expect(first.isWritingAnUpload())
+        first.kill()
+        _ = try await first.waitForExit()
+        socket.close()
+
+        // When the server starts again
+        let second = try await ServerProcess(dataDirectory: data, environment: environment)
+        defer { second.kill(signal: SIGTERM) }
+        try await second.withClient { api in
+            // Then no audio is visible, the entry waits for its upload, and the retry succeeds
+            let key = "audio/\(session.userID)/\(id.uuidString.lowercased())"
+            #expect(!FileManager.default.fileExists(atPath: data.appendingPathComponent("blobs/\(key)").path))
+            let entry = try await api.send(.get, "/v1/entries/\(id)", token: session.accessToken)
+            #expect(entry.json["status"] as? String == "pending_upload")
+            let retry = try await api.createAudioEntry(session, id: id, sizeBytes: audio.count)
+            #expect(try await api.upload(try #require(retry.uploadURL), audio).status == .noContent)
+            let complete = try await api.send(.post, "/v1/entries/\(id)/complete", token: session.accessToken)
+            #expect(complete.json["status"] as? String == "uploaded")
+            let stored = try Data(contentsOf: data.appendingPathComponent("blobs/\(key)"))
+            #expect(stored == audio)
+        }
+    }
+
+    @Test func sigtermStopsTheServerCleanly() async throws {
+        let server = try await ServerProcess(dataDirectory: dataDirectory())
+        let health = try await server.withClient { api in try await api.send(.get, "/healthz").status }
+        #expect(health == .ok)
+        server.kill(signal: SIGTERM)
+        #expect(try await server.waitForExit() == 0)
+    }
+
+    @Test func migrateBringsAnEmptyDatabaseUpToDateOnce() async throws {
+        let data = dataDirectory()
+        func migrate() throws -> String {
+            let process = Process()
+            process.executableURL = try ServerProcess.executable()
+            process.arguments = ["migrate"]
+            process.environment = ["MYDAY_DATA_DIR": data.path, "MYDAY_LOG_LEVEL": "error", "PATH": "/usr/bin:/bin"]
+            let output = Pipe()
+            process.standardOutput = output
+            try process.run()
+            process.waitUntilExit()
+            #expect(process.terminationStatus == 0)
+            return String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        }
+        #expect(try migrate().contains("Applied [1]"))
+        #expect(try migrate().contains("Schema is up to date at version 1"))
+    }
+}

@@ -1,0 +1,89 @@
+import Foundation
+import HummingbirdTesting
+import Testing
+
+/// The real `myday-server` executable, started as a child process, for tests that kill or signal it.
+final class ServerProcess: @unchecked Sendable {
+    let process = Process()
+    let port: Int
+    private let output: Pipe
+
+    /// Starts `myday-server serve` with `environment` and waits until it listens.
+    init(dataDirectory: URL, environment: [String: String] = [:]) async throws {
+        let executable = try Self.executable()
+        process.executableURL = executable
+        process.arguments = ["serve"]
+        process.environment = ProcessInfo.processInfo.environment.merging(
+            [
+                "MYDAY_PORT": "0", "MYDAY_DATA_DIR": dataDirectory.path, "MYDAY_LOG_LEVEL": "info",
+                "MYDAY_SECRET": "process-test-secret-that-is-long-enough",
+            ].merging(environment) { $1 }
+        ) { $1 }
+        output = Pipe()
+        process.standardOutput = output
+        process.standardError = output
+        try process.run()
+        port = try await Self.listeningPort(from: output.fileHandleForReading, deadline: .now + .seconds(30))
+        // Keep draining the logs, so the server never blocks on a full pipe.
+        output.fileHandleForReading.readabilityHandler = { _ = $0.availableData }
+    }
+
+    /// Runs `body` with a client connected to the server.
+    func withClient<T: Sendable>(_ body: @escaping @Sendable (APIClient) async throws -> T) async throws -> T {
+        let port = port
+        return try await TestClient.withClient(host: "127.0.0.1", port: port) { connection in
+            try await body(APIClient(connection: connection, port: port))
+        }
+    }
+
+    /// Whether the server holds a file open under `blobs/tmp/` (an upload being written).
+    func isWritingAnUpload() -> Bool {
+        let folder = "/proc/\(process.processIdentifier)/fd"
+        let descriptors = (try? FileManager.default.contentsOfDirectory(atPath: folder)) ?? []
+        return descriptors.contains { descriptor in
+            let target = (try? FileManager.default.destinationOfSymbolicLink(atPath: "\(folder)/\(descriptor)")) ?? ""
+            return target.contains("/blobs/tmp")
+        }
+    }
+
+    func kill(signal: Int32 = SIGKILL) { Foundation.kill(process.processIdentifier, signal) }
+
+    /// Waits for the process to end and answers its exit status.
+    func waitForExit(deadline: ContinuousClock.Instant = .now + .seconds(30)) async throws -> Int32 {
+        while process.isRunning {
+            guard ContinuousClock.now < deadline else { throw ServerProcessError.stillRunning }
+            try await Task.sleep(for: .milliseconds(20))
+        }
+        return process.terminationStatus
+    }
+
+    deinit { if process.isRunning { process.terminate() } }
+
+    static func executable() throws -> URL {
+        // The test bundle sits beside the products of the same build.
+        var folder = Bundle.main.bundleURL
+        for _ in 0..<4 {
+            let candidate = folder.appendingPathComponent("myday-server")
+            if FileManager.default.isExecutableFile(atPath: candidate.path) { return candidate }
+            folder.deleteLastPathComponent()
+        }
+        throw ServerProcessError.executableMissing
+    }
+
+    private static func listeningPort(from handle: FileHandle, deadline: ContinuousClock.Instant) async throws -> Int {
+        var seen = ""
+        while ContinuousClock.now < deadline {
+            let chunk = handle.availableData
+            if chunk.isEmpty { throw ServerProcessError.exited(seen) }
+            seen += String(decoding: chunk, as: UTF8.self)
+            if let match = seen.firstMatch(of: /url=http:\/\/[^:\s]+:(\d+)/), let port = Int(match.1) { return port }
+        }
+        throw ServerProcessError.exited(seen)
+    }
+}
+
+enum ServerProcessError: Error {
+    case executableMissing
+    case exited(String)
+    case stillRunning
+}
