@@ -183,6 +183,34 @@ import Testing
     }
 
     @Test(arguments: TestDatabase.available)
+    func theUploadMustBeTheDeclaredContainer(_ database: TestDatabase) async throws {
+        try await TestServer.make(database).run { api in
+            let session = try await api.register()
+            // Given an entry declared as WAV
+            let id = UUID()
+            let created = try await api.createAudioEntry(
+                session, id: id, sizeBytes: TestAudio.wav.count, contentType: "audio/wav")
+            #expect((created.entry["filename"] as? String)?.hasSuffix(".wav") == true)
+            let url = try #require(created.uploadURL)
+
+            // When MP4 is sent with its own type, it is refused at once; sent as bytes, it is refused at completion
+            #expect(try await api.upload(url, TestAudio.m4a, contentType: "audio/mp4").status == .unsupportedMediaType)
+            let sizeOfWav = try await api.createAudioEntry(session, sizeBytes: TestAudio.m4a.count, contentType: "audio/wav")
+            let otherID = try #require(sizeOfWav.entry["id"] as? String)
+            #expect(
+                try await api.upload(sizeOfWav.uploadURL!, TestAudio.m4a, contentType: "application/octet-stream").status
+                    == .noContent)
+            let mismatch = try await api.send(.post, "/v1/entries/\(otherID)/complete", token: session.accessToken)
+            #expect(mismatch.status == .unprocessableContent)
+
+            // Then real WAV is accepted
+            #expect(try await api.upload(url, TestAudio.wav, contentType: "audio/wav").status == .noContent)
+            let complete = try await api.send(.post, "/v1/entries/\(id)/complete", token: session.accessToken)
+            #expect(complete.json["status"] as? String == "uploaded")
+        }
+    }
+
+    @Test(arguments: TestDatabase.available)
     func signedURLsRefuseTamperingExpiryAndWrongMethods(_ database: TestDatabase) async throws {
         let server = try await TestServer.make(database)
         try await server.run { api in

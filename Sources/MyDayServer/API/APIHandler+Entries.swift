@@ -132,7 +132,9 @@ extension APIHandler {
         var problem: String?
         if let declared = entry.sizeBytes, declared != size {
             problem = "The upload has \(size) bytes but the entry declared \(declared); upload it again."
-        } else if case .rejected(let reason) = try await blobs.withLocalFile(key: key, audioProbe.probe) {
+        } else if case .rejected(let reason) = try await blobs.withLocalFile(
+            key: key, { try await audioProbe.probe($0, expected: AudioContainer(rawValue: entry.contentType ?? "") ?? .mp4) })
+        {
             problem = reason + " Upload it again."
         }
         guard let problem else { return }

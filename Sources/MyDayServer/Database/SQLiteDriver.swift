@@ -14,20 +14,28 @@ final class SQLiteDriver: DatabaseDriver {
     init(path: String, readerCount: Int = 4, logger: Logger) async throws {
         var quiet = logger
         quiet.logLevel = max(logger.logLevel, .notice)
-        writer = try await SQLiteConnection.open(storage: .file(path: path), logger: quiet)
-        // WAL lets readers run beside the writer; FULL sync makes a commit survive power loss.
-        for pragma in [
-            "PRAGMA journal_mode = WAL", "PRAGMA synchronous = FULL", "PRAGMA foreign_keys = ON", "PRAGMA busy_timeout = 10000",
-        ] {
-            try await writer.sql().raw(SQLQueryString(pragma)).run()
+        var opened: [SQLiteConnection] = []
+        do {
+            let writer = try await SQLiteConnection.open(storage: .file(path: path), logger: quiet)
+            opened.append(writer)
+            // WAL lets readers run beside the writer; FULL sync makes a commit survive power loss.
+            for pragma in [
+                "PRAGMA busy_timeout = 10000", "PRAGMA journal_mode = WAL", "PRAGMA synchronous = FULL",
+                "PRAGMA foreign_keys = ON",
+            ] {
+                try await writer.sql().raw(SQLQueryString(pragma)).run()
+            }
+            for _ in 0..<readerCount {
+                let reader = try await SQLiteConnection.open(storage: .file(path: path), logger: quiet)
+                opened.append(reader)
+                try await reader.sql().raw("PRAGMA busy_timeout = 10000").run()
+            }
+        } catch {
+            for connection in opened { try? await connection.close() }
+            throw error
         }
-        var readers: [SQLiteConnection] = []
-        for _ in 0..<readerCount {
-            let reader = try await SQLiteConnection.open(storage: .file(path: path), logger: quiet)
-            try await reader.sql().raw("PRAGMA busy_timeout = 10000").run()
-            readers.append(reader)
-        }
-        self.readers = readers
+        writer = opened[0]
+        readers = Array(opened.dropFirst())
     }
 
     func read<T: Sendable>(_ body: @escaping @Sendable (any SQLDatabase) async throws -> T) async throws -> T {

@@ -42,19 +42,23 @@ struct BlobRoutes<Context: RequestContext>: Sendable {
         if let declared = request.headers[.contentLength].flatMap(Int.init), declared > maxUploadBytes {
             throw APIError.tooLarge(limit: maxUploadBytes)
         }
-        let contentType = request.headers[.contentType] ?? ""
-        guard AudioContainer(contentType: contentType) != nil || contentType.hasPrefix("application/octet-stream") else {
-            throw APIError.unsupportedMediaType("Upload audio (audio/mp4, audio/wav, audio/webm, audio/ogg or audio/mpeg).")
-        }
         guard let entry = try await entries.entry(audioKey: key) else { throw APIError.notFound }
         guard entry.status == .pendingUpload else {
             throw APIError.conflict("This entry's audio is already stored; it cannot be replaced.")
         }
+        let declared = AudioContainer(rawValue: entry.contentType ?? "") ?? .mp4
+        let contentType = request.headers[.contentType] ?? ""
+        guard AudioContainer(contentType: contentType) == declared || contentType.hasPrefix("application/octet-stream") else {
+            throw APIError.unsupportedMediaType("This entry takes \(declared.rawValue), as declared when it was created.")
+        }
         do {
-            let stored = try await blobs.write(key: key, contents: request.body, maxBytes: maxUploadBytes)
+            let stored = try await blobs.write(key: key, contents: UploadBody(base: request.body), maxBytes: maxUploadBytes)
             context.logger.info("audio stored", metadata: ["entry": "\(entry.id.lowercased)", "bytes": "\(stored)"])
         } catch BlobStoreError.tooLarge(let limit) {
             throw APIError.tooLarge(limit: limit)
+        } catch is UploadBody.Interrupted {
+            context.logger.info("upload interrupted; nothing stored", metadata: ["entry": "\(entry.id.lowercased)"])
+            throw APIError.badRequest("The upload was cut off before its end; nothing was stored. Upload it again.")
         }
         return Response(status: .noContent)
     }

@@ -1,4 +1,5 @@
 import Foundation
+import MyDayModels
 
 /// Tells whether a file is audio in a container My Day accepts, using ffprobe.
 struct AudioProbe: Sendable {
@@ -15,10 +16,19 @@ struct AudioProbe: Sendable {
 
     var timeout: Duration = .seconds(30)
 
-    /// Containers ffprobe reports (`format_name` lists aliases separated by commas) that we accept.
-    static let acceptedFormats: Set<String> = ["mov", "mp4", "m4a", "wav", "matroska", "webm", "ogg", "mp3"]
+    /// The names ffprobe gives each container (its `format_name` lists aliases separated by commas).
+    static func formatNames(of container: AudioContainer) -> Set<String> {
+        switch container {
+        case .mp4: ["mov", "mp4", "m4a"]
+        case .wav: ["wav"]
+        case .webm: ["matroska", "webm"]
+        case .ogg: ["ogg"]
+        case .mpeg: ["mp3"]
+        }
+    }
 
-    func probe(_ file: URL) async throws -> Verdict {
+    /// Whether `file` is readable audio in `expected`, the container the client declared.
+    func probe(_ file: URL, expected: AudioContainer) async throws -> Verdict {
         let result = try await ProcessRunner.run(
             "ffprobe",
             ["-v", "error", "-show_entries", "format=format_name,duration:stream=codec_type", "-of", "json", file.path],
@@ -28,8 +38,8 @@ struct AudioProbe: Sendable {
         }
         let report = try JSONDecoder().decode(Report.self, from: result.standardOutput)
         let formats = Set((report.format?.formatName ?? "").split(separator: ",").map(String.init))
-        guard let container = formats.intersection(Self.acceptedFormats).sorted().first else {
-            return .rejected("The upload is not in an accepted audio format (MP4/M4A, WAV, WebM, Ogg or MP3).")
+        guard let container = formats.intersection(Self.formatNames(of: expected)).sorted().first else {
+            return .rejected("The upload is not \(expected.rawValue) audio, as the entry declared.")
         }
         guard report.streams?.contains(where: { $0.codecType == "audio" }) == true else {
             return .rejected("The upload holds no audio track.")

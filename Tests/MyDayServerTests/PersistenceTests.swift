@@ -1,0 +1,144 @@
+import Foundation
+import Logging
+import MyDayModels
+import SQLKit
+import Testing
+
+@testable import MyDayServer
+
+/// The stores against each SQL engine directly: one suite, the same queries, both engines.
+@Suite(.serialized) struct PersistenceTests {
+    private func withStores<T>(
+        _ database: TestDatabase, _ body: (any DatabaseDriver, UserStore, EntryStore, SessionStore) async throws -> T
+    ) async throws -> T {
+        let configuration = try await database.freshConfiguration()
+        let driver = try await DatabaseDriverFactory.open(configuration: configuration, logger: Logger(label: "test"))
+        do {
+            try await Migrator.migrate(driver)
+            let result = try await body(
+                driver, UserStore(driver: driver), EntryStore(driver: driver), SessionStore(driver: driver))
+            await driver.shutdown()
+            return result
+        } catch {
+            await driver.shutdown()
+            throw error
+        }
+    }
+
+    private func textEntry(_ text: String, id: UUID = UUID()) -> NewEntry {
+        NewEntry(
+            id: id, createdAt: Date(timeIntervalSince1970: 1_780_000_000), timeZone: TimeZone(identifier: "Europe/Paris")!,
+            durationSeconds: 0, kind: .text, text: text)
+    }
+
+    @Test(arguments: TestDatabase.available)
+    func migratingTwiceAppliesNothingTheSecondTime(_ database: TestDatabase) async throws {
+        try await withStores(database) { (driver, _, _, _) async throws in
+            #expect(try await Migrator.migrate(driver).isEmpty)
+            #expect(try await Migrator.currentVersion(driver) == Migrator.all.last?.version)
+        }
+    }
+
+    /// Many nodes share one PostgreSQL database and may start at once; SQLite serves a single process.
+    @Test(.enabled(if: TestDatabase.postgresAdminURL != nil))
+    func concurrentMigrationsOnPostgreSQLDoNotRace() async throws {
+        let configuration = try await TestDatabase.postgres.freshConfiguration()
+        var drivers: [any DatabaseDriver] = []
+        for _ in 0..<3 {
+            drivers.append(try await DatabaseDriverFactory.open(configuration: configuration, logger: Logger(label: "test")))
+        }
+        let opened = drivers
+        let applied = await withTaskGroup(of: Result<[Int], any Error>.self) { group in
+            for driver in opened {
+                group.addTask {
+                    do { return .success(try await Migrator.migrate(driver)) } catch { return .failure(error) }
+                }
+            }
+            return await group.reduce(into: []) { $0.append($1) }
+        }
+        for driver in drivers { await driver.shutdown() }
+        let versions = try applied.map { try $0.get() }
+        #expect(versions.filter { !$0.isEmpty } == [Migrator.all.map(\.version)])
+    }
+
+    @Test(arguments: TestDatabase.available)
+    func everyChangeTakesTheUsersNextNumber(_ database: TestDatabase) async throws {
+        try await withStores(database) { (_, users, entries, _) async throws in
+            let alice = try await users.registerEmailUser(email: "alice@example.com", passwordHash: "x")
+            let bob = try await users.registerEmailUser(email: "bob@example.com", passwordHash: "x")
+            let first = try await entries.create(textEntry("one"), userID: alice.id).entry
+            let bobs = try await entries.create(textEntry("bob's"), userID: bob.id).entry
+            let second = try await entries.create(textEntry("two"), userID: alice.id).entry
+            let edited = try #require(try await entries.edit(id: first.id, userID: alice.id, EntryEdit(title: "First")))
+            #expect([first.changeSeq, second.changeSeq, edited.changeSeq] == [Int]([1, 2, 3]))
+            #expect(bobs.changeSeq == 1)
+
+            let changes = try await entries.changes(userID: alice.id, after: 1, limit: 10)
+            #expect(changes.entries.map(\.id) == [second.id, first.id] && !changes.hasMore)
+            #expect(try await entries.changes(userID: alice.id, after: 0, limit: 1).hasMore)
+        }
+    }
+
+    @Test(arguments: TestDatabase.available)
+    func aTombstoneKeepsNoContent(_ database: TestDatabase) async throws {
+        try await withStores(database) { (driver, users, entries, _) async throws in
+            let user = try await users.registerEmailUser(email: "a@example.com", passwordHash: "x")
+            let entry = try await entries.create(textEntry("a private thought"), userID: user.id).entry
+            _ = try await entries.edit(id: entry.id, userID: user.id, EntryEdit(title: "Secret", tags: ["private"], mood: 2))
+            #expect(try await entries.delete(id: entry.id, userID: user.id).found)
+
+            let row = try await driver.read { db in
+                try await db.raw("SELECT \(unsafeRaw: EntryRecord.columns) FROM entries WHERE id = \(bind: entry.id.lowercased)")
+                    .first()
+            }
+            let tombstone = try EntryRecord(row: try #require(row))
+            #expect(tombstone.deletedAt != nil)
+            #expect(tombstone.title == nil && tombstone.transcriptClean == nil && tombstone.tags.isEmpty && tombstone.mood == nil)
+            #expect(try await entries.entry(id: entry.id, userID: user.id) == nil)
+            #expect(try await entries.delete(id: entry.id, userID: user.id).found == false)
+        }
+    }
+
+    @Test(arguments: TestDatabase.available)
+    func emailsAreUnique(_ database: TestDatabase) async throws {
+        try await withStores(database) { (_, users, _, _) async throws in
+            _ = try await users.registerEmailUser(email: "same@example.com", passwordHash: "x")
+            await #expect(throws: UserStore.RegistrationError.emailTaken) {
+                try await users.registerEmailUser(email: "same@example.com", passwordHash: "y")
+            }
+        }
+    }
+
+    @Test(arguments: TestDatabase.available)
+    func refreshTokensRotateOnceAndReuseRevokesTheFamily(_ database: TestDatabase) async throws {
+        try await withStores(database) { (_, users, _, sessions) async throws in
+            let user = try await users.registerEmailUser(email: "r@example.com", passwordHash: "x")
+            let later = Date().addingTimeInterval(3600)
+            try await sessions.startFamily(userID: user.id, tokenHash: "h1", expiresAt: later)
+            #expect(
+                try await sessions.rotate(presentedHash: "h1", newHash: "h2", newExpiresAt: later) == .rotated(userID: user.id))
+            #expect(try await sessions.rotate(presentedHash: "h1", newHash: "h3", newExpiresAt: later) == .reused)
+            #expect(try await sessions.rotate(presentedHash: "h2", newHash: "h4", newExpiresAt: later) == .invalid)
+            #expect(try await sessions.rotate(presentedHash: "unknown", newHash: "h5", newExpiresAt: later) == .invalid)
+
+            try await sessions.startFamily(userID: user.id, tokenHash: "old", expiresAt: Date().addingTimeInterval(-1))
+            #expect(try await sessions.rotate(presentedHash: "old", newHash: "h6", newExpiresAt: later) == .invalid)
+        }
+    }
+
+    @Test(arguments: TestDatabase.available)
+    func aFailedWriteChangesNothing(_ database: TestDatabase) async throws {
+        try await withStores(database) { (driver, users, entries, _) async throws in
+            let user = try await users.registerEmailUser(email: "t@example.com", passwordHash: "x")
+            struct Abort: Error {}
+            await #expect(throws: Abort.self) {
+                try await driver.write { db in
+                    _ = try await EntryStore.nextChange(db, userID: user.id)
+                    throw Abort()
+                }
+            }
+            let entry = try await entries.create(textEntry("after"), userID: user.id).entry
+            #expect(entry.changeSeq == 1)
+        }
+    }
+}
