@@ -132,6 +132,10 @@ import Testing
                 #expect(reply.status.code == status, "\(body) → \(reply.status) \(reply.text)")
                 #expect(reply.errorCode != nil)
             }
+            let huge = try await api.send(
+                .post, "/v1/entries", token: session.accessToken,
+                json: with(["kind": "text", "size_bytes": nil, "text": String(repeating: "a", count: 2_000_000)]))
+            #expect(huge.status == .contentTooLarge && huge.errorCode == "too_large")
             let plain = try await api.send(
                 .post, "/v1/entries", token: session.accessToken, rawBody: Data("hello".utf8),
                 headers: [.contentType: "text/plain"])
@@ -262,9 +266,7 @@ import Testing
         try await server.run { api in
             let session = try await api.register()
             let id = UUID()
-            let created = try await api.createAudioEntry(session, id: id, sizeBytes: TestAudio.m4a.count)
-            _ = try await api.upload(created.uploadURL!, TestAudio.m4a)
-            _ = try await api.send(.post, "/v1/entries/\(id)/complete", token: session.accessToken)
+            try await api.createUploadedEntry(session, id: id)
 
             let edited = try await api.send(
                 .patch, "/v1/entries/\(id)", token: session.accessToken,
@@ -302,9 +304,7 @@ import Testing
             // Given Alice's uploaded entry
             let alice = try await api.register()
             let id = UUID()
-            let created = try await api.createAudioEntry(alice, id: id, sizeBytes: TestAudio.m4a.count)
-            _ = try await api.upload(created.uploadURL!, TestAudio.m4a)
-            _ = try await api.send(.post, "/v1/entries/\(id)/complete", token: alice.accessToken)
+            try await api.createUploadedEntry(alice, id: id)
             let before = try await api.send(.get, "/v1/entries/\(id)", token: alice.accessToken)
 
             // When Bob uses its id on every route, then each answers 404 with no data

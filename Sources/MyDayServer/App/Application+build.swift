@@ -28,6 +28,7 @@ public func buildApplication(
         let router = Router(context: BasicRequestContext.self)
         router.add(middleware: RequestMetricsMiddleware(registry: registry))
         router.add(middleware: ErrorMiddleware())
+        router.add(middleware: JSONBodyLimitMiddleware())
         router.add(middleware: RequestOriginMiddleware(publicURL: configuration.publicURL))
         OperationsRoutes(driver: driver, registry: registry, document: try OpenAPIDocument.yaml()).register(on: router)
         BlobRoutes(blobs: blobs, entries: entries, signer: signer, maxUploadBytes: configuration.maxUploadBytes).register(

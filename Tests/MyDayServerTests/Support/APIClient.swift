@@ -106,6 +106,14 @@ struct APIClient: Sendable {
         return (entry, upload?["url"] as? String, reply)
     }
 
+    /// Creates an audio entry, uploads `TestAudio.m4a` and completes it: an entry as a phone leaves it.
+    func createUploadedEntry(_ session: Session, id: UUID = UUID()) async throws {
+        let created = try await createAudioEntry(session, id: id, sizeBytes: TestAudio.m4a.count)
+        let uploaded = try await upload(try #require(created.uploadURL), TestAudio.m4a)
+        let completed = try await send(.post, "/v1/entries/\(id)/complete", token: session.accessToken)
+        try #require(uploaded.status == .noContent && completed.json["status"] as? String == "uploaded")
+    }
+
     func upload(_ url: String, _ data: Data, contentType: String = "audio/mp4") async throws -> Reply {
         try await send(.put, url, rawBody: data, headers: [.contentType: contentType])
     }
