@@ -42,7 +42,7 @@ public func buildApplication(
             refreshTokenLifetime: configuration.refreshTokenLifetime, maxUploadBytes: configuration.maxUploadBytes,
             audioProbe: AudioProbe(), pipeline: NoTranscription(), logger: logger)
         try handler.registerHandlers(
-            on: router, configuration: Configuration(dateTranscoder: RFC3339DateTranscoder()),
+            on: router, configuration: Configuration(dateTranscoder: RFC3339DateTranscoder(), jsonEncodingOptions: [.sortedKeys]),
             middlewares: [BearerAuthMiddleware(accessTokens: accessTokens, users: users)])
 
         return Application(
