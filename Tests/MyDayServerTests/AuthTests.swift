@@ -2,6 +2,8 @@ import Foundation
 import HTTPTypes
 import Testing
 
+@testable import MyDayServer
+
 @Suite(.serialized) struct AuthTests {
     @Test(arguments: TestDatabase.available)
     func registerLoginAndMe(_ database: TestDatabase) async throws {
@@ -19,6 +21,15 @@ import Testing
             #expect((login.json["user"] as? [String: Any])?["id"] as? String == session.userID)
             #expect(login.json["token_type"] as? String == "Bearer")
             #expect((login.json["expires_in"] as? Int ?? 0) <= 900)
+
+            // And the access token is a JWT of whole-second times, valid for at most 15 minutes
+            let payload = String(session.accessToken.split(separator: ".").dropFirst().first ?? "")
+            let payloadData = try #require(Data(base64URLEncoded: payload))
+            let claims = try #require(try JSONSerialization.jsonObject(with: payloadData) as? [String: Any])
+            let issued = try #require(claims["iat"] as? Int)
+            let expires = try #require(claims["exp"] as? Int)
+            #expect(expires - issued <= 900 && expires > issued)
+            #expect(claims["sub"] as? String == session.userID)
             let me = try await api.send(.get, "/v1/me", token: APIClient.session(login).accessToken)
             #expect(me.status == .ok)
             #expect(me.json["email"] as? String == "ada@example.com")

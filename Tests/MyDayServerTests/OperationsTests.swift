@@ -41,5 +41,7 @@ import Testing
         let permissions =
             try FileManager.default.attributesOfItem(atPath: configuration.secretFile.path)[.posixPermissions] as? Int
         #expect(permissions == 0o600)
+        let folder = try FileManager.default.attributesOfItem(atPath: configuration.dataDirectory.path)[.posixPermissions] as? Int
+        #expect(folder == 0o700)
     }
 }

@@ -2,6 +2,7 @@ import Foundation
 import Hummingbird
 import Logging
 import MyDayAPI
+import NIOPosix
 import OpenAPIHummingbird
 import OpenAPIRuntime
 import Prometheus
@@ -11,7 +12,7 @@ import ServiceLifecycle
 public func buildApplication(
     configuration: ServerConfiguration, logger: Logger, onServerRunning: @escaping @Sendable (Int) async -> Void = { _ in }
 ) async throws -> some ApplicationProtocol {
-    try FileManager.default.createDirectory(at: configuration.dataDirectory, withIntermediateDirectories: true)
+    try configuration.createDataDirectory()
     let secret = try SigningSecret.load(configured: configuration.secret, file: configuration.secretFile)
     let driver = try await DatabaseDriverFactory.open(configuration: configuration, logger: logger)
     do {
@@ -23,6 +24,8 @@ public func buildApplication(
         let signer = URLSigner(secret: secret)
         let users = UserStore(driver: driver)
         let entries = EntryStore(driver: driver)
+        // The decoy hash makes unknown emails cost one bcrypt; made now, the first such login is not slower.
+        _ = try await NIOThreadPool.singleton.runIfActive { PasswordHasher.decoyHash }
         let accessTokens = await AccessTokens(secret: secret, lifetime: configuration.accessTokenLifetime)
 
         let router = Router(context: BasicRequestContext.self)
@@ -42,7 +45,9 @@ public func buildApplication(
             refreshTokenLifetime: configuration.refreshTokenLifetime, maxUploadBytes: configuration.maxUploadBytes,
             audioProbe: AudioProbe(), pipeline: NoTranscription(), logger: logger)
         try handler.registerHandlers(
-            on: router, configuration: Configuration(dateTranscoder: RFC3339DateTranscoder(), jsonEncodingOptions: [.sortedKeys]),
+            on: router,
+            configuration: Configuration(
+                dateTranscoder: RFC3339DateTranscoder(), jsonEncodingOptions: [.sortedKeys, .withoutEscapingSlashes]),
             middlewares: [BearerAuthMiddleware(accessTokens: accessTokens, users: users)])
 
         return Application(

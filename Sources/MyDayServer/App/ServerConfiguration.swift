@@ -44,6 +44,13 @@ public struct ServerConfiguration: Sendable {
         }
     }
 
+    /// Creates the data directory, private to this user (0700), unless it exists.
+    func createDataDirectory() throws {
+        guard !FileManager.default.fileExists(atPath: dataDirectory.path) else { return }
+        try FileManager.default.createDirectory(
+            at: dataDirectory, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+    }
+
     var sqliteFile: URL { dataDirectory.appendingPathComponent("myday.sqlite") }
     var blobDirectory: URL { dataDirectory.appendingPathComponent("blobs", isDirectory: true) }
     var secretFile: URL { dataDirectory.appendingPathComponent("secret") }

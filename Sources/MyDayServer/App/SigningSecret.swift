@@ -16,7 +16,6 @@ enum SigningSecret {
         }
         var generator = SystemRandomNumberGenerator()
         let secret = (0..<32).map { _ in String(format: "%02x", UInt8.random(in: 0...255, using: &generator)) }.joined()
-        try FileManager.default.createDirectory(at: file.deletingLastPathComponent(), withIntermediateDirectories: true)
         let created = FileManager.default.createFile(
             atPath: file.path, contents: Data(secret.utf8), attributes: [.posixPermissions: 0o600])
         guard created else { throw ConfigurationError("cannot write the generated secret to \(file.path)") }

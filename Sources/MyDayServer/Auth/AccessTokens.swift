@@ -33,6 +33,8 @@ struct AccessTokens: Sendable {
     }
 
     func make(for user: UserRecord, now: Date = Date()) async throws -> String {
+        // Whole seconds: NumericDate allows fractions, but many JWT libraries expect integers.
+        let now = Date(timeIntervalSince1970: now.timeIntervalSince1970.rounded(.down))
         let claims = Claims(
             sub: .init(value: user.id.lowercased), iss: .init(value: Self.issuer), iat: .init(value: now),
             exp: .init(value: now.addingTimeInterval(lifetime.seconds)), ver: user.tokenVersion)

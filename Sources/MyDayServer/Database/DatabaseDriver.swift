@@ -26,7 +26,7 @@ public enum DatabaseDriverFactory {
         if let url = configuration.databaseURL {
             return try PostgresDriver(url: url, logger: logger)
         }
-        try FileManager.default.createDirectory(at: configuration.dataDirectory, withIntermediateDirectories: true)
+        try configuration.createDataDirectory()
         return try await SQLiteDriver(path: configuration.sqliteFile.path, logger: logger)
     }
 }
