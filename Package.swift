@@ -77,6 +77,7 @@ let package = Package(
             dependencies: [
                 "MyDayServer",
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
             ]
         ),
     ],

@@ -80,7 +80,29 @@ public enum Migrator {
                 "CREATE INDEX entries_user_change ON entries (user_id, change_seq)",
                 "CREATE INDEX entries_user_created ON entries (user_id, created_at)",
             ]
-        )
+        ),
+        Migration(
+            version: 2, name: "durable job queue",
+            statements: [
+                """
+                CREATE TABLE jobs (
+                    id TEXT PRIMARY KEY,
+                    kind TEXT NOT NULL,
+                    payload TEXT NOT NULL,
+                    state TEXT NOT NULL,
+                    attempts BIGINT NOT NULL DEFAULT 0,
+                    max_attempts BIGINT NOT NULL,
+                    run_at BIGINT NOT NULL,
+                    lease_until BIGINT,
+                    locked_by TEXT,
+                    last_error TEXT,
+                    created_at BIGINT NOT NULL,
+                    updated_at BIGINT NOT NULL
+                )
+                """,
+                "CREATE INDEX jobs_due ON jobs (state, run_at)",
+            ]
+        ),
     ]
 
     /// Applies every migration the database lacks and answers their versions. Safe to run from many processes at once.

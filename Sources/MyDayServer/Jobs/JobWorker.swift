@@ -1,0 +1,150 @@
+import Foundation
+import Logging
+import SQLKit
+import ServiceLifecycle
+import Synchronization
+
+/// Runs queued jobs in `slots` concurrent loops until the service is told to stop; then it stops
+/// claiming, lets running jobs finish within `shutdownGrace`, and hands back the ones that did not.
+final class JobWorker: Service {
+    struct Settings: Sendable {
+        var slots = ProcessInfo.processInfo.activeProcessorCount
+        var lease: Duration = .seconds(60)
+        var pollInterval: Duration = .milliseconds(500)
+        var shutdownGrace: Duration = .seconds(30)
+        var retry = RetryPolicy()
+    }
+
+    let queue: JobQueue
+    let handlers: [String: any JobHandler]
+    let settings: Settings
+    let logger: Logger
+    /// Names this process in `jobs.locked_by`.
+    let workerID: String
+    private let stoppingSince = Mutex<ContinuousClock.Instant?>(nil)
+
+    init(queue: JobQueue, handlers: [any JobHandler], settings: Settings, logger: Logger) {
+        self.queue = queue
+        self.handlers = Dictionary(handlers.map { ($0.kind, $0) }) { first, _ in first }
+        self.settings = settings
+        self.logger = logger
+        workerID = "\(ProcessInfo.processInfo.hostName)-\(getpid())-\(UUID().uuidString.prefix(8).lowercased())"
+    }
+
+    private var isStopping: Bool { stoppingSince.withLock { $0 != nil } }
+
+    func run() async throws {
+        guard settings.slots > 0, !handlers.isEmpty else {
+            try? await gracefulShutdown()
+            return
+        }
+        await withGracefulShutdownHandler {
+            await withTaskGroup(of: Void.self) { group in
+                for _ in 0..<settings.slots {
+                    group.addTask { await self.slotLoop() }
+                }
+            }
+        } onGracefulShutdown: {
+            self.stoppingSince.withLock { $0 = $0 ?? .now }
+        }
+    }
+
+    private func slotLoop() async {
+        let kinds = Array(handlers.keys)
+        while !isStopping && !Task.isCancelled {
+            do {
+                if let job = try await queue.claim(kinds: kinds, workerID: workerID, lease: settings.lease) {
+                    await process(job)
+                } else {
+                    try await Task.sleep(for: settings.pollInterval)
+                }
+            } catch is CancellationError {
+                return
+            } catch {
+                logger.error("job queue unavailable", metadata: ["error": "\(error)"])
+                try? await Task.sleep(for: settings.pollInterval)
+            }
+        }
+    }
+
+    private enum Outcome: Sendable {
+        case finished(Result<JobCompletion, any Error>)
+        case abandoned
+        case lost
+    }
+
+    /// Runs one job beside a heartbeat that extends its lease, and settles the job by the outcome.
+    func process(_ job: JobRecord) async {
+        guard let handler = handlers[job.kind] else { return }
+        let outcome = await withTaskGroup(of: Outcome?.self) { group in
+            group.addTask {
+                do { return .finished(.success(try await handler.run(job))) } catch { return .finished(.failure(error)) }
+            }
+            group.addTask { await self.heartbeat(job) }
+            for await result in group {
+                guard let result else { continue }
+                group.cancelAll()
+                return result
+            }
+            return Outcome.abandoned
+        }
+        do {
+            try await settle(job, handler: handler, outcome: outcome)
+        } catch {
+            logger.error(
+                "a job's outcome could not be stored; its lease will expire and it will run again", metadata: ["job": "\(job.id)"]
+            )
+        }
+    }
+
+    /// Extends the lease every third of it; ends when the job is lost, or when shutdown's grace ran out.
+    private func heartbeat(_ job: JobRecord) async -> Outcome? {
+        let beat = settings.lease / 3
+        var lastBeat = ContinuousClock.now
+        while !Task.isCancelled {
+            if let since = stoppingSince.withLock({ $0 }), ContinuousClock.now - since >= settings.shutdownGrace {
+                return .abandoned
+            }
+            do {
+                try await Task.sleep(for: min(beat, .milliseconds(250)))
+                guard ContinuousClock.now - lastBeat >= beat else { continue }
+                lastBeat = .now
+                guard try await queue.heartbeat(job, workerID: workerID, lease: settings.lease) else { return .lost }
+            } catch is CancellationError {
+                return nil
+            } catch {
+                logger.warning("job heartbeat failed; retrying", metadata: ["job": "\(job.id)"])
+            }
+        }
+        return nil
+    }
+
+    private func settle(_ job: JobRecord, handler: any JobHandler, outcome: Outcome) async throws {
+        let metadata: Logger.Metadata = ["job": "\(job.id)", "kind": "\(job.kind)", "attempt": "\(job.attempts)"]
+        switch outcome {
+        case .abandoned:
+            try await queue.release(job, workerID: workerID)
+            logger.notice("job handed back at shutdown", metadata: metadata)
+        case .lost:
+            logger.warning("job lease lost to another worker; its result is dropped", metadata: metadata)
+        case .finished(.success(let completion)):
+            if try await queue.succeed(job, workerID: workerID, alsoDo: completion) {
+                logger.info("job succeeded", metadata: metadata)
+            }
+        case .finished(.failure(let error)):
+            let reason = (error as? JobFailure)?.description ?? String(describing: error)
+            if error is JobFailure || job.attempts >= job.maxAttempts {
+                _ = try await queue.bury(job, workerID: workerID, error: reason) { db in
+                    try await handler.jobDied(job, reason: reason, in: db)
+                }
+                logger.error("job given up", metadata: metadata)
+            } else {
+                let delay = settings.retry.delay(afterAttempt: job.attempts)
+                _ = try await queue.retry(
+                    job, workerID: workerID, error: reason, retryAt: Date().addingTimeInterval(delay.seconds))
+                logger.warning(
+                    "job failed; will retry", metadata: metadata.merging(["in_ms": "\(delay.nanoseconds / 1_000_000)"]) { $1 })
+            }
+        }
+    }
+}
