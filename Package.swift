@@ -38,12 +38,18 @@ let package = Package(
             exclude: ["openapi-generator-config.yaml"],
             resources: [.copy("openapi.yaml")]
         ),
+        /// Debian's PocketSphinx (`libpocketsphinx-dev`), the embedded speech recognizer.
+        .systemLibrary(name: "CPocketSphinx", pkgConfig: "pocketsphinx", providers: [.apt(["libpocketsphinx-dev"])]),
+        /// The few PocketSphinx calls Swift cannot make itself (a variadic initialiser, the CMN state).
+        .target(name: "PocketSphinxShim", dependencies: ["CPocketSphinx"]),
         /// The HTTP API, persistence, blob store and configuration of `myday-server`.
         .target(
             name: "MyDayServer",
             dependencies: [
                 "MyDayModels",
                 "MyDayAPI",
+                "CPocketSphinx",
+                "PocketSphinxShim",
                 .product(name: "Configuration", package: "swift-configuration"),
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "Hummingbird", package: "hummingbird"),
