@@ -45,8 +45,8 @@ struct Worker: AsyncParsableCommand {
 
     func run() async throws {
         let (configuration, logger) = try Environment.load()
-        let worker = try await buildWorker(configuration: configuration, logger: logger)
-        try await ServiceGroup(services: [worker], gracefulShutdownSignals: [.sigterm, .sigint], logger: logger).run()
+        let services = try await buildWorker(configuration: configuration, logger: logger)
+        try await ServiceGroup(services: services, gracefulShutdownSignals: [.sigterm, .sigint], logger: logger).run()
     }
 }
 

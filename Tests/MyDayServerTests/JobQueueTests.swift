@@ -150,17 +150,25 @@ final class ScriptedHandler: JobHandler {
         try await withQueue(database) { driver, queue in
             // Given a job claimed by a worker that then vanished (no heartbeat)
             _ = try await enqueue(driver)
-            let ghost = try #require(try await queue.claim(kinds: ["test"], workerID: "ghost", lease: .milliseconds(100)))
-            #expect(try await queue.claim(kinds: ["test"], workerID: "early", lease: .seconds(5)) == nil)
+            let now = Date()
+            let ghost = try #require(try await queue.claim(kinds: ["test"], workerID: "ghost", lease: .seconds(60), now: now))
 
-            // When its lease has run out, another worker runs it to the end
-            let handler = ScriptedHandler(.succeed)
-            try await run([worker(queue, handler)]) { try await queue.counts()[.succeeded] == 1 }
-            #expect(handler.runIDs == [ghost.id])
+            // When another worker looks before the lease ran out, it finds nothing; after, it takes the job over
+            let early = try await queue.claim(
+                kinds: ["test"], workerID: "rescuer", lease: .seconds(60), now: now.addingTimeInterval(59))
+            #expect(early == nil)
+            let late = try await queue.claim(
+                kinds: ["test"], workerID: "rescuer", lease: .seconds(60), now: now.addingTimeInterval(61))
+            let rescued = try #require(late)
+            #expect(rescued.id == ghost.id && rescued.attempts == 2)
 
-            // And the vanished worker, coming back, can no longer finish or fail it
-            #expect(try await queue.succeed(ghost, workerID: "ghost") == false)
-            #expect(try await notes(driver) == ["done"])
+            // Then the job's result is stored once, by the worker that holds it; the vanished one can no longer finish it
+            #expect(
+                try await queue.succeed(ghost, workerID: "ghost") { _ in Issue.record("a lost job's result was stored") } == false
+            )
+            #expect(try await queue.heartbeat(ghost, workerID: "ghost", lease: .seconds(60)) == false)
+            #expect(try await queue.succeed(rescued, workerID: "rescuer"))
+            #expect(try await queue.counts()[.succeeded] == 1)
         }
     }
 

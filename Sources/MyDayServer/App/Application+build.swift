@@ -43,17 +43,22 @@ public func buildApplication(
                 downloadLifetime: configuration.downloadURLLifetime),
             passwords: PasswordHasher(cost: configuration.bcryptCost), accessTokens: accessTokens,
             refreshTokenLifetime: configuration.refreshTokenLifetime, maxUploadBytes: configuration.maxUploadBytes,
-            audioProbe: AudioProbe(), pipeline: NoTranscription(), logger: logger)
+            audioProbe: AudioProbe(), pipeline: TranscriptionPipeline(), logger: logger)
         try handler.registerHandlers(
             on: router,
             configuration: Configuration(
                 dateTranscoder: RFC3339DateTranscoder(), jsonEncodingOptions: [.sortedKeys, .withoutEscapingSlashes]),
             middlewares: [BearerAuthMiddleware(accessTokens: accessTokens, users: users)])
 
+        // Services stop in reverse order: the server drains first, then the worker, then the database closes.
+        var services: [any Service] = [DatabaseService(driver: driver)]
+        if configuration.workers > 0 {
+            services.append(try makeJobWorker(configuration: configuration, driver: driver, blobs: blobs, logger: logger))
+        }
         return Application(
             router: router,
             configuration: .init(address: .hostname(configuration.host, port: configuration.port), serverName: "myday"),
-            services: [DatabaseService(driver: driver)],
+            services: services,
             onServerRunning: { channel in await onServerRunning(channel.localAddress?.port ?? configuration.port) },
             logger: logger
         )

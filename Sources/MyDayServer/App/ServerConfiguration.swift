@@ -21,6 +21,8 @@ public struct ServerConfiguration: Sendable {
     /// bcrypt work factor; never below 12.
     public var bcryptCost: UInt8 = 12
     public var logLevel = "info"
+    /// Jobs `serve` runs at once in its own process (`MYDAY_WORKERS`); 0 leaves them to `myday-server worker`.
+    public var workers = ProcessInfo.processInfo.activeProcessorCount
 
     public init() {}
 
@@ -37,7 +39,9 @@ public struct ServerConfiguration: Sendable {
         publicURL = config.string(forKey: "public.url")
         maxUploadBytes = config.int(forKey: "max.upload.bytes", default: maxUploadBytes)
         logLevel = config.string(forKey: "log.level", default: logLevel)
+        workers = config.int(forKey: "workers", default: workers)
         guard (0...65535).contains(port) else { throw ConfigurationError("MYDAY_PORT must be 0...65535, not \(port)") }
+        guard (0...64).contains(workers) else { throw ConfigurationError("MYDAY_WORKERS must be 0...64, not \(workers)") }
         guard maxUploadBytes > 0 else { throw ConfigurationError("MYDAY_MAX_UPLOAD_BYTES must be positive") }
         if let publicURL, URL(string: publicURL)?.host == nil {
             throw ConfigurationError("MYDAY_PUBLIC_URL must be an absolute URL such as https://diary.example.com")
@@ -53,6 +57,7 @@ public struct ServerConfiguration: Sendable {
 
     var sqliteFile: URL { dataDirectory.appendingPathComponent("myday.sqlite") }
     var blobDirectory: URL { dataDirectory.appendingPathComponent("blobs", isDirectory: true) }
+    var scratchDirectory: URL { dataDirectory.appendingPathComponent("tmp", isDirectory: true) }
     var secretFile: URL { dataDirectory.appendingPathComponent("secret") }
 }
 

@@ -1,19 +1,35 @@
+import Foundation
 import Logging
 import ServiceLifecycle
 
-/// Builds the background worker process: it owns a database connection and runs until told to stop.
-///
-/// No job kind exists yet: uploaded entries wait in `uploaded` (see `EntryPipeline`). The
-/// transcription queue will be run from here, so API nodes and worker nodes scale apart.
-public func buildWorker(configuration: ServerConfiguration, logger: Logger) async throws -> some Service {
+/// Builds the background worker process (`myday-server worker`): the job queue's worker with every
+/// job handler, and the database it needs, so API nodes and worker nodes scale apart.
+public func buildWorker(configuration: ServerConfiguration, logger: Logger) async throws -> [any Service] {
     let driver = try await DatabaseDriverFactory.open(configuration: configuration, logger: logger)
-    let version: Int
     do {
-        version = try await Migrator.currentVersion(driver)
+        guard try await Migrator.currentVersion(driver) == Migrator.all.last?.version else {
+            throw ConfigurationError("the database schema is not up to date; run `myday-server migrate` first")
+        }
+        let blobs = try DiskBlobStore(root: configuration.blobDirectory)
+        var settings = configuration
+        settings.workers = max(configuration.workers, 1)
+        let worker = try makeJobWorker(configuration: settings, driver: driver, blobs: blobs, logger: logger)
+        return [DatabaseService(driver: driver), worker]
     } catch {
         await driver.shutdown()
-        throw ConfigurationError("the database has no My Day schema; run `myday-server migrate` first")
+        throw error
     }
-    logger.info("worker ready", metadata: ["schema": "\(version)"])
-    return DatabaseService(driver: driver)
+}
+
+/// The job worker with every handler, as both `serve` (in process) and `worker` run it.
+func makeJobWorker(configuration: ServerConfiguration, driver: any DatabaseDriver, blobs: any BlobStore, logger: Logger) throws
+    -> JobWorker
+{
+    try FileManager.default.createDirectory(at: configuration.scratchDirectory, withIntermediateDirectories: true)
+    let transcription = TranscriptionHandler(
+        entries: EntryStore(driver: driver), blobs: blobs, decoder: AudioDecoder(), recognizer: try PocketSphinxRecognizer(),
+        cleaner: RulesCleaner(), scratch: configuration.scratchDirectory, logger: logger)
+    var settings = JobWorker.Settings()
+    settings.slots = configuration.workers
+    return JobWorker(queue: JobQueue(driver: driver), handlers: [transcription], settings: settings, logger: logger)
 }

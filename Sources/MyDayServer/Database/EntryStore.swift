@@ -192,3 +192,57 @@ enum StoreError: Error {
     /// The signed-in user was deleted while the request ran.
     case userGone
 }
+
+extension EntryStore {
+    /// Moves an uploaded (or failed, or already transcribed) entry to `transcribing`; nil when it is gone.
+    func startTranscribing(id: UUID) async throws -> EntryRecord? {
+        try await driver.write { db in
+            guard
+                var entry = try await db.raw(
+                    "SELECT \(unsafeRaw: EntryRecord.columns) FROM entries WHERE id = \(bind: id.lowercased) AND deleted_at IS NULL"
+                ).first().map(EntryRecord.init(row:)), entry.kind == .audio, entry.status != .pendingUpload
+            else { return nil }
+            guard entry.status != .transcribing else { return entry }
+            entry.changeSeq = try await Self.nextChange(db, userID: entry.userID)
+            entry.status = .transcribing
+            try await db.raw(
+                """
+                UPDATE entries SET status = 'transcribing', change_seq = \(bind: entry.changeSeq), updated_at = \(bind: StoredTime.now())
+                WHERE id = \(bind: id.lowercased)
+                """
+            ).run()
+            return entry
+        }
+    }
+
+    /// Stores a transcript and marks the entry `transcribed`, inside the caller's transaction.
+    static func storeTranscript(_ transcript: Transcript, entryID: UUID, userID: UUID, in db: any SQLDatabase) async throws {
+        let seq = try await nextChange(db, userID: userID)
+        let words = String(decoding: try JSONEncoder().encode(transcript.words), as: UTF8.self)
+        try await db.raw(
+            """
+            UPDATE entries SET status = 'transcribed', failure_reason = NULL, transcript_raw = \(bind: transcript.raw),
+                transcript_clean = \(bind: transcript.clean), words = \(bind: words), language = \(bind: transcript.language),
+                no_speech = \(bind: transcript.noSpeech ? 1 : 0), change_seq = \(bind: seq), updated_at = \(bind: StoredTime.now())
+            WHERE id = \(bind: entryID.lowercased) AND deleted_at IS NULL
+            """
+        ).run()
+    }
+
+    /// Marks the entry `failed` with a reason for its owner, inside the caller's transaction.
+    static func markFailed(entryID: UUID, reason: String, in db: any SQLDatabase) async throws {
+        guard
+            let row = try await db.raw(
+                "SELECT user_id FROM entries WHERE id = \(bind: entryID.lowercased) AND deleted_at IS NULL"
+            ).first()
+        else { return }
+        let seq = try await nextChange(db, userID: try row.decodeUUID(column: "user_id"))
+        try await db.raw(
+            """
+            UPDATE entries SET status = 'failed', failure_reason = \(bind: reason), change_seq = \(bind: seq),
+                updated_at = \(bind: StoredTime.now())
+            WHERE id = \(bind: entryID.lowercased)
+            """
+        ).run()
+    }
+}

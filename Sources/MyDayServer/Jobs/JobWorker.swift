@@ -132,16 +132,19 @@ final class JobWorker: Service {
                 logger.info("job succeeded", metadata: metadata)
             }
         case .finished(.failure(let error)):
-            let reason = (error as? JobFailure)?.description ?? String(describing: error)
+            // Operators see the error itself (in `jobs.last_error` and the log); the entry's owner a plain sentence.
+            let detail = String(describing: error)
+            let reason =
+                (error as? JobFailure)?.description ?? "It failed \(job.attempts) times; the server's log has the details."
             if error is JobFailure || job.attempts >= job.maxAttempts {
-                _ = try await queue.bury(job, workerID: workerID, error: reason) { db in
+                _ = try await queue.bury(job, workerID: workerID, error: detail) { db in
                     try await handler.jobDied(job, reason: reason, in: db)
                 }
-                logger.error("job given up", metadata: metadata)
+                logger.error("job given up", metadata: metadata.merging(["error": "\(detail)"]) { $1 })
             } else {
                 let delay = settings.retry.delay(afterAttempt: job.attempts)
                 _ = try await queue.retry(
-                    job, workerID: workerID, error: reason, retryAt: Date().addingTimeInterval(delay.seconds))
+                    job, workerID: workerID, error: detail, retryAt: Date().addingTimeInterval(delay.seconds))
                 logger.warning(
                     "job failed; will retry", metadata: metadata.merging(["in_ms": "\(delay.nanoseconds / 1_000_000)"]) { $1 })
             }

@@ -5,8 +5,3 @@ protocol EntryPipeline: Sendable {
     /// Runs inside the transaction that marks `entry` uploaded, so any work it enqueues commits with that change.
     func entryUploaded(_ entry: EntryRecord, in db: any SQLDatabase) async throws
 }
-
-/// The pipeline while no transcription is configured: uploaded entries wait, safe, in `uploaded`.
-struct NoTranscription: EntryPipeline {
-    func entryUploaded(_ entry: EntryRecord, in db: any SQLDatabase) async throws {}
-}

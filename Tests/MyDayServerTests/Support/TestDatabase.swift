@@ -25,6 +25,8 @@ enum TestDatabase: String, CaseIterable, CustomTestStringConvertible, Sendable {
             .appendingPathComponent("myday-test-\(UUID().uuidString.prefix(8))", isDirectory: true)
         configuration.secret = "test-secret-that-is-long-enough-0123456789"
         configuration.logLevel = "warning"
+        // Background jobs run only in the tests that ask for them.
+        configuration.workers = 0
         if self == .postgres {
             configuration.databaseURL = try await Self.createPostgresDatabase()
         }

@@ -1,0 +1,60 @@
+import Foundation
+import Logging
+import SQLKit
+
+/// Runs `transcribe` jobs: audio → 16 kHz PCM → words → clean text, stored on the entry.
+/// Running a job twice stores the same transcript once more; the raw words are always kept.
+struct TranscriptionHandler: JobHandler {
+    static let kind = "transcribe"
+    var kind: String { Self.kind }
+
+    let entries: EntryStore
+    let blobs: any BlobStore
+    let decoder: AudioDecoder
+    let recognizer: any SpeechRecognizer
+    let cleaner: any TranscriptCleaner
+    /// Where decoded PCM lives while it is recognised.
+    let scratch: URL
+    let logger: Logger
+
+    func run(_ job: JobRecord) async throws -> JobCompletion {
+        let payload = try JSONDecoder().decode(TranscriptionJob.self, from: Data(job.payload.utf8))
+        guard let entry = try await entries.startTranscribing(id: payload.entryID), let key = entry.audioKey else {
+            // Deleted meanwhile: nothing to do.
+            return { _ in }
+        }
+        let started = ContinuousClock.now
+        let pcm = try await blobs.withLocalFile(key: key) { try await decoder.decode($0, into: scratch) }
+        defer { try? FileManager.default.removeItem(at: pcm) }
+        let decoded = ContinuousClock.now
+        let recognition = try await recognizer.recognize(pcmFile: pcm, language: entry.language)
+        let recognized = ContinuousClock.now
+        let clean = recognition.noSpeech ? "" : try await cleaner.clean(recognition)
+        logger.info(
+            "entry transcribed",
+            metadata: [
+                "entry": "\(entry.id.lowercased)", "words": "\(recognition.words.count)",
+                "decode_ms": "\((decoded - started).nanoseconds / 1_000_000)",
+                "recognize_ms": "\((recognized - decoded).nanoseconds / 1_000_000)",
+                "clean_ms": "\((ContinuousClock.now - recognized).nanoseconds / 1_000_000)",
+            ])
+        let transcript = Transcript(
+            raw: recognition.text ?? recognition.words.map(\.word).joined(separator: " "), clean: clean,
+            words: recognition.words, language: recognition.language ?? entry.language, noSpeech: recognition.noSpeech)
+        return { db in try await EntryStore.storeTranscript(transcript, entryID: entry.id, userID: entry.userID, in: db) }
+    }
+
+    func jobDied(_ job: JobRecord, reason: String, in db: any SQLDatabase) async throws {
+        let payload = try JSONDecoder().decode(TranscriptionJob.self, from: Data(job.payload.utf8))
+        try await EntryStore.markFailed(entryID: payload.entryID, reason: reason, in: db)
+    }
+}
+
+/// A finished transcription as the entry stores it.
+struct Transcript: Sendable {
+    let raw: String
+    let clean: String
+    let words: [RecognizedWord]
+    let language: String?
+    let noSpeech: Bool
+}

@@ -1,0 +1,66 @@
+import Foundation
+import Testing
+
+/// Upload to transcript over HTTP, with the real ffmpeg, PocketSphinx and the rules cleaner.
+@Suite(.serialized) struct PipelineTests {
+    private func waitForTranscript(_ api: APIClient, _ session: APIClient.Session, _ id: UUID) async throws -> [String: Any] {
+        let deadline = ContinuousClock.now + .seconds(90)
+        while ContinuousClock.now < deadline {
+            let entry = try await api.send(.get, "/v1/entries/\(id)", token: session.accessToken).json
+            if ["transcribed", "failed"].contains(entry["status"] as? String) { return entry }
+            try await Task.sleep(for: .milliseconds(100))
+        }
+        Issue.record("entry \(id) was not transcribed within 90 s")
+        return [:]
+    }
+
+    private func upload(_ api: APIClient, _ session: APIClient.Session, _ audio: Data) async throws -> UUID {
+        let id = UUID()
+        let created = try await api.createAudioEntry(session, id: id, sizeBytes: audio.count)
+        #expect(try await api.upload(try #require(created.uploadURL), audio).status == .noContent)
+        let complete = try await api.send(.post, "/v1/entries/\(id)/complete", token: session.accessToken)
+        #expect(complete.json["status"] as? String == "uploaded")
+        return id
+    }
+
+    @Test(arguments: TestDatabase.available)
+    func anUploadedRecordingBecomesACleanTranscript(_ database: TestDatabase) async throws {
+        let server = try await TestServer.make(database) { $0.workers = 1 }
+        try await server.run { api in
+            let session = try await api.register()
+            let spoken = TestSpeech.diarySentence
+            let id = try await upload(api, session, try TestSpeech.m4a(spoken, silenceAfter: 1))
+
+            // Then, with no further request from the client, the entry is transcribed
+            let entry = try await waitForTranscript(api, session, id)
+            #expect(entry["status"] as? String == "transcribed", "\(entry)")
+            let raw = try #require(entry["transcript_raw"] as? String)
+            let heard = Set(raw.split(separator: " ").map(String.init))
+            let said = Set(spoken.split(separator: " ").map(String.init))
+            #expect(Double(heard.intersection(said).count) >= Double(said.count) * 0.5, "heard: \(raw)")
+            let clean = try #require(entry["transcript_clean"] as? String)
+            #expect(clean.first?.isUppercase == true && clean.last.map { ".!?".contains($0) } == true, "clean: \(clean)")
+            let cleanWords = clean.lowercased().split { !$0.isLetter && $0 != "'" }.map(String.init)
+            #expect(Set(cleanWords).isDisjoint(with: ["um", "uh", "er", "ah", "hmm"]), "clean: \(clean)")
+            #expect(entry["no_speech"] as? Bool == false)
+
+            // And a client's next delta sync sees the transcript
+            let delta = try await api.send(.get, "/v1/entries?since=0", token: session.accessToken).json
+            let synced = (delta["entries"] as? [[String: Any]])?.first { $0["id"] as? String == id.uuidString.lowercased() }
+            #expect(synced?["status"] as? String == "transcribed")
+        }
+    }
+
+    @Test func silenceIsNoSpeechNotInventedWords() async throws {
+        let server = try await TestServer.make(.sqlite) { $0.workers = 1 }
+        try await server.run { api in
+            let session = try await api.register()
+            let id = try await upload(api, session, try TestSpeech.silence(seconds: 4))
+            let entry = try await waitForTranscript(api, session, id)
+            #expect(entry["status"] as? String == "transcribed")
+            #expect(entry["no_speech"] as? Bool == true)
+            #expect((entry["transcript_clean"] as? String ?? "").isEmpty)
+            #expect((entry["transcript_raw"] as? String ?? "").isEmpty)
+        }
+    }
+}
