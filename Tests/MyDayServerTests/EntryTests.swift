@@ -312,7 +312,7 @@ import Testing
             let attempts: [(HTTPRequest.Method, String, [String: Any]?)] = [
                 (.get, "/v1/entries/\(id)", nil), (.patch, "/v1/entries/\(id)", ["title": "mine now"]),
                 (.delete, "/v1/entries/\(id)", nil), (.get, "/v1/entries/\(id)/audio", nil),
-                (.post, "/v1/entries/\(id)/complete", nil),
+                (.post, "/v1/entries/\(id)/complete", nil), (.post, "/v1/entries/\(id)/retranscribe", nil),
             ]
             for (method, path, json) in attempts {
                 let reply = try await api.send(method, path, token: bob.accessToken, json: json)

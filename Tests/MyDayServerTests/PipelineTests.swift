@@ -48,6 +48,38 @@ import Testing
             let delta = try await api.send(.get, "/v1/entries?since=0", token: session.accessToken).json
             let synced = (delta["entries"] as? [[String: Any]])?.first { $0["id"] as? String == id.uuidString.lowercased() }
             #expect(synced?["status"] as? String == "transcribed")
+
+            // When its owner asks for it again, the same audio gives the same transcript
+            let again = try await api.send(.post, "/v1/entries/\(id)/retranscribe", token: session.accessToken)
+            #expect(again.status == .accepted && again.json["status"] as? String == "uploaded")
+            let redone = try await waitForTranscript(api, session, id)
+            #expect(redone["transcript_raw"] as? String == raw && redone["transcript_clean"] as? String == clean)
+            let jobs = try await server.withDatabase { db in
+                try await db.read {
+                    try await $0.raw("SELECT COUNT(*) AS n FROM jobs WHERE state = 'succeeded'").first()!.decode(
+                        column: "n", as: Int.self)
+                }
+            }
+            #expect(jobs == 2)
+        }
+    }
+
+    @Test func retranscribingNeedsStoredAudio() async throws {
+        try await TestServer.make(.sqlite).run { api in
+            let session = try await api.register()
+            let pending = try await api.createAudioEntry(session, sizeBytes: 100)
+            let pendingID = try #require(pending.entry["id"] as? String)
+            #expect(
+                try await api.send(.post, "/v1/entries/\(pendingID)/retranscribe", token: session.accessToken).status == .conflict
+            )
+            let text = try await api.send(
+                .post, "/v1/entries", token: session.accessToken,
+                json: [
+                    "id": UUID().uuidString, "created_at": "2026-05-01T08:30:00Z", "tz": "UTC", "kind": "text", "text": "Typed.",
+                ])
+            let textID = try #require((text.json["entry"] as? [String: Any])?["id"] as? String)
+            #expect(
+                try await api.send(.post, "/v1/entries/\(textID)/retranscribe", token: session.accessToken).status == .conflict)
         }
     }
 

@@ -95,6 +95,16 @@ public protocol APIProtocol: Sendable {
     /// - Remark: HTTP `POST /v1/entries/{id}/complete`.
     /// - Remark: Generated from `#/paths//v1/entries/{id}/complete/post(completeEntryUpload)`.
     func completeEntryUpload(_ input: Operations.CompleteEntryUpload.Input) async throws -> Operations.CompleteEntryUpload.Output
+    /// Transcribe the entry's audio again, after a failure or to get a fresh transcript.
+    ///
+    /// The entry goes back to `uploaded` and a new transcription is queued; when it finishes, the raw
+    /// and clean transcripts are replaced (an edited text too). The audio is untouched. An entry
+    /// already waiting for or in transcription is answered as it is.
+    ///
+    ///
+    /// - Remark: HTTP `POST /v1/entries/{id}/retranscribe`.
+    /// - Remark: Generated from `#/paths//v1/entries/{id}/retranscribe/post(retranscribeEntry)`.
+    func retranscribeEntry(_ input: Operations.RetranscribeEntry.Input) async throws -> Operations.RetranscribeEntry.Output
     /// A signed, time-bound URL to download or stream the entry's audio.
     ///
     /// - Remark: HTTP `GET /v1/entries/{id}/audio`.
@@ -262,6 +272,24 @@ extension APIProtocol {
         headers: Operations.CompleteEntryUpload.Input.Headers = .init()
     ) async throws -> Operations.CompleteEntryUpload.Output {
         try await completeEntryUpload(Operations.CompleteEntryUpload.Input(
+            path: path,
+            headers: headers
+        ))
+    }
+    /// Transcribe the entry's audio again, after a failure or to get a fresh transcript.
+    ///
+    /// The entry goes back to `uploaded` and a new transcription is queued; when it finishes, the raw
+    /// and clean transcripts are replaced (an edited text too). The audio is untouched. An entry
+    /// already waiting for or in transcription is answered as it is.
+    ///
+    ///
+    /// - Remark: HTTP `POST /v1/entries/{id}/retranscribe`.
+    /// - Remark: Generated from `#/paths//v1/entries/{id}/retranscribe/post(retranscribeEntry)`.
+    public func retranscribeEntry(
+        path: Operations.RetranscribeEntry.Input.Path,
+        headers: Operations.RetranscribeEntry.Input.Headers = .init()
+    ) async throws -> Operations.RetranscribeEntry.Output {
+        try await retranscribeEntry(Operations.RetranscribeEntry.Input(
             path: path,
             headers: headers
         ))

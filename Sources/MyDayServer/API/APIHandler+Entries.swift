@@ -118,7 +118,7 @@ extension APIHandler {
     }
 
     /// The signed-in user's live entry with this id; anything else is 404, whoever owns it.
-    private func ownedEntry(_ rawID: String) async throws -> EntryRecord {
+    func ownedEntry(_ rawID: String) async throws -> EntryRecord {
         let user = try RequestUser.required()
         guard let entry = try await entries.entry(id: try Validation.id(rawID), userID: user.id) else { throw APIError.notFound }
         return entry
@@ -177,5 +177,18 @@ extension APIHandler {
             filename: entry.filename, contentType: entry.contentType, sizeBytes: entry.sizeBytes, language: entry.language,
             title: entry.title, tags: entry.tags, mood: entry.mood, transcriptRaw: entry.transcriptRaw,
             transcriptClean: entry.transcriptClean, noSpeech: entry.noSpeech, updatedAt: entry.updatedAt)
+    }
+}
+
+extension APIHandler {
+    func retranscribeEntry(_ input: Operations.RetranscribeEntry.Input) async throws -> Operations.RetranscribeEntry.Output {
+        let user = try RequestUser.required()
+        let entry = try await ownedEntry(input.path.id)
+        guard entry.kind == .audio else { throw APIError.conflict("Text entries have no audio to transcribe.") }
+        guard entry.status != .pendingUpload else { throw APIError.conflict("The audio has not been uploaded yet.") }
+        guard let queued = try await entries.requeueTranscription(id: entry.id, userID: user.id, pipeline: pipeline) else {
+            throw APIError.notFound
+        }
+        return .accepted(.init(body: .json(Self.schema(queued))))
     }
 }

@@ -38,8 +38,8 @@ struct EntryRecord: Sendable, Equatable {
         createdAt = StoredTime.date(milliseconds: try row.decode(column: "created_at", as: Int.self))
         timeZone = try row.decode(column: "tz", as: String.self)
         durationSeconds = try row.decode(column: "duration_s", as: Double.self)
-        kind = try Self.decodeEnum(row, "kind")
-        status = try Self.decodeEnum(row, "status")
+        kind = try row.decodeRawValue(column: "kind")
+        status = try row.decodeRawValue(column: "status")
         failureReason = try row.decodeOptional(column: "failure_reason", as: String.self)
         filename = try row.decode(column: "filename", as: String.self)
         contentType = try row.decodeOptional(column: "content_type", as: String.self)
@@ -56,14 +56,6 @@ struct EntryRecord: Sendable, Equatable {
         changeSeq = try row.decode(column: "change_seq", as: Int.self)
         updatedAt = StoredTime.date(milliseconds: try row.decode(column: "updated_at", as: Int.self))
         deletedAt = try row.decodeOptional(column: "deleted_at", as: Int.self).map(StoredTime.date(milliseconds:))
-    }
-
-    private static func decodeEnum<E: RawRepresentable<String>>(_ row: any SQLRow, _ column: String) throws -> E {
-        let raw = try row.decode(column: column, as: String.self)
-        guard let value = E(rawValue: raw) else {
-            throw DecodingError.dataCorrupted(.init(codingPath: [], debugDescription: "\(column) holds '\(raw)'"))
-        }
-        return value
     }
 }
 

@@ -120,6 +120,29 @@ struct EntryStore: Sendable {
         }
     }
 
+    /// Sends a transcribed or failed entry back to `uploaded` and to `pipeline`, in one transaction.
+    /// An entry already waiting for or in transcription is answered as it is; nil when the user has no such entry.
+    func requeueTranscription(id: UUID, userID: UUID, pipeline: any EntryPipeline) async throws -> EntryRecord? {
+        try await driver.write { db in
+            guard var entry = try await Self.liveEntry(db, id: id, userID: userID) else { return nil }
+            guard entry.status == .transcribed || entry.status == .failed else { return entry }
+            entry.changeSeq = try await Self.nextChange(db, userID: userID)
+            entry.status = .uploaded
+            entry.failureReason = nil
+            let now = StoredTime.now()
+            entry.updatedAt = StoredTime.date(milliseconds: now)
+            try await db.raw(
+                """
+                UPDATE entries SET status = 'uploaded', failure_reason = NULL, change_seq = \(bind: entry.changeSeq),
+                    updated_at = \(bind: now)
+                WHERE id = \(bind: id.lowercased)
+                """
+            ).run()
+            try await pipeline.entryUploaded(entry, in: db)
+            return entry
+        }
+    }
+
     /// Applies the user's edit; nil when the user has no such entry.
     func edit(id: UUID, userID: UUID, _ edit: EntryEdit) async throws -> EntryRecord? {
         try await driver.write { db in

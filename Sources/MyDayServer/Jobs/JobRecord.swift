@@ -29,11 +29,7 @@ struct JobRecord: Sendable, Equatable {
         id = try row.decodeUUID(column: "id")
         kind = try row.decode(column: "kind", as: String.self)
         payload = try row.decode(column: "payload", as: String.self)
-        let rawState = try row.decode(column: "state", as: String.self)
-        guard let state = State(rawValue: rawState) else {
-            throw DecodingError.dataCorrupted(.init(codingPath: [], debugDescription: "state holds '\(rawState)'"))
-        }
-        self.state = state
+        state = try row.decodeRawValue(column: "state")
         attempts = try row.decode(column: "attempts", as: Int.self)
         maxAttempts = try row.decode(column: "max_attempts", as: Int.self)
         runAt = StoredTime.date(milliseconds: try row.decode(column: "run_at", as: Int.self))
