@@ -17,6 +17,7 @@ import Testing
             let metrics = try await api.send(.get, "/metrics").text
             #expect(metrics.contains(#"myday_http_requests_total{method="GET",route="/v1/entries/{id}",status="404"} 1"#))
             #expect(metrics.contains("myday_http_request_duration_seconds_bucket"))
+            #expect(metrics.contains(#"myday_jobs_in_state_count{state="queued"} 0"#))
             #expect(!metrics.contains(session.userID))
         }
     }

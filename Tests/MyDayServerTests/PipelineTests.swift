@@ -49,6 +49,12 @@ import Testing
             let synced = (delta["entries"] as? [[String: Any]])?.first { $0["id"] as? String == id.uuidString.lowercased() }
             #expect(synced?["status"] as? String == "transcribed")
 
+            // And metrics count the job and time each stage, with no words in them
+            let metrics = try await api.send(.get, "/metrics").text
+            #expect(metrics.contains(#"myday_jobs_in_state_count{state="succeeded"} 1"#))
+            #expect(metrics.contains(#"myday_transcription_stage_duration_seconds_count{stage="recognize"} 1"#))
+            #expect(!metrics.contains("sister"))
+
             // When its owner asks for it again, the same audio gives the same transcript
             let again = try await api.send(.post, "/v1/entries/\(id)/retranscribe", token: session.accessToken)
             #expect(again.status == .accepted && again.json["status"] as? String == "uploaded")

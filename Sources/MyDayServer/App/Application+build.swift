@@ -33,7 +33,9 @@ public func buildApplication(
         router.add(middleware: ErrorMiddleware())
         router.add(middleware: JSONBodyLimitMiddleware())
         router.add(middleware: RequestOriginMiddleware(publicURL: configuration.publicURL))
-        OperationsRoutes(driver: driver, registry: registry, document: try OpenAPIDocument.yaml()).register(on: router)
+        OperationsRoutes(
+            driver: driver, registry: registry, jobs: JobQueue(driver: driver), document: try OpenAPIDocument.yaml()
+        ).register(on: router)
         BlobRoutes(blobs: blobs, entries: entries, signer: signer, maxUploadBytes: configuration.maxUploadBytes).register(
             on: router)
         let handler = APIHandler(
@@ -53,7 +55,10 @@ public func buildApplication(
         // Services stop in reverse order: the server drains first, then the worker, then the database closes.
         var services: [any Service] = [DatabaseService(driver: driver)]
         if configuration.workers > 0 {
-            services.append(try makeJobWorker(configuration: configuration, driver: driver, blobs: blobs, logger: logger))
+            services.append(
+                try makeJobWorker(
+                    configuration: configuration, driver: driver, blobs: blobs, metrics: PipelineMetrics(registry: registry),
+                    logger: logger))
         }
         return Application(
             router: router,

@@ -1,5 +1,6 @@
 import Foundation
 import Logging
+import Prometheus
 import ServiceLifecycle
 
 /// Builds the background worker process (`myday-server worker`): the job queue's worker with every
@@ -13,7 +14,11 @@ public func buildWorker(configuration: ServerConfiguration, logger: Logger) asyn
         let blobs = try DiskBlobStore(root: configuration.blobDirectory)
         var settings = configuration
         settings.workers = max(configuration.workers, 1)
-        let worker = try makeJobWorker(configuration: settings, driver: driver, blobs: blobs, logger: logger)
+        // A worker-only process keeps its figures to itself for now: it serves no /metrics.
+        let worker = try makeJobWorker(
+            configuration: settings, driver: driver, blobs: blobs,
+            metrics: PipelineMetrics(registry: PrometheusCollectorRegistry()),
+            logger: logger)
         return [DatabaseService(driver: driver), worker]
     } catch {
         await driver.shutdown()
@@ -22,13 +27,13 @@ public func buildWorker(configuration: ServerConfiguration, logger: Logger) asyn
 }
 
 /// The job worker with every handler, as both `serve` (in process) and `worker` run it.
-func makeJobWorker(configuration: ServerConfiguration, driver: any DatabaseDriver, blobs: any BlobStore, logger: Logger) throws
-    -> JobWorker
-{
+func makeJobWorker(
+    configuration: ServerConfiguration, driver: any DatabaseDriver, blobs: any BlobStore, metrics: PipelineMetrics, logger: Logger
+) throws -> JobWorker {
     try FileManager.default.createDirectory(at: configuration.scratchDirectory, withIntermediateDirectories: true)
     let transcription = TranscriptionHandler(
         entries: EntryStore(driver: driver), blobs: blobs, decoder: AudioDecoder(), recognizer: try PocketSphinxRecognizer(),
-        cleaner: RulesCleaner(), scratch: configuration.scratchDirectory, logger: logger)
+        cleaner: RulesCleaner(), scratch: configuration.scratchDirectory, metrics: metrics, logger: logger)
     var settings = JobWorker.Settings()
     settings.slots = configuration.workers
     return JobWorker(queue: JobQueue(driver: driver), handlers: [transcription], settings: settings, logger: logger)

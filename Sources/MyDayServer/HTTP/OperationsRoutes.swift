@@ -7,6 +7,7 @@ import Prometheus
 struct OperationsRoutes<Context: RequestContext>: Sendable {
     let driver: any DatabaseDriver
     let registry: PrometheusCollectorRegistry
+    let jobs: JobQueue
     let document: Data
 
     func register(on router: Router<Context>) {
@@ -21,7 +22,12 @@ struct OperationsRoutes<Context: RequestContext>: Sendable {
                     .response()
             }
         }
-        router.get("/metrics") { _, _ in
+        router.get("/metrics") { _, context in
+            do {
+                PipelineMetrics(registry: registry).recordJobCounts(try await jobs.counts())
+            } catch {
+                context.logger.warning("job counts unavailable for metrics")
+            }
             var output: [UInt8] = []
             registry.emit(into: &output)
             return Response(

@@ -15,6 +15,7 @@ struct TranscriptionHandler: JobHandler {
     let cleaner: any TranscriptCleaner
     /// Where decoded PCM lives while it is recognised.
     let scratch: URL
+    let metrics: PipelineMetrics
     let logger: Logger
 
     func run(_ job: JobRecord) async throws -> JobCompletion {
@@ -30,6 +31,9 @@ struct TranscriptionHandler: JobHandler {
         let recognition = try await recognizer.recognize(pcmFile: pcm, language: entry.language)
         let recognized = ContinuousClock.now
         let clean = recognition.noSpeech ? "" : try await cleaner.clean(recognition)
+        metrics.recordStage("decode", decoded - started)
+        metrics.recordStage("recognize", recognized - decoded)
+        metrics.recordStage("clean", ContinuousClock.now - recognized)
         logger.info(
             "entry transcribed",
             metadata: [

@@ -1,0 +1,31 @@
+import Prometheus
+
+/// Prometheus figures of the background work: jobs per state, and how long each transcription stage took.
+/// Counts and durations only, never content.
+struct PipelineMetrics: Sendable {
+    let registry: PrometheusCollectorRegistry
+
+    /// Stage names: `decode`, `recognize`, `clean`.
+    func recordStage(_ stage: String, _ duration: Duration) {
+        registry.makeDurationHistogram(
+            descriptor: .init(
+                namespace: "myday", subsystem: "transcription", metricName: "stage_duration", unitName: "seconds",
+                helpText: "Time each transcription stage took per entry"),
+            labels: [("stage", stage)],
+            buckets: [
+                .milliseconds(100), .milliseconds(500), .seconds(1), .seconds(5), .seconds(15), .seconds(60), .seconds(300),
+            ]
+        ).recordNanoseconds(duration.nanoseconds)
+    }
+
+    /// Sets the gauges of jobs per state (queue depth is `queued`, dead jobs `dead`).
+    func recordJobCounts(_ counts: [JobRecord.State: Int]) {
+        for state in [JobRecord.State.queued, .running, .succeeded, .dead] {
+            registry.makeGauge(
+                descriptor: .init(
+                    namespace: "myday", subsystem: "jobs", metricName: "in_state", unitName: "count", helpText: "Jobs per state"),
+                labels: [("state", state.rawValue)]
+            ).set(Int64(counts[state] ?? 0))
+        }
+    }
+}
