@@ -83,3 +83,108 @@ import Testing
         #expect(try migrate().contains("Schema is up to date at version \(Migrator.all.last!.version)"))
     }
 }
+
+/// Transcription across real processes: killed mid-job, and several workers sharing one queue.
+@Suite(.serialized) struct WorkerProcessTests {
+    private func dataDirectory() -> URL {
+        FileManager.default.temporaryDirectory.appendingPathComponent("myday-workers-\(UUID().uuidString.prefix(8))")
+    }
+
+    private func jobs(_ configuration: ServerConfiguration) async throws -> [JobRecord] {
+        try await TestServer(configuration: configuration).withDatabase { driver in
+            try await driver.read { db in
+                try await db.raw("SELECT \(unsafeRaw: JobRecord.columns) FROM jobs").all().map(JobRecord.init(row:))
+            }
+        }
+    }
+
+    private func poll(_ deadline: Duration = .seconds(90), until condition: () async throws -> Bool) async throws {
+        let end = ContinuousClock.now + deadline
+        while try await !condition(), ContinuousClock.now < end { try await Task.sleep(for: .milliseconds(10)) }
+    }
+
+    @Test(arguments: TestDatabase.available)
+    func aWorkerKilledMidJobLeavesTheEntryToBeTranscribedOnce(_ database: TestDatabase) async throws {
+        var configuration = try await database.freshConfiguration()
+        configuration.dataDirectory = dataDirectory()
+        var environment = ["MYDAY_WORKERS": "1", "MYDAY_JOB_LEASE_SECONDS": "2"]
+        if let url = configuration.databaseURL { environment["MYDAY_DATABASE_URL"] = url }
+        let audio = try TestSpeech.m4a(Array(repeating: TestSpeech.diarySentence, count: 4).joined(separator: ". "))
+
+        // Given a server that is transcribing an entry when it is killed
+        let first = try await ServerProcess(dataDirectory: configuration.dataDirectory, environment: environment)
+        let (session, id) = try await first.withClient { api in
+            let session = try await api.register()
+            let id = UUID()
+            let created = try await api.createAudioEntry(session, id: id, sizeBytes: audio.count)
+            _ = try await api.upload(try #require(created.uploadURL), audio)
+            _ = try await api.send(.post, "/v1/entries/\(id)/complete", token: session.accessToken)
+            return (session, id)
+        }
+        try await poll { try await jobs(configuration).first?.state == .running }
+        #expect(try await jobs(configuration).first?.state == .running)
+        first.kill()
+        _ = try await first.waitForExit()
+
+        // When a server starts again, then after the lease the job runs again and the entry is transcribed once
+        let second = try await ServerProcess(dataDirectory: configuration.dataDirectory, environment: environment)
+        defer { second.kill(signal: SIGTERM) }
+        try await poll { try await jobs(configuration).first?.state == .succeeded }
+        let finished = try await jobs(configuration)
+        #expect(finished.count == 1 && finished.first?.state == .succeeded && finished.first?.attempts == 2)
+        try await second.withClient { api in
+            let entry = try await api.send(.get, "/v1/entries/\(id)", token: session.accessToken).json
+            #expect(entry["status"] as? String == "transcribed")
+            #expect(!(entry["transcript_raw"] as? String ?? "").isEmpty)
+        }
+    }
+
+    @Test(.enabled(if: TestDatabase.postgresAdminURL != nil))
+    func twoWorkerProcessesShareFiftyEntriesWithoutDoubleWork() async throws {
+        var configuration = try await TestDatabase.postgres.freshConfiguration()
+        configuration.dataDirectory = dataDirectory()
+        let environment = ["MYDAY_DATABASE_URL": configuration.databaseURL!, "MYDAY_WORKERS": "0"]
+        let audio = try TestSpeech.m4a("a short note")
+
+        // Given an API node that only takes uploads, and fifty uploaded entries
+        let api = try await ServerProcess(dataDirectory: configuration.dataDirectory, environment: environment)
+        defer { api.kill(signal: SIGTERM) }
+        let session = try await api.withClient { client in
+            let session = try await client.register()
+            for _ in 0..<50 {
+                let id = UUID()
+                let created = try await client.createAudioEntry(session, id: id, sizeBytes: audio.count)
+                _ = try await client.upload(try #require(created.uploadURL), audio)
+                _ = try await client.send(.post, "/v1/entries/\(id)/complete", token: session.accessToken)
+            }
+            return session
+        }
+
+        // When two worker processes run the queue
+        let workerEnvironment = ["MYDAY_DATABASE_URL": configuration.databaseURL!, "MYDAY_WORKERS": "2"]
+        let workers = [
+            try await ServerProcess(
+                dataDirectory: configuration.dataDirectory, environment: workerEnvironment, command: "worker"),
+            try await ServerProcess(
+                dataDirectory: configuration.dataDirectory, environment: workerEnvironment, command: "worker"),
+        ]
+        defer { for worker in workers { worker.kill(signal: SIGTERM) } }
+        try await poll(.seconds(240)) { try await jobs(configuration).filter { $0.state == .succeeded }.count == 50 }
+
+        // Then every entry was transcribed, each job claimed exactly once
+        let finished = try await jobs(configuration)
+        #expect(finished.count == 50 && finished.allSatisfy { $0.state == .succeeded && $0.attempts == 1 })
+        try await api.withClient { client in
+            var cursor = "0"
+            var transcribed = 0
+            while true {
+                let page = try await client.send(.get, "/v1/entries?limit=500&since=\(cursor)", token: session.accessToken).json
+                transcribed +=
+                    (page["entries"] as? [[String: Any]] ?? []).filter { $0["status"] as? String == "transcribed" }.count
+                cursor = page["next_cursor"] as? String ?? cursor
+                if page["has_more"] as? Bool != true { break }
+            }
+            #expect(transcribed == 50)
+        }
+    }
+}

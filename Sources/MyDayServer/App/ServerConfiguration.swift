@@ -23,6 +23,8 @@ public struct ServerConfiguration: Sendable {
     public var logLevel = "info"
     /// Jobs `serve` runs at once in its own process (`MYDAY_WORKERS`); 0 leaves them to `myday-server worker`.
     public var workers = ProcessInfo.processInfo.activeProcessorCount
+    /// How long a job stays claimed without a heartbeat before another worker may take it over.
+    public var jobLease: Duration = .seconds(60)
 
     public init() {}
 
@@ -40,6 +42,9 @@ public struct ServerConfiguration: Sendable {
         maxUploadBytes = config.int(forKey: "max.upload.bytes", default: maxUploadBytes)
         logLevel = config.string(forKey: "log.level", default: logLevel)
         workers = config.int(forKey: "workers", default: workers)
+        let leaseSeconds = config.int(forKey: "job.lease.seconds", default: 60)
+        guard leaseSeconds >= 1 else { throw ConfigurationError("MYDAY_JOB_LEASE_SECONDS must be at least 1") }
+        jobLease = .seconds(leaseSeconds)
         guard (0...65535).contains(port) else { throw ConfigurationError("MYDAY_PORT must be 0...65535, not \(port)") }
         guard (0...64).contains(workers) else { throw ConfigurationError("MYDAY_WORKERS must be 0...64, not \(workers)") }
         guard maxUploadBytes > 0 else { throw ConfigurationError("MYDAY_MAX_UPLOAD_BYTES must be positive") }

@@ -36,5 +36,6 @@ func makeJobWorker(
         cleaner: RulesCleaner(), scratch: configuration.scratchDirectory, metrics: metrics, logger: logger)
     var settings = JobWorker.Settings()
     settings.slots = configuration.workers
+    settings.lease = configuration.jobLease
     return JobWorker(queue: JobQueue(driver: driver), handlers: [transcription], settings: settings, logger: logger)
 }

@@ -38,6 +38,7 @@ final class JobWorker: Service {
             try? await gracefulShutdown()
             return
         }
+        logger.info("job worker started", metadata: ["slots": "\(settings.slots)", "kinds": "\(handlers.keys.sorted())"])
         await withGracefulShutdownHandler {
             await withTaskGroup(of: Void.self) { group in
                 for _ in 0..<settings.slots {

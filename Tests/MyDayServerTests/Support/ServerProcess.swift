@@ -8,11 +8,11 @@ final class ServerProcess: @unchecked Sendable {
     let port: Int
     private let output: Pipe
 
-    /// Starts `myday-server serve` with `environment` and waits until it listens.
-    init(dataDirectory: URL, environment: [String: String] = [:]) async throws {
+    /// Starts `myday-server <command>` with `environment` and waits until it listens (`serve`) or works (`worker`).
+    init(dataDirectory: URL, environment: [String: String] = [:], command: String = "serve") async throws {
         let executable = try Self.executable()
         process.executableURL = executable
-        process.arguments = ["serve"]
+        process.arguments = [command]
         process.environment = ProcessInfo.processInfo.environment.merging(
             [
                 "MYDAY_PORT": "0", "MYDAY_DATA_DIR": dataDirectory.path, "MYDAY_LOG_LEVEL": "info",
@@ -23,7 +23,7 @@ final class ServerProcess: @unchecked Sendable {
         process.standardOutput = output
         process.standardError = output
         try process.run()
-        port = try await Self.listeningPort(from: output.fileHandleForReading, deadline: .now + .seconds(30))
+        port = try await Self.readiness(of: command, from: output.fileHandleForReading, deadline: .now + .seconds(30))
         // Keep draining the logs, so the server never blocks on a full pipe.
         output.fileHandleForReading.readabilityHandler = { _ = $0.availableData }
     }
@@ -70,13 +70,17 @@ final class ServerProcess: @unchecked Sendable {
         throw ServerProcessError.executableMissing
     }
 
-    private static func listeningPort(from handle: FileHandle, deadline: ContinuousClock.Instant) async throws -> Int {
+    /// The port `serve` listens on, or 0 once `worker` has started its job worker.
+    private static func readiness(of command: String, from handle: FileHandle, deadline: ContinuousClock.Instant) async throws
+        -> Int
+    {
         var seen = ""
         while ContinuousClock.now < deadline {
             let chunk = handle.availableData
             if chunk.isEmpty { throw ServerProcessError.exited(seen) }
             seen += String(decoding: chunk, as: UTF8.self)
             if let match = seen.firstMatch(of: /url=http:\/\/[^:\s]+:(\d+)/), let port = Int(match.1) { return port }
+            if command == "worker", seen.contains("job worker started") { return 0 }
         }
         throw ServerProcessError.exited(seen)
     }
