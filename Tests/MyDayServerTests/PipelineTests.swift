@@ -70,6 +70,25 @@ import Testing
         }
     }
 
+    @Test func aWhisperCompatibleServerCanDoTheRecognising() async throws {
+        let standIn = TranscriptionStandIn(.verbose(OpenAITranscriptionTests.answer))
+        try await standIn.serve { port in
+            let server = try await TestServer.make(.sqlite) {
+                $0.workers = 1
+                $0.asrURL = "http://127.0.0.1:\(port)"
+                $0.asrModel = "whisper-test"
+            }
+            try await server.run { api in
+                let session = try await api.register()
+                let id = try await upload(api, session, try TestSpeech.m4a("hello there"))
+                let entry = try await waitForTranscript(api, session, id)
+                #expect(entry["transcript_raw"] as? String == "Hello there.")
+                #expect(entry["transcript_clean"] as? String == "Hello there.")
+            }
+        }
+        #expect(standIn.received.withLock { $0.count } == 1)
+    }
+
     @Test func retranscribingNeedsStoredAudio() async throws {
         try await TestServer.make(.sqlite).run { api in
             let session = try await api.register()

@@ -23,6 +23,10 @@ public struct ServerConfiguration: Sendable {
     public var logLevel = "info"
     /// Jobs `serve` runs at once in its own process (`MYDAY_WORKERS`); 0 leaves them to `myday-server worker`.
     public var workers = ProcessInfo.processInfo.activeProcessorCount
+    /// An OpenAI-compatible speech-to-text server (`MYDAY_ASR_URL`); nil means PocketSphinx on this machine.
+    public var asrURL: String?
+    public var asrModel = "whisper-1"
+    public var asrAPIKey: String?
     /// How long a job stays claimed without a heartbeat before another worker may take it over.
     public var jobLease: Duration = .seconds(60)
 
@@ -42,6 +46,12 @@ public struct ServerConfiguration: Sendable {
         maxUploadBytes = config.int(forKey: "max.upload.bytes", default: maxUploadBytes)
         logLevel = config.string(forKey: "log.level", default: logLevel)
         workers = config.int(forKey: "workers", default: workers)
+        asrURL = config.string(forKey: "asr.url")
+        asrModel = config.string(forKey: "asr.model", default: asrModel)
+        asrAPIKey = config.string(forKey: "asr.api.key", isSecret: true)
+        if let asrURL, URL(string: asrURL)?.host == nil {
+            throw ConfigurationError("MYDAY_ASR_URL must be an absolute URL such as http://127.0.0.1:9000")
+        }
         let leaseSeconds = config.int(forKey: "job.lease.seconds", default: 60)
         guard leaseSeconds >= 1 else { throw ConfigurationError("MYDAY_JOB_LEASE_SECONDS must be at least 1") }
         jobLease = .seconds(leaseSeconds)

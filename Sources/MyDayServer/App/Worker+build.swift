@@ -31,8 +31,14 @@ func makeJobWorker(
     configuration: ServerConfiguration, driver: any DatabaseDriver, blobs: any BlobStore, metrics: PipelineMetrics, logger: Logger
 ) throws -> JobWorker {
     try FileManager.default.createDirectory(at: configuration.scratchDirectory, withIntermediateDirectories: true)
+    let recognizer: any SpeechRecognizer =
+        if let url = configuration.asrURL {
+            OpenAITranscriptionClient(baseURL: url, model: configuration.asrModel, apiKey: configuration.asrAPIKey)
+        } else {
+            try PocketSphinxRecognizer()
+        }
     let transcription = TranscriptionHandler(
-        entries: EntryStore(driver: driver), blobs: blobs, decoder: AudioDecoder(), recognizer: try PocketSphinxRecognizer(),
+        entries: EntryStore(driver: driver), blobs: blobs, decoder: AudioDecoder(), recognizer: recognizer,
         cleaner: RulesCleaner(), scratch: configuration.scratchDirectory, metrics: metrics, logger: logger)
     var settings = JobWorker.Settings()
     settings.slots = configuration.workers
