@@ -6,18 +6,22 @@ import Testing
 
 @testable import MyDayServer
 
-/// A stand-in for an OpenAI-compatible transcription server, on a loopback port, speaking its protocol.
-final class TranscriptionStandIn: Sendable {
+/// A stand-in for an OpenAI-compatible server (one endpoint), on a loopback port, speaking its protocol.
+final class OpenAIStandIn: Sendable {
     enum Answer: Sendable {
-        case verbose(String)
+        case json(String)
         case status(Int)
         case slow(Duration)
     }
 
+    let path: String
     let answer: Answer
     let received = Mutex<[(headers: HTTPFields, body: Data)]>([])
 
-    init(_ answer: Answer) { self.answer = answer }
+    init(_ answer: Answer, path: String = "/v1/audio/transcriptions") {
+        self.path = path
+        self.answer = answer
+    }
 
     /// Runs the stand-in and hands `body` a recognizer pointed at it.
     func run(timeout: Duration = .seconds(30), _ body: @escaping @Sendable (OpenAITranscriptionClient) async throws -> Void)
@@ -34,11 +38,11 @@ final class TranscriptionStandIn: Sendable {
     /// Runs the stand-in on a loopback port and hands `body` the port.
     func serve(_ body: @escaping @Sendable (Int) async throws -> Void) async throws {
         let router = Router()
-        router.post("/v1/audio/transcriptions") { request, context -> Response in
+        router.post(RouterPath(path)) { request, context -> Response in
             let bytes = try await request.body.collect(upTo: 64 * 1024 * 1024)
             self.received.withLock { $0.append((request.headers, Data(buffer: bytes))) }
             switch self.answer {
-            case .verbose(let json):
+            case .json(let json):
                 return Response(
                     status: .ok, headers: [.contentType: "application/json"], body: .init(byteBuffer: ByteBuffer(string: json)))
             case .status(let code):
@@ -72,7 +76,7 @@ final class TranscriptionStandIn: Sendable {
         """
 
     @Test func asksForWordTimingsAndDropsWhatTheModelMarksAsSilence() async throws {
-        let standIn = TranscriptionStandIn(.verbose(Self.answer))
+        let standIn = OpenAIStandIn(.json(Self.answer))
         let pcm = try pcmFile()
         try await standIn.run { recognizer in
             let recognition = try await recognizer.recognize(pcmFile: pcm, language: "en-US")
@@ -98,7 +102,7 @@ final class TranscriptionStandIn: Sendable {
 
     @Test func segmentsStandInForMissingWords() async throws {
         let onlySegments = #"{"text":"one two three","segments":[{"start":1.0,"end":2.5,"text":" one two three"}]}"#
-        try await TranscriptionStandIn(.verbose(onlySegments)).run { recognizer in
+        try await OpenAIStandIn(.json(onlySegments)).run { recognizer in
             let recognition = try await recognizer.recognize(pcmFile: try pcmFile(), language: nil)
             #expect(
                 recognition.words == [
@@ -110,21 +114,21 @@ final class TranscriptionStandIn: Sendable {
 
     @Test func serverErrorsAreRetriedAndRefusalsAreNot() async throws {
         for code in [500, 503, 429] {
-            try await TranscriptionStandIn(.status(code)).run { recognizer in
+            try await OpenAIStandIn(.status(code)).run { recognizer in
                 await #expect(throws: OpenAITranscriptionClient.Failure.self) {
                     try await recognizer.recognize(pcmFile: try pcmFile(), language: nil)
                 }
             }
         }
         for code in [400, 401, 413] {
-            try await TranscriptionStandIn(.status(code)).run { recognizer in
+            try await OpenAIStandIn(.status(code)).run { recognizer in
                 await #expect(throws: JobFailure.self) { try await recognizer.recognize(pcmFile: try pcmFile(), language: nil) }
             }
         }
     }
 
     @Test func aSlowServerTimesOut() async throws {
-        try await TranscriptionStandIn(.slow(.seconds(3))).run(timeout: .milliseconds(500)) { recognizer in
+        try await OpenAIStandIn(.slow(.seconds(3))).run(timeout: .milliseconds(500)) { recognizer in
             let started = ContinuousClock.now
             await #expect(throws: OpenAITranscriptionClient.Failure.self) {
                 try await recognizer.recognize(pcmFile: try pcmFile(), language: nil)

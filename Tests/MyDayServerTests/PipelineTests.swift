@@ -71,7 +71,7 @@ import Testing
     }
 
     @Test func aWhisperCompatibleServerCanDoTheRecognising() async throws {
-        let standIn = TranscriptionStandIn(.verbose(OpenAITranscriptionTests.answer))
+        let standIn = OpenAIStandIn(.json(OpenAITranscriptionTests.answer))
         try await standIn.serve { port in
             let server = try await TestServer.make(.sqlite) {
                 $0.workers = 1

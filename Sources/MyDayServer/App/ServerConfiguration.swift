@@ -27,6 +27,10 @@ public struct ServerConfiguration: Sendable {
     public var asrURL: String?
     public var asrModel = "whisper-1"
     public var asrAPIKey: String?
+    /// An OpenAI-compatible chat server for cleanup (`MYDAY_LLM_URL`); nil means the rules only.
+    public var llmURL: String?
+    public var llmModel = "gpt-4o-mini"
+    public var llmAPIKey: String?
     /// How long a job stays claimed without a heartbeat before another worker may take it over.
     public var jobLease: Duration = .seconds(60)
 
@@ -51,6 +55,12 @@ public struct ServerConfiguration: Sendable {
         asrAPIKey = config.string(forKey: "asr.api.key", isSecret: true)
         if let asrURL, URL(string: asrURL)?.host == nil {
             throw ConfigurationError("MYDAY_ASR_URL must be an absolute URL such as http://127.0.0.1:9000")
+        }
+        llmURL = config.string(forKey: "llm.url")
+        llmModel = config.string(forKey: "llm.model", default: llmModel)
+        llmAPIKey = config.string(forKey: "llm.api.key", isSecret: true)
+        if let llmURL, URL(string: llmURL)?.host == nil {
+            throw ConfigurationError("MYDAY_LLM_URL must be an absolute URL such as http://127.0.0.1:8000")
         }
         let leaseSeconds = config.int(forKey: "job.lease.seconds", default: 60)
         guard leaseSeconds >= 1 else { throw ConfigurationError("MYDAY_JOB_LEASE_SECONDS must be at least 1") }

@@ -37,9 +37,18 @@ func makeJobWorker(
         } else {
             try PocketSphinxRecognizer()
         }
+    let cleaner: any TranscriptCleaner =
+        if let url = configuration.llmURL {
+            ChatCompletionCleaner(
+                baseURL: url, model: configuration.llmModel, apiKey: configuration.llmAPIKey, fallback: RulesCleaner(),
+                metrics: metrics,
+                logger: logger)
+        } else {
+            RulesCleaner()
+        }
     let transcription = TranscriptionHandler(
         entries: EntryStore(driver: driver), blobs: blobs, decoder: AudioDecoder(), recognizer: recognizer,
-        cleaner: RulesCleaner(), scratch: configuration.scratchDirectory, metrics: metrics, logger: logger)
+        cleaner: cleaner, scratch: configuration.scratchDirectory, metrics: metrics, logger: logger)
     var settings = JobWorker.Settings()
     settings.slots = configuration.workers
     settings.lease = configuration.jobLease

@@ -18,6 +18,16 @@ struct PipelineMetrics: Sendable {
         ).recordNanoseconds(duration.nanoseconds)
     }
 
+    /// Counts a cleanup that fell back to the rules, by why: `unavailable`, `added_words`, `dropped_words`.
+    func recordCleanupFallback(_ reason: String) {
+        registry.makeCounter(
+            descriptor: .init(
+                namespace: "myday", subsystem: "cleanup", metricName: "fallbacks", unitName: "total",
+                helpText: "Model cleanups replaced by the rules"),
+            labels: [("reason", reason)]
+        ).increment()
+    }
+
     /// Sets the gauges of jobs per state (queue depth is `queued`, dead jobs `dead`).
     func recordJobCounts(_ counts: [JobRecord.State: Int]) {
         for state in [JobRecord.State.queued, .running, .succeeded, .dead] {

@@ -1,0 +1,81 @@
+import AsyncHTTPClient
+import Foundation
+import Logging
+import NIOCore
+
+/// Cleanup by a language model behind any OpenAI-compatible `POST /v1/chat/completions`, guarded:
+/// an answer that adds words, or drops too many, is thrown away and the rules' cleanup is used.
+/// So is the rules' cleanup when the model cannot be reached; each fallback is counted.
+struct ChatCompletionCleaner: TranscriptCleaner {
+    let baseURL: String
+    let model: String
+    let apiKey: String?
+    var timeout: Duration = .seconds(120)
+    let fallback: RulesCleaner
+    let metrics: PipelineMetrics
+    let logger: Logger
+
+    static let instructions = """
+        Clean this diary transcript for readability. Remove filler words (uh/um/ah/like), add punctuation \
+        and casing, preserve meaning and tone. Don't invent content. Answer with the cleaned transcript only.
+        """
+
+    func clean(_ recognition: Recognition) async throws -> String {
+        let raw = recognition.text ?? recognition.words.map(\.word).joined(separator: " ")
+        let rules = fallback.cleanText(recognition.words)
+        let answer: String
+        do {
+            answer = try await complete(raw)
+        } catch {
+            logger.warning("cleanup model unavailable; rules used", metadata: ["error": "\(error)"])
+            metrics.recordCleanupFallback("unavailable")
+            return rules
+        }
+        switch FaithfulnessGuard.judge(raw: raw, cleaned: answer) {
+        case .faithful:
+            return answer.trimmingCharacters(in: .whitespacesAndNewlines)
+        case .addsWords(let added):
+            logger.warning("cleanup model added words; rules used", metadata: ["added": "\(added.count)"])
+            metrics.recordCleanupFallback("added_words")
+        case .dropsTooMuch(let dropped):
+            logger.warning("cleanup model dropped words; rules used", metadata: ["dropped": "\(dropped)"])
+            metrics.recordCleanupFallback("dropped_words")
+        }
+        return rules
+    }
+
+    private func complete(_ raw: String) async throws -> String {
+        struct Message: Codable {
+            let role: String
+            let content: String
+        }
+        struct Request: Encodable {
+            let model: String
+            let messages: [Message]
+            let temperature: Double
+        }
+        struct Answer: Decodable {
+            struct Choice: Decodable { let message: Message }
+            let choices: [Choice]
+        }
+        var request = HTTPClientRequest(
+            url: (baseURL.hasSuffix("/") ? String(baseURL.dropLast()) : baseURL) + "/v1/chat/completions")
+        request.method = .POST
+        request.headers.add(name: "Content-Type", value: "application/json")
+        if let apiKey { request.headers.add(name: "Authorization", value: "Bearer \(apiKey)") }
+        let body = Request(
+            model: model, messages: [.init(role: "system", content: Self.instructions), .init(role: "user", content: raw)],
+            temperature: 0)
+        request.body = .bytes(ByteBuffer(data: try JSONEncoder().encode(body)))
+        let response = try await HTTPClient.shared.execute(request, timeout: .milliseconds(Int64(timeout.seconds * 1000)))
+        let payload = try await response.body.collect(upTo: 4 * 1024 * 1024)
+        guard (200..<300).contains(response.status.code) else {
+            throw OpenAITranscriptionClient.Failure.unavailable(Int(response.status.code))
+        }
+        guard let content = try JSONDecoder().decode(Answer.self, from: Data(buffer: payload)).choices.first?.message.content
+        else {
+            throw OpenAITranscriptionClient.Failure.unavailable(Int(response.status.code))
+        }
+        return content
+    }
+}
