@@ -31,6 +31,8 @@ func makeJobWorker(
     configuration: ServerConfiguration, driver: any DatabaseDriver, blobs: any BlobStore, metrics: PipelineMetrics, logger: Logger
 ) throws -> JobWorker {
     try FileManager.default.createDirectory(at: configuration.scratchDirectory, withIntermediateDirectories: true)
+    // Decoded audio a crashed worker left behind; an hour old, so no running job of another process owns it.
+    FileManager.default.removeFiles(in: configuration.scratchDirectory, endingWith: ".pcm", olderThan: 3600)
     let recognizer: any SpeechRecognizer =
         if let url = configuration.asrURL {
             OpenAITranscriptionClient(baseURL: url, model: configuration.asrModel, apiKey: configuration.asrAPIKey)

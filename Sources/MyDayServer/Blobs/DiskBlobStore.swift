@@ -73,13 +73,7 @@ struct DiskBlobStore: BlobStore {
 
     /// Removes partial uploads that a crash left behind; they never became blobs.
     func removeAbandonedUploads(olderThan age: TimeInterval = 3600) {
-        let cutoff = Date().addingTimeInterval(-age)
-        let names = (try? FileManager.default.contentsOfDirectory(atPath: temporaryDirectory.path)) ?? []
-        for name in names where name.hasSuffix(".part") {
-            let path = temporaryDirectory.appendingPathComponent(name).path
-            let modified = (try? FileManager.default.attributesOfItem(atPath: path)[.modificationDate] as? Date) ?? .distantPast
-            if modified < cutoff { unlink(path) }
-        }
+        FileManager.default.removeFiles(in: temporaryDirectory, endingWith: ".part", olderThan: age)
     }
 
     /// fsync, so a rename never points at bytes still in the page cache.

@@ -1,5 +1,9 @@
 import Foundation
 
+#if canImport(Glibc)
+    import Glibc
+#endif
+
 /// Runs a command-line tool (ffprobe, ffmpeg) as a child process with a time limit, capturing its output.
 enum ProcessRunner {
     struct Result: Sendable {
@@ -37,19 +41,25 @@ enum ProcessRunner {
         async let standardOutput = readToEnd(output.fileHandleForReading)
         async let standardError = readToEnd(errors.fileHandleForReading)
 
-        let status = try await withThrowingTaskGroup(of: Int32?.self) { group in
-            group.addTask { await finished.stream.first { _ in true } ?? -1 }
-            group.addTask {
-                try await Task.sleep(for: timeout)
-                return nil
+        // A cancelled caller (a job handed back at shutdown) takes its child process down with it.
+        let status = await withTaskCancellationHandler {
+            await withTaskGroup(of: Int32?.self) { group in
+                group.addTask { await finished.stream.first { _ in true } ?? -1 }
+                group.addTask {
+                    try? await Task.sleep(for: timeout)
+                    return nil
+                }
+                let first = await group.next() ?? nil
+                group.cancelAll()
+                return first
             }
-            let first = try await group.next()!
-            group.cancelAll()
-            return first
+        } onCancel: {
+            kill(process.processIdentifier, SIGKILL)
         }
-        guard let status else {
-            process.terminate()
+        guard let status, !Task.isCancelled else {
+            kill(process.processIdentifier, SIGKILL)
             _ = await (standardOutput, standardError)
+            try Task.checkCancellation()
             throw Failure.timedOut(tool, timeout)
         }
         return Result(status: status, standardOutput: await standardOutput, standardError: await standardError)
