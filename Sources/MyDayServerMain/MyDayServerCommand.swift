@@ -13,7 +13,7 @@ struct MyDayServerCommand: AsyncParsableCommand {
         commandName: "myday-server",
         abstract: "The My Day API server.",
         discussion: "Settings come from MYDAY_* environment variables; see the README.",
-        subcommands: [Serve.self, Worker.self, Migrate.self],
+        subcommands: [Serve.self, Worker.self, Migrate.self, Transcribe.self],
         defaultSubcommand: Serve.self
     )
 }
@@ -67,5 +67,21 @@ struct Migrate: AsyncParsableCommand {
             throw error
         }
         await driver.shutdown()
+    }
+}
+
+struct Transcribe: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Transcribe an audio file with the configured engines and print the result as JSON.")
+
+    @Argument(help: "An audio file (m4a, wav, webm, ogg, mp3).")
+    var file: String
+
+    func run() async throws {
+        let (configuration, logger) = try Environment.load()
+        let transcript = try await transcribeFile(URL(fileURLWithPath: file), configuration: configuration, logger: logger)
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        print(String(decoding: try encoder.encode(transcript), as: UTF8.self))
     }
 }

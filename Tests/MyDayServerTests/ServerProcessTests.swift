@@ -188,3 +188,30 @@ import Testing
         }
     }
 }
+
+@Suite struct TranscribeCommandTests {
+    private func transcribe(_ audio: Data) throws -> [String: Any] {
+        let file = FileManager.default.temporaryDirectory.appendingPathComponent("myday-cli-\(UUID().uuidString).m4a")
+        try audio.write(to: file)
+        defer { try? FileManager.default.removeItem(at: file) }
+        let process = Process()
+        process.executableURL = try ServerProcess.executable()
+        process.arguments = ["transcribe", file.path]
+        process.environment = ["MYDAY_LOG_LEVEL": "error", "PATH": "/usr/bin:/bin"]
+        let output = Pipe()
+        process.standardOutput = output
+        try process.run()
+        let data = output.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        #expect(process.terminationStatus == 0)
+        return try JSONSerialization.jsonObject(with: data) as? [String: Any] ?? [:]
+    }
+
+    @Test func transcribesAFileAsTheWorkerWould() throws {
+        let speech = try transcribe(try TestSpeech.m4a(TestSpeech.diarySentence))
+        #expect((speech["words"] as? Int ?? 0) > 5 && speech["noSpeech"] as? Bool == false)
+        #expect((speech["clean"] as? String)?.last == ".")
+        let silence = try transcribe(try TestSpeech.silence(seconds: 2))
+        #expect(silence["noSpeech"] as? Bool == true && silence["clean"] as? String == "")
+    }
+}

@@ -33,26 +33,28 @@ func makeJobWorker(
     try FileManager.default.createDirectory(at: configuration.scratchDirectory, withIntermediateDirectories: true)
     // Decoded audio a crashed worker left behind; an hour old, so no running job of another process owns it.
     FileManager.default.removeFiles(in: configuration.scratchDirectory, endingWith: ".pcm", olderThan: 3600)
-    let recognizer: any SpeechRecognizer =
-        if let url = configuration.asrURL {
-            OpenAITranscriptionClient(baseURL: url, model: configuration.asrModel, apiKey: configuration.asrAPIKey)
-        } else {
-            try PocketSphinxRecognizer()
-        }
-    let cleaner: any TranscriptCleaner =
-        if let url = configuration.llmURL {
-            ChatCompletionCleaner(
-                baseURL: url, model: configuration.llmModel, apiKey: configuration.llmAPIKey, fallback: RulesCleaner(),
-                metrics: metrics,
-                logger: logger)
-        } else {
-            RulesCleaner()
-        }
     let transcription = TranscriptionHandler(
-        entries: EntryStore(driver: driver), blobs: blobs, decoder: AudioDecoder(), recognizer: recognizer,
-        cleaner: cleaner, scratch: configuration.scratchDirectory, metrics: metrics, logger: logger)
+        entries: EntryStore(driver: driver), blobs: blobs, decoder: AudioDecoder(), recognizer: try makeRecognizer(configuration),
+        cleaner: makeCleaner(configuration, metrics: metrics, logger: logger), scratch: configuration.scratchDirectory,
+        metrics: metrics, logger: logger)
     var settings = JobWorker.Settings()
     settings.slots = configuration.workers
     settings.lease = configuration.jobLease
     return JobWorker(queue: JobQueue(driver: driver), handlers: [transcription], settings: settings, logger: logger)
+}
+
+/// The speech-to-text engine the configuration names: a Whisper-compatible server, or PocketSphinx here.
+func makeRecognizer(_ configuration: ServerConfiguration) throws -> any SpeechRecognizer {
+    if let url = configuration.asrURL {
+        return OpenAITranscriptionClient(baseURL: url, model: configuration.asrModel, apiKey: configuration.asrAPIKey)
+    }
+    return try PocketSphinxRecognizer()
+}
+
+/// The cleanup the configuration names: a chat model behind the faithfulness guard, or the rules.
+func makeCleaner(_ configuration: ServerConfiguration, metrics: PipelineMetrics, logger: Logger) -> any TranscriptCleaner {
+    guard let url = configuration.llmURL else { return RulesCleaner() }
+    return ChatCompletionCleaner(
+        baseURL: url, model: configuration.llmModel, apiKey: configuration.llmAPIKey, fallback: RulesCleaner(), metrics: metrics,
+        logger: logger)
 }

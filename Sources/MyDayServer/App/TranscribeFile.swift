@@ -1,0 +1,26 @@
+import Foundation
+import Logging
+import Prometheus
+
+/// The transcript of one local audio file, made as the worker makes it; for operators and benchmarks.
+public struct FileTranscript: Sendable, Codable {
+    public let raw: String
+    public let clean: String
+    public let words: Int
+    public let noSpeech: Bool
+}
+
+/// Decodes, recognises and cleans `file` with the engines `configuration` names, without a database.
+public func transcribeFile(_ file: URL, configuration: ServerConfiguration, logger: Logger) async throws -> FileTranscript {
+    let scratch = FileManager.default.temporaryDirectory
+    let pcm = try await AudioDecoder().decode(file, into: scratch)
+    defer { try? FileManager.default.removeItem(at: pcm) }
+    let recognition = try await makeRecognizer(configuration).recognize(pcmFile: pcm, language: nil)
+    let metrics = PipelineMetrics(registry: PrometheusCollectorRegistry())
+    let clean =
+        recognition.noSpeech ? "" : try await makeCleaner(configuration, metrics: metrics, logger: logger).clean(recognition)
+    return FileTranscript(
+        raw: recognition.text ?? recognition.words.map(\.word).joined(separator: " "), clean: clean,
+        words: recognition.words.count,
+        noSpeech: recognition.noSpeech)
+}
