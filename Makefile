@@ -21,6 +21,7 @@ build:
 bench:
 	scripts/install-dependencies
 	bench/run
+	bench/pipeline
 
 ## Regenerates Sources/MyDayAPI/Generated after openapi.yaml changed.
 generate:
