@@ -1,6 +1,8 @@
 import Foundation
 import Testing
 
+@testable import MyDayServer
+
 /// Upload to transcript over HTTP, with the real ffmpeg, PocketSphinx and the rules cleaner.
 @Suite(.serialized) struct PipelineTests {
     private func waitForTranscript(_ api: APIClient, _ session: APIClient.Session, _ id: UUID) async throws -> [String: Any] {
@@ -87,6 +89,32 @@ import Testing
             }
         }
         #expect(standIn.received.withLock { $0.count } == 1)
+    }
+
+    @Test func undecodableAudioFailsWithAReasonAndTheWorkerGoesOn() async throws {
+        let server = try await TestServer.make(.sqlite) { $0.workers = 1 }
+        try await server.run { api in
+            let session = try await api.register()
+            // Given audio that passed the upload checks but that ffmpeg cannot decode (as a damaged file
+            // on a disk could be): random bytes, marked uploaded behind the API's back
+            let garbage = Data((0..<8000).map { UInt8(truncatingIfNeeded: $0 &* 131 &+ 7) })
+            let id = UUID()
+            let created = try await api.createAudioEntry(session, id: id, sizeBytes: garbage.count)
+            _ = try await api.upload(try #require(created.uploadURL), garbage)
+            try await server.withDatabase { driver in
+                _ = try await EntryStore(driver: driver).markUploaded(
+                    id: id, userID: try #require(UUID(uuidString: session.userID)), pipeline: TranscriptionPipeline())
+            }
+
+            // Then the entry fails with a reason a person can read
+            let failed = try await waitForTranscript(api, session, id)
+            #expect(failed["status"] as? String == "failed")
+            #expect((failed["failure_reason"] as? String)?.contains("could not be decoded") == true)
+
+            // And the worker goes on with the next recording
+            let next = try await upload(api, session, try TestSpeech.m4a("hello"))
+            #expect(try await waitForTranscript(api, session, next)["status"] as? String == "transcribed")
+        }
     }
 
     @Test func retranscribingNeedsStoredAudio() async throws {
