@@ -115,7 +115,7 @@ final class OpenAIStandIn: Sendable {
     @Test func serverErrorsAreRetriedAndRefusalsAreNot() async throws {
         for code in [500, 503, 429] {
             try await OpenAIStandIn(.status(code)).run { recognizer in
-                await #expect(throws: OpenAITranscriptionClient.Failure.self) {
+                await #expect(throws: OpenAICompatible.Failure.self) {
                     try await recognizer.recognize(pcmFile: try pcmFile(), language: nil)
                 }
             }
@@ -130,7 +130,7 @@ final class OpenAIStandIn: Sendable {
     @Test func aSlowServerTimesOut() async throws {
         try await OpenAIStandIn(.slow(.seconds(3))).run(timeout: .milliseconds(500)) { recognizer in
             let started = ContinuousClock.now
-            await #expect(throws: OpenAITranscriptionClient.Failure.self) {
+            await #expect(throws: OpenAICompatible.Failure.self) {
                 try await recognizer.recognize(pcmFile: try pcmFile(), language: nil)
             }
             let waited = ContinuousClock.now - started

@@ -1,4 +1,3 @@
-import AsyncHTTPClient
 import Foundation
 import Logging
 import NIOCore
@@ -58,24 +57,15 @@ struct ChatCompletionCleaner: TranscriptCleaner {
             struct Choice: Decodable { let message: Message }
             let choices: [Choice]
         }
-        var request = HTTPClientRequest(
-            url: (baseURL.hasSuffix("/") ? String(baseURL.dropLast()) : baseURL) + "/v1/chat/completions")
-        request.method = .POST
-        request.headers.add(name: "Content-Type", value: "application/json")
-        if let apiKey { request.headers.add(name: "Authorization", value: "Bearer \(apiKey)") }
         let body = Request(
             model: model, messages: [.init(role: "system", content: Self.instructions), .init(role: "user", content: raw)],
             temperature: 0)
-        request.body = .bytes(ByteBuffer(data: try JSONEncoder().encode(body)))
-        let response = try await HTTPClient.shared.execute(request, timeout: .milliseconds(Int64(timeout.seconds * 1000)))
-        let payload = try await response.body.collect(upTo: 4 * 1024 * 1024)
-        guard (200..<300).contains(response.status.code) else {
-            throw OpenAITranscriptionClient.Failure.unavailable(Int(response.status.code))
-        }
-        guard let content = try JSONDecoder().decode(Answer.self, from: Data(buffer: payload)).choices.first?.message.content
-        else {
-            throw OpenAITranscriptionClient.Failure.unavailable(Int(response.status.code))
-        }
+        let response = try await OpenAICompatible.post(
+            baseURL: baseURL, path: "/v1/chat/completions", apiKey: apiKey, contentType: "application/json",
+            body: ByteBuffer(data: try JSONEncoder().encode(body)), timeout: timeout, maxResponseBytes: 4 * 1024 * 1024)
+        guard (200..<300).contains(response.status),
+            let content = try JSONDecoder().decode(Answer.self, from: Data(buffer: response.body)).choices.first?.message.content
+        else { throw OpenAICompatible.Failure.unavailable(Int(response.status)) }
         return content
     }
 }

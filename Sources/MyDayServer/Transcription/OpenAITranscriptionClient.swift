@@ -1,7 +1,5 @@
-import AsyncHTTPClient
 import Foundation
 import NIOCore
-import NIOHTTP1
 
 /// Speech-to-text through any OpenAI-compatible `POST /v1/audio/transcriptions` (hosted Whisper,
 /// faster-whisper servers, whisper.cpp's server), asking for word timestamps.
@@ -18,41 +16,21 @@ struct OpenAITranscriptionClient: SpeechRecognizer {
 
     func recognize(pcmFile: URL, language: String?) async throws -> Recognition {
         let boundary = "myday-\(UUID().uuidString)"
-        var request = HTTPClientRequest(url: baseURL.trimmingSuffix("/") + "/v1/audio/transcriptions")
-        request.method = .POST
-        request.headers.add(name: "Content-Type", value: "multipart/form-data; boundary=\(boundary)")
-        if let apiKey { request.headers.add(name: "Authorization", value: "Bearer \(apiKey)") }
         let body = try Self.multipartBody(
             boundary: boundary, pcmFile: pcmFile, model: model, language: language.map(Self.isoLanguage))
-        request.body = .bytes(body)
-
-        let response: HTTPClientResponse
-        do {
-            response = try await HTTPClient.shared.execute(request, timeout: .milliseconds(Int64(timeout.seconds * 1000)))
-        } catch {
-            throw Failure.unreachable(String(describing: error))
-        }
-        let payload = try await response.body.collect(upTo: maxResponseBytes)
-        switch response.status.code {
+        let response = try await OpenAICompatible.post(
+            baseURL: baseURL, path: "/v1/audio/transcriptions", apiKey: apiKey,
+            contentType: "multipart/form-data; boundary=\(boundary)", body: body, timeout: timeout,
+            maxResponseBytes: maxResponseBytes)
+        switch response.status {
         case 200..<300: break
-        case 408, 429, 500...: throw Failure.unavailable(Int(response.status.code))
+        case 408, 429, 500...: throw OpenAICompatible.Failure.unavailable(Int(response.status))
         default:
-            throw JobFailure.permanent("The transcription service refused the recording (HTTP \(response.status.code)).")
+            throw JobFailure.permanent("The transcription service refused the recording (HTTP \(response.status)).")
         }
+        let payload = response.body
         let result = try JSONDecoder().decode(VerboseTranscription.self, from: Data(buffer: payload))
         return Recognition(words: result.spokenWords(), language: language ?? result.language)
-    }
-
-    enum Failure: Error, CustomStringConvertible {
-        case unreachable(String)
-        case unavailable(Int)
-
-        var description: String {
-            switch self {
-            case .unreachable(let detail): "the transcription service did not answer: \(detail)"
-            case .unavailable(let status): "the transcription service answered HTTP \(status)"
-            }
-        }
     }
 
     /// `en-US` → `en`: the API takes ISO 639-1 codes.
@@ -154,8 +132,4 @@ enum WAVHeader {
         append32(pcmByteCount)
         return header
     }
-}
-
-extension String {
-    fileprivate func trimmingSuffix(_ suffix: String) -> String { hasSuffix(suffix) ? String(dropLast(suffix.count)) : self }
 }
