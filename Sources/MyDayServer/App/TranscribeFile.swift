@@ -20,7 +20,7 @@ public func transcribeFile(_ file: URL, configuration: ServerConfiguration, logg
     let clean =
         recognition.noSpeech ? "" : try await makeCleaner(configuration, metrics: metrics, logger: logger).clean(recognition)
     return FileTranscript(
-        raw: recognition.text ?? recognition.words.map(\.word).joined(separator: " "), clean: clean,
+        raw: recognition.rawText, clean: clean,
         words: recognition.words.count,
         noSpeech: recognition.noSpeech)
 }

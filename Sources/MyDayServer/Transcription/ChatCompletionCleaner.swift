@@ -20,7 +20,7 @@ struct ChatCompletionCleaner: TranscriptCleaner {
         """
 
     func clean(_ recognition: Recognition) async throws -> String {
-        let raw = recognition.text ?? recognition.words.map(\.word).joined(separator: " ")
+        let raw = recognition.rawText
         let rules = fallback.cleanText(recognition.words)
         let answer: String
         do {

@@ -11,8 +11,8 @@ struct RecognizedWord: Sendable, Equatable, Codable {
 struct Recognition: Sendable, Equatable {
     let words: [RecognizedWord]
     let language: String?
-    /// The engine's own text, where it has punctuation and casing; nil means the words joined.
-    var text: String? = nil
+    /// The raw transcript: the words as the engine gave them, joined.
+    var rawText: String { words.map(\.word).joined(separator: " ") }
 
     var noSpeech: Bool { words.isEmpty }
 }

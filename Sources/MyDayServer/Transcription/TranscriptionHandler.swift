@@ -43,7 +43,7 @@ struct TranscriptionHandler: JobHandler {
                 "clean_ms": "\((ContinuousClock.now - recognized).nanoseconds / 1_000_000)",
             ])
         let transcript = Transcript(
-            raw: recognition.text ?? recognition.words.map(\.word).joined(separator: " "), clean: clean,
+            raw: recognition.rawText, clean: clean,
             words: recognition.words, language: recognition.language ?? entry.language, noSpeech: recognition.noSpeech)
         return { db in try await EntryStore.storeTranscript(transcript, entryID: entry.id, userID: entry.userID, in: db) }
     }
