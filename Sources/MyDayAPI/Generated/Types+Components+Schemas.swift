@@ -178,6 +178,14 @@ extension Components {
             public var id: Swift.String
             /// - Remark: Generated from `#/components/schemas/User/email`.
             public var email: Swift.String
+            /// The name Apple gave on the first sign-in, if any.
+            ///
+            /// - Remark: Generated from `#/components/schemas/User/name`.
+            public var name: Swift.String?
+            /// Whether the user can sign in with email and password.
+            ///
+            /// - Remark: Generated from `#/components/schemas/User/has_password`.
+            public var hasPassword: Swift.Bool
             /// - Remark: Generated from `#/components/schemas/User/created_at`.
             public var createdAt: Foundation.Date
             /// Creates a new `User`.
@@ -185,20 +193,296 @@ extension Components {
             /// - Parameters:
             ///   - id:
             ///   - email:
+            ///   - name: The name Apple gave on the first sign-in, if any.
+            ///   - hasPassword: Whether the user can sign in with email and password.
             ///   - createdAt:
             public init(
                 id: Swift.String,
                 email: Swift.String,
+                name: Swift.String? = nil,
+                hasPassword: Swift.Bool,
                 createdAt: Foundation.Date
             ) {
                 self.id = id
                 self.email = email
+                self.name = name
+                self.hasPassword = hasPassword
                 self.createdAt = createdAt
             }
             public enum CodingKeys: String, CodingKey {
                 case id
                 case email
+                case name
+                case hasPassword = "has_password"
                 case createdAt = "created_at"
+            }
+        }
+        /// - Remark: Generated from `#/components/schemas/AppleSignIn`.
+        public struct AppleSignIn: Codable, Hashable, Sendable {
+            /// The JWT Apple returned to the app.
+            ///
+            /// - Remark: Generated from `#/components/schemas/AppleSignIn/identity_token`.
+            public var identityToken: Swift.String
+            /// The raw nonce whose SHA-256 the app gave Apple.
+            ///
+            /// - Remark: Generated from `#/components/schemas/AppleSignIn/nonce`.
+            public var nonce: Swift.String?
+            /// The name Apple returned on the first sign-in.
+            ///
+            /// - Remark: Generated from `#/components/schemas/AppleSignIn/name`.
+            public var name: Swift.String?
+            /// Creates a new `AppleSignIn`.
+            ///
+            /// - Parameters:
+            ///   - identityToken: The JWT Apple returned to the app.
+            ///   - nonce: The raw nonce whose SHA-256 the app gave Apple.
+            ///   - name: The name Apple returned on the first sign-in.
+            public init(
+                identityToken: Swift.String,
+                nonce: Swift.String? = nil,
+                name: Swift.String? = nil
+            ) {
+                self.identityToken = identityToken
+                self.nonce = nonce
+                self.name = name
+            }
+            public enum CodingKeys: String, CodingKey {
+                case identityToken = "identity_token"
+                case nonce
+                case name
+            }
+            public init(from decoder: any Swift.Decoder) throws {
+                let container = try decoder.container(keyedBy: CodingKeys.self)
+                self.identityToken = try container.decode(
+                    Swift.String.self,
+                    forKey: .identityToken
+                )
+                self.nonce = try container.decodeIfPresent(
+                    Swift.String.self,
+                    forKey: .nonce
+                )
+                self.name = try container.decodeIfPresent(
+                    Swift.String.self,
+                    forKey: .name
+                )
+                try decoder.ensureNoAdditionalProperties(knownKeys: [
+                    "identity_token",
+                    "nonce",
+                    "name"
+                ])
+            }
+        }
+        /// - Remark: Generated from `#/components/schemas/GoogleSignIn`.
+        public struct GoogleSignIn: Codable, Hashable, Sendable {
+            /// The JWT Google returned to the app.
+            ///
+            /// - Remark: Generated from `#/components/schemas/GoogleSignIn/id_token`.
+            public var idToken: Swift.String
+            /// Creates a new `GoogleSignIn`.
+            ///
+            /// - Parameters:
+            ///   - idToken: The JWT Google returned to the app.
+            public init(idToken: Swift.String) {
+                self.idToken = idToken
+            }
+            public enum CodingKeys: String, CodingKey {
+                case idToken = "id_token"
+            }
+            public init(from decoder: any Swift.Decoder) throws {
+                let container = try decoder.container(keyedBy: CodingKeys.self)
+                self.idToken = try container.decode(
+                    Swift.String.self,
+                    forKey: .idToken
+                )
+                try decoder.ensureNoAdditionalProperties(knownKeys: [
+                    "id_token"
+                ])
+            }
+        }
+        /// - Remark: Generated from `#/components/schemas/IdentityProvider`.
+        @frozen public enum IdentityProvider: String, Codable, Hashable, Sendable, CaseIterable {
+            case apple = "apple"
+            case google = "google"
+        }
+        /// - Remark: Generated from `#/components/schemas/ProviderToken`.
+        public struct ProviderToken: Codable, Hashable, Sendable {
+            /// An Apple identity token or a Google ID token.
+            ///
+            /// - Remark: Generated from `#/components/schemas/ProviderToken/token`.
+            public var token: Swift.String
+            /// For Apple
+            ///
+            /// - Remark: Generated from `#/components/schemas/ProviderToken/nonce`.
+            public var nonce: Swift.String?
+            /// Creates a new `ProviderToken`.
+            ///
+            /// - Parameters:
+            ///   - token: An Apple identity token or a Google ID token.
+            ///   - nonce: For Apple
+            public init(
+                token: Swift.String,
+                nonce: Swift.String? = nil
+            ) {
+                self.token = token
+                self.nonce = nonce
+            }
+            public enum CodingKeys: String, CodingKey {
+                case token
+                case nonce
+            }
+            public init(from decoder: any Swift.Decoder) throws {
+                let container = try decoder.container(keyedBy: CodingKeys.self)
+                self.token = try container.decode(
+                    Swift.String.self,
+                    forKey: .token
+                )
+                self.nonce = try container.decodeIfPresent(
+                    Swift.String.self,
+                    forKey: .nonce
+                )
+                try decoder.ensureNoAdditionalProperties(knownKeys: [
+                    "token",
+                    "nonce"
+                ])
+            }
+        }
+        /// - Remark: Generated from `#/components/schemas/Identity`.
+        public struct Identity: Codable, Hashable, Sendable {
+            /// - Remark: Generated from `#/components/schemas/Identity/provider`.
+            @frozen public enum ProviderPayload: String, Codable, Hashable, Sendable, CaseIterable {
+                case email = "email"
+                case apple = "apple"
+                case google = "google"
+            }
+            /// - Remark: Generated from `#/components/schemas/Identity/provider`.
+            public var provider: Components.Schemas.Identity.ProviderPayload
+            /// The email the provider gave.
+            ///
+            /// - Remark: Generated from `#/components/schemas/Identity/email`.
+            public var email: Swift.String?
+            /// - Remark: Generated from `#/components/schemas/Identity/created_at`.
+            public var createdAt: Foundation.Date
+            /// Creates a new `Identity`.
+            ///
+            /// - Parameters:
+            ///   - provider:
+            ///   - email: The email the provider gave.
+            ///   - createdAt:
+            public init(
+                provider: Components.Schemas.Identity.ProviderPayload,
+                email: Swift.String? = nil,
+                createdAt: Foundation.Date
+            ) {
+                self.provider = provider
+                self.email = email
+                self.createdAt = createdAt
+            }
+            public enum CodingKeys: String, CodingKey {
+                case provider
+                case email
+                case createdAt = "created_at"
+            }
+        }
+        /// - Remark: Generated from `#/components/schemas/PasswordChange`.
+        public struct PasswordChange: Codable, Hashable, Sendable {
+            /// - Remark: Generated from `#/components/schemas/PasswordChange/current_password`.
+            public var currentPassword: Swift.String
+            /// 8 to 128 characters
+            ///
+            /// - Remark: Generated from `#/components/schemas/PasswordChange/new_password`.
+            public var newPassword: Swift.String
+            /// Creates a new `PasswordChange`.
+            ///
+            /// - Parameters:
+            ///   - currentPassword:
+            ///   - newPassword: 8 to 128 characters
+            public init(
+                currentPassword: Swift.String,
+                newPassword: Swift.String
+            ) {
+                self.currentPassword = currentPassword
+                self.newPassword = newPassword
+            }
+            public enum CodingKeys: String, CodingKey {
+                case currentPassword = "current_password"
+                case newPassword = "new_password"
+            }
+            public init(from decoder: any Swift.Decoder) throws {
+                let container = try decoder.container(keyedBy: CodingKeys.self)
+                self.currentPassword = try container.decode(
+                    Swift.String.self,
+                    forKey: .currentPassword
+                )
+                self.newPassword = try container.decode(
+                    Swift.String.self,
+                    forKey: .newPassword
+                )
+                try decoder.ensureNoAdditionalProperties(knownKeys: [
+                    "current_password",
+                    "new_password"
+                ])
+            }
+        }
+        /// Proof of a recent sign-in; send the password, or a provider's fresh token.
+        ///
+        /// - Remark: Generated from `#/components/schemas/Reauthentication`.
+        public struct Reauthentication: Codable, Hashable, Sendable {
+            /// - Remark: Generated from `#/components/schemas/Reauthentication/password`.
+            public var password: Swift.String?
+            /// - Remark: Generated from `#/components/schemas/Reauthentication/provider`.
+            public var provider: Components.Schemas.IdentityProvider?
+            /// - Remark: Generated from `#/components/schemas/Reauthentication/token`.
+            public var token: Swift.String?
+            /// - Remark: Generated from `#/components/schemas/Reauthentication/nonce`.
+            public var nonce: Swift.String?
+            /// Creates a new `Reauthentication`.
+            ///
+            /// - Parameters:
+            ///   - password:
+            ///   - provider:
+            ///   - token:
+            ///   - nonce:
+            public init(
+                password: Swift.String? = nil,
+                provider: Components.Schemas.IdentityProvider? = nil,
+                token: Swift.String? = nil,
+                nonce: Swift.String? = nil
+            ) {
+                self.password = password
+                self.provider = provider
+                self.token = token
+                self.nonce = nonce
+            }
+            public enum CodingKeys: String, CodingKey {
+                case password
+                case provider
+                case token
+                case nonce
+            }
+            public init(from decoder: any Swift.Decoder) throws {
+                let container = try decoder.container(keyedBy: CodingKeys.self)
+                self.password = try container.decodeIfPresent(
+                    Swift.String.self,
+                    forKey: .password
+                )
+                self.provider = try container.decodeIfPresent(
+                    Components.Schemas.IdentityProvider.self,
+                    forKey: .provider
+                )
+                self.token = try container.decodeIfPresent(
+                    Swift.String.self,
+                    forKey: .token
+                )
+                self.nonce = try container.decodeIfPresent(
+                    Swift.String.self,
+                    forKey: .nonce
+                )
+                try decoder.ensureNoAdditionalProperties(knownKeys: [
+                    "password",
+                    "provider",
+                    "token",
+                    "nonce"
+                ])
             }
         }
         /// - Remark: Generated from `#/components/schemas/EntryKind`.

@@ -29,6 +29,28 @@ public protocol APIProtocol: Sendable {
     /// - Remark: HTTP `POST /v1/auth/email/login`.
     /// - Remark: Generated from `#/paths//v1/auth/email/login/post(loginWithEmail)`.
     func loginWithEmail(_ input: Operations.LoginWithEmail.Input) async throws -> Operations.LoginWithEmail.Output
+    /// Sign in, or sign up, with an identity token from Sign in with Apple.
+    ///
+    /// The server verifies the token against Apple's keys (issuer, audience, expiry, signature) and,
+    /// when the token carries a nonce, that it is the SHA-256 of the raw `nonce` sent here. The
+    /// account is found by Apple's subject, never by email: a new Apple identity whose email
+    /// belongs to an existing account answers 409 (sign in to that account and link Apple from it).
+    /// Apple sends the user's name only on the first sign-in; send it here then and it is kept.
+    ///
+    ///
+    /// - Remark: HTTP `POST /v1/auth/apple`.
+    /// - Remark: Generated from `#/paths//v1/auth/apple/post(signInWithApple)`.
+    func signInWithApple(_ input: Operations.SignInWithApple.Input) async throws -> Operations.SignInWithApple.Output
+    /// Sign in, or sign up, with an ID token from Google Sign-In.
+    ///
+    /// The server verifies the token against Google's keys (issuer, audience, expiry, signature)
+    /// and needs a verified email for a new account. As with Apple, accounts are found by Google's
+    /// subject; an email that belongs to an existing account answers 409.
+    ///
+    ///
+    /// - Remark: HTTP `POST /v1/auth/google`.
+    /// - Remark: Generated from `#/paths//v1/auth/google/post(signInWithGoogle)`.
+    func signInWithGoogle(_ input: Operations.SignInWithGoogle.Input) async throws -> Operations.SignInWithGoogle.Output
     /// Trade a refresh token for a new access token and a new refresh token.
     ///
     /// The presented refresh token stops working. Presenting it again signs out every device of its login.
@@ -41,11 +63,54 @@ public protocol APIProtocol: Sendable {
     /// - Remark: HTTP `POST /v1/auth/logout`.
     /// - Remark: Generated from `#/paths//v1/auth/logout/post(logout)`.
     func logout(_ input: Operations.Logout.Input) async throws -> Operations.Logout.Output
+    /// Sign out everywhere.
+    ///
+    /// Ends every login of the user and makes every access token already handed out stop working.
+    ///
+    /// - Remark: HTTP `POST /v1/auth/logout-all`.
+    /// - Remark: Generated from `#/paths//v1/auth/logout-all/post(logoutAll)`.
+    func logoutAll(_ input: Operations.LogoutAll.Input) async throws -> Operations.LogoutAll.Output
     /// The signed-in user.
     ///
     /// - Remark: HTTP `GET /v1/me`.
     /// - Remark: Generated from `#/paths//v1/me/get(getMe)`.
     func getMe(_ input: Operations.GetMe.Input) async throws -> Operations.GetMe.Output
+    /// Delete the account and everything in it, audio included.
+    ///
+    /// Needs a recent sign-in: an access token issued in the last 5 minutes, or the password, or
+    /// a fresh Apple or Google token of a linked identity in the body. From the answer on, the
+    /// account cannot sign in; its entries, audio, tokens and identities are removed in the
+    /// background (a deletion that is interrupted finishes later).
+    ///
+    ///
+    /// - Remark: HTTP `DELETE /v1/me`.
+    /// - Remark: Generated from `#/paths//v1/me/delete(deleteMe)`.
+    func deleteMe(_ input: Operations.DeleteMe.Input) async throws -> Operations.DeleteMe.Output
+    /// Change the password; every other login ends.
+    ///
+    /// Needs the current password. The new one must have 8 to 128 characters and not be one of the
+    /// 10,000 most common passwords. Every refresh and access token of the user stops working; the
+    /// answer is a new session for this device.
+    ///
+    ///
+    /// - Remark: HTTP `POST /v1/me/password`.
+    /// - Remark: Generated from `#/paths//v1/me/password/post(changePassword)`.
+    func changePassword(_ input: Operations.ChangePassword.Input) async throws -> Operations.ChangePassword.Output
+    /// The ways the user signs in (email and password, Apple, Google).
+    ///
+    /// - Remark: HTTP `GET /v1/me/identities`.
+    /// - Remark: Generated from `#/paths//v1/me/identities/get(listIdentities)`.
+    func listIdentities(_ input: Operations.ListIdentities.Input) async throws -> Operations.ListIdentities.Output
+    /// Let the signed-in user also sign in with Apple or Google.
+    ///
+    /// The provider's token is verified as for signing in. An identity already linked to this user
+    /// answers 200; one that belongs to another account answers 409, as does a second identity of
+    /// the same provider.
+    ///
+    ///
+    /// - Remark: HTTP `POST /v1/me/identities/{provider}`.
+    /// - Remark: Generated from `#/paths//v1/me/identities/{provider}/post(linkIdentity)`.
+    func linkIdentity(_ input: Operations.LinkIdentity.Input) async throws -> Operations.LinkIdentity.Output
     /// Delta sync, or full-text search.
     ///
     /// Without `q`: every entry changed after `since` (created, edited, transcribed, deleted), in
@@ -142,6 +207,44 @@ extension APIProtocol {
             body: body
         ))
     }
+    /// Sign in, or sign up, with an identity token from Sign in with Apple.
+    ///
+    /// The server verifies the token against Apple's keys (issuer, audience, expiry, signature) and,
+    /// when the token carries a nonce, that it is the SHA-256 of the raw `nonce` sent here. The
+    /// account is found by Apple's subject, never by email: a new Apple identity whose email
+    /// belongs to an existing account answers 409 (sign in to that account and link Apple from it).
+    /// Apple sends the user's name only on the first sign-in; send it here then and it is kept.
+    ///
+    ///
+    /// - Remark: HTTP `POST /v1/auth/apple`.
+    /// - Remark: Generated from `#/paths//v1/auth/apple/post(signInWithApple)`.
+    public func signInWithApple(
+        headers: Operations.SignInWithApple.Input.Headers = .init(),
+        body: Operations.SignInWithApple.Input.Body
+    ) async throws -> Operations.SignInWithApple.Output {
+        try await signInWithApple(Operations.SignInWithApple.Input(
+            headers: headers,
+            body: body
+        ))
+    }
+    /// Sign in, or sign up, with an ID token from Google Sign-In.
+    ///
+    /// The server verifies the token against Google's keys (issuer, audience, expiry, signature)
+    /// and needs a verified email for a new account. As with Apple, accounts are found by Google's
+    /// subject; an email that belongs to an existing account answers 409.
+    ///
+    ///
+    /// - Remark: HTTP `POST /v1/auth/google`.
+    /// - Remark: Generated from `#/paths//v1/auth/google/post(signInWithGoogle)`.
+    public func signInWithGoogle(
+        headers: Operations.SignInWithGoogle.Input.Headers = .init(),
+        body: Operations.SignInWithGoogle.Input.Body
+    ) async throws -> Operations.SignInWithGoogle.Output {
+        try await signInWithGoogle(Operations.SignInWithGoogle.Input(
+            headers: headers,
+            body: body
+        ))
+    }
     /// Trade a refresh token for a new access token and a new refresh token.
     ///
     /// The presented refresh token stops working. Presenting it again signs out every device of its login.
@@ -170,12 +273,85 @@ extension APIProtocol {
             body: body
         ))
     }
+    /// Sign out everywhere.
+    ///
+    /// Ends every login of the user and makes every access token already handed out stop working.
+    ///
+    /// - Remark: HTTP `POST /v1/auth/logout-all`.
+    /// - Remark: Generated from `#/paths//v1/auth/logout-all/post(logoutAll)`.
+    public func logoutAll(headers: Operations.LogoutAll.Input.Headers = .init()) async throws -> Operations.LogoutAll.Output {
+        try await logoutAll(Operations.LogoutAll.Input(headers: headers))
+    }
     /// The signed-in user.
     ///
     /// - Remark: HTTP `GET /v1/me`.
     /// - Remark: Generated from `#/paths//v1/me/get(getMe)`.
     public func getMe(headers: Operations.GetMe.Input.Headers = .init()) async throws -> Operations.GetMe.Output {
         try await getMe(Operations.GetMe.Input(headers: headers))
+    }
+    /// Delete the account and everything in it, audio included.
+    ///
+    /// Needs a recent sign-in: an access token issued in the last 5 minutes, or the password, or
+    /// a fresh Apple or Google token of a linked identity in the body. From the answer on, the
+    /// account cannot sign in; its entries, audio, tokens and identities are removed in the
+    /// background (a deletion that is interrupted finishes later).
+    ///
+    ///
+    /// - Remark: HTTP `DELETE /v1/me`.
+    /// - Remark: Generated from `#/paths//v1/me/delete(deleteMe)`.
+    public func deleteMe(
+        headers: Operations.DeleteMe.Input.Headers = .init(),
+        body: Operations.DeleteMe.Input.Body? = nil
+    ) async throws -> Operations.DeleteMe.Output {
+        try await deleteMe(Operations.DeleteMe.Input(
+            headers: headers,
+            body: body
+        ))
+    }
+    /// Change the password; every other login ends.
+    ///
+    /// Needs the current password. The new one must have 8 to 128 characters and not be one of the
+    /// 10,000 most common passwords. Every refresh and access token of the user stops working; the
+    /// answer is a new session for this device.
+    ///
+    ///
+    /// - Remark: HTTP `POST /v1/me/password`.
+    /// - Remark: Generated from `#/paths//v1/me/password/post(changePassword)`.
+    public func changePassword(
+        headers: Operations.ChangePassword.Input.Headers = .init(),
+        body: Operations.ChangePassword.Input.Body
+    ) async throws -> Operations.ChangePassword.Output {
+        try await changePassword(Operations.ChangePassword.Input(
+            headers: headers,
+            body: body
+        ))
+    }
+    /// The ways the user signs in (email and password, Apple, Google).
+    ///
+    /// - Remark: HTTP `GET /v1/me/identities`.
+    /// - Remark: Generated from `#/paths//v1/me/identities/get(listIdentities)`.
+    public func listIdentities(headers: Operations.ListIdentities.Input.Headers = .init()) async throws -> Operations.ListIdentities.Output {
+        try await listIdentities(Operations.ListIdentities.Input(headers: headers))
+    }
+    /// Let the signed-in user also sign in with Apple or Google.
+    ///
+    /// The provider's token is verified as for signing in. An identity already linked to this user
+    /// answers 200; one that belongs to another account answers 409, as does a second identity of
+    /// the same provider.
+    ///
+    ///
+    /// - Remark: HTTP `POST /v1/me/identities/{provider}`.
+    /// - Remark: Generated from `#/paths//v1/me/identities/{provider}/post(linkIdentity)`.
+    public func linkIdentity(
+        path: Operations.LinkIdentity.Input.Path,
+        headers: Operations.LinkIdentity.Input.Headers = .init(),
+        body: Operations.LinkIdentity.Input.Body
+    ) async throws -> Operations.LinkIdentity.Output {
+        try await linkIdentity(Operations.LinkIdentity.Input(
+            path: path,
+            headers: headers,
+            body: body
+        ))
     }
     /// Delta sync, or full-text search.
     ///

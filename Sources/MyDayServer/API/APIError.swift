@@ -5,6 +5,8 @@ struct APIError: Error, Equatable {
     let status: HTTPResponse.Status
     let code: String
     let message: String
+    /// Seconds the client should wait, sent as `Retry-After`.
+    var retryAfterSeconds: Int? = nil
 
     static func badRequest(_ message: String) -> APIError {
         .init(status: .badRequest, code: "invalid_request", message: message)
@@ -22,6 +24,11 @@ struct APIError: Error, Equatable {
     }
     static func unsupportedMediaType(_ message: String) -> APIError {
         .init(status: .unsupportedMediaType, code: "unsupported_media_type", message: message)
+    }
+    static func tooManyRequests(retryAfterSeconds: Int) -> APIError {
+        .init(
+            status: .tooManyRequests, code: "rate_limited",
+            message: "Too many requests; try again in \(retryAfterSeconds) seconds.", retryAfterSeconds: retryAfterSeconds)
     }
     static let serverFault = APIError(
         status: .internalServerError, code: "internal", message: "Something went wrong on the server. Try again later.")

@@ -4,12 +4,13 @@ import MyDayAPI
 extension APIHandler {
     func registerWithEmail(_ input: Operations.RegisterWithEmail.Input) async throws -> Operations.RegisterWithEmail.Output {
         guard case .json(let body) = input.body else { throw APIError.badRequest("Send a JSON body.") }
+        try await limits.authRequest(from: ClientAddress.current)
         let email = try Validation.email(body.email)
-        let password = try Validation.newPassword(body.password)
+        let password = try Validation.newPassword(body.password, email: email)
         let hash = try await passwords.hash(password)
         do {
             let user = try await users.registerEmailUser(email: email, passwordHash: hash)
-            logger.info("user registered", metadata: ["user": "\(user.id.lowercased)"])
+            logger.info("user registered", metadata: ["user": "\(user.id.lowercased)", "provider": "email"])
             return .created(.init(body: .json(try await startSession(for: user))))
         } catch UserStore.RegistrationError.emailTaken {
             throw APIError.conflict("An account with this email exists; sign in instead.")
@@ -18,18 +19,39 @@ extension APIHandler {
 
     func loginWithEmail(_ input: Operations.LoginWithEmail.Input) async throws -> Operations.LoginWithEmail.Output {
         guard case .json(let body) = input.body else { throw APIError.badRequest("Send a JSON body.") }
+        try await limits.authRequest(from: ClientAddress.current)
         let email = Validation.normalizedEmail(body.email)
+        try await limits.loginAttempt(account: String(email.prefix(254)))
         guard let login = try await users.emailLogin(email: email) else {
             // Spend the same time as a wrong password, so the answer does not tell whether the email exists.
             _ = try await passwords.verify(body.password, hash: PasswordHasher.decoyHash)
             throw APIError.wrongCredentials
         }
-        guard try await passwords.verify(body.password, hash: login.passwordHash) else { throw APIError.wrongCredentials }
+        guard try await passwords.verify(body.password, hash: login.passwordHash) else {
+            logger.notice("security: wrong password", metadata: ["user": "\(login.user.id.lowercased)"])
+            throw APIError.wrongCredentials
+        }
         return .ok(.init(body: .json(try await startSession(for: login.user))))
+    }
+
+    func signInWithApple(_ input: Operations.SignInWithApple.Input) async throws -> Operations.SignInWithApple.Output {
+        guard case .json(let body) = input.body else { throw APIError.badRequest("Send a JSON body.") }
+        try await limits.authRequest(from: ClientAddress.current)
+        let name = body.name.map { $0.trimmingCharacters(in: .whitespacesAndNewlines) }.flatMap { $0.isEmpty ? nil : $0 }
+        let (session, created) = try await signIn(.apple, token: body.identityToken, nonce: body.nonce, name: name)
+        return created ? .created(.init(body: .json(session))) : .ok(.init(body: .json(session)))
+    }
+
+    func signInWithGoogle(_ input: Operations.SignInWithGoogle.Input) async throws -> Operations.SignInWithGoogle.Output {
+        guard case .json(let body) = input.body else { throw APIError.badRequest("Send a JSON body.") }
+        try await limits.authRequest(from: ClientAddress.current)
+        let (session, created) = try await signIn(.google, token: body.idToken, nonce: nil, name: nil)
+        return created ? .created(.init(body: .json(session))) : .ok(.init(body: .json(session)))
     }
 
     func refreshSession(_ input: Operations.RefreshSession.Input) async throws -> Operations.RefreshSession.Output {
         guard case .json(let body) = input.body else { throw APIError.badRequest("Send a JSON body.") }
+        try await limits.authRequest(from: ClientAddress.current)
         let newToken = RefreshTokens.make()
         let rotation = try await sessions.rotate(
             presentedHash: RefreshTokens.hash(body.refreshToken), newHash: RefreshTokens.hash(newToken),
@@ -38,8 +60,10 @@ extension APIHandler {
         case .rotated(let userID):
             guard let user = try await users.user(id: userID) else { throw APIError.unauthorized }
             return .ok(.init(body: .json(try await session(for: user, refreshToken: newToken))))
-        case .reused:
-            logger.warning("security: a used refresh token was presented again; its login is revoked")
+        case .reused(let userID, let familyID):
+            logger.warning(
+                "security: a used refresh token was presented again; its login is revoked on every device",
+                metadata: ["user": "\(userID.lowercased)", "family": "\(familyID)", "address": "\(ClientAddress.current)"])
             throw APIError.unauthorized
         case .invalid:
             throw APIError.unauthorized
@@ -52,11 +76,58 @@ extension APIHandler {
         return .noContent(.init())
     }
 
-    func getMe(_ input: Operations.GetMe.Input) async throws -> Operations.GetMe.Output {
-        .ok(.init(body: .json(Self.schema(try RequestUser.required()))))
+    func logoutAll(_ input: Operations.LogoutAll.Input) async throws -> Operations.LogoutAll.Output {
+        let user = try RequestUser.required()
+        try await users.signOutEverywhere(userID: user.id)
+        logger.info("signed out everywhere", metadata: ["user": "\(user.id.lowercased)"])
+        return .noContent(.init())
     }
 
-    private func startSession(for user: UserRecord) async throws -> Components.Schemas.Session {
+    /// Signs in with a verified provider identity: its account, or a new one when the email is free.
+    private func signIn(_ provider: SignInProvider, token: String, nonce: String?, name: String?) async throws -> (
+        Components.Schemas.Session, created: Bool
+    ) {
+        let identity = try await verifiedIdentity(provider, token: token, nonce: nonce, failure: .unauthorized)
+        if let user = try await users.user(provider: provider.rawValue, subject: identity.subject) {
+            if let name, user.name == nil { try await users.fillInName(name, userID: user.id) }
+            return (try await startSession(for: user), false)
+        }
+        guard let email = identity.verifiedEmail else {
+            throw APIError.unprocessable(
+                "\(provider.displayName) did not share a verified email address; allow My Day to see it (a private relay address works).")
+        }
+        do {
+            let user = try await users.registerProviderUser(
+                provider: provider.rawValue, subject: identity.subject, email: email, name: name)
+            logger.info("user registered", metadata: ["user": "\(user.id.lowercased)", "provider": "\(provider.rawValue)"])
+            return (try await startSession(for: user), true)
+        } catch UserStore.RegistrationError.emailTaken {
+            throw APIError.conflict(
+                "An account with this email exists. Sign in to it, then link \(provider.displayName) in your profile.")
+        } catch UserStore.RegistrationError.identityTaken {
+            // A first sign-in on another device made the account a moment ago.
+            guard let user = try await users.user(provider: provider.rawValue, subject: identity.subject) else {
+                throw APIError.unauthorized
+            }
+            return (try await startSession(for: user), false)
+        }
+    }
+
+    /// Verifies an Apple or Google token; a token that fails any check answers `failure`, and the reason goes to the log only.
+    func verifiedIdentity(_ provider: SignInProvider, token: String, nonce: String?, failure: APIError) async throws
+        -> VerifiedIdentity
+    {
+        do {
+            return try await identityVerifiers.verifier(for: provider).verify(token, nonce: nonce)
+        } catch let error as IdentityTokenError {
+            logger.notice(
+                "security: \(provider.rawValue) token refused",
+                metadata: ["reason": "\(error.reason)", "address": "\(ClientAddress.current)"])
+            throw failure
+        }
+    }
+
+    func startSession(for user: UserRecord) async throws -> Components.Schemas.Session {
         let refreshToken = RefreshTokens.make()
         try await sessions.startFamily(
             userID: user.id, tokenHash: RefreshTokens.hash(refreshToken),
@@ -64,14 +135,14 @@ extension APIHandler {
         return try await session(for: user, refreshToken: refreshToken)
     }
 
-    private func session(for user: UserRecord, refreshToken: String) async throws -> Components.Schemas.Session {
+    func session(for user: UserRecord, refreshToken: String) async throws -> Components.Schemas.Session {
         Components.Schemas.Session(
             accessToken: try await accessTokens.make(for: user), refreshToken: refreshToken, tokenType: .bearer,
             expiresIn: Int(accessTokens.lifetime.seconds), user: Self.schema(user))
     }
 
     static func schema(_ user: UserRecord) -> Components.Schemas.User {
-        .init(id: user.id.lowercased, email: user.email, createdAt: user.createdAt)
+        .init(id: user.id.lowercased, email: user.email, name: user.name, hasPassword: user.hasPassword, createdAt: user.createdAt)
     }
 }
 

@@ -6,6 +6,7 @@ extension APIHandler {
     func createEntry(_ input: Operations.CreateEntry.Input) async throws -> Operations.CreateEntry.Output {
         guard case .json(let body) = input.body else { throw APIError.badRequest("Send a JSON body.") }
         let user = try RequestUser.required()
+        try await limits.entryCreation(user: user.id.lowercased)
         let new = try newEntry(from: body)
         let result: (entry: EntryRecord, created: Bool)
         do {

@@ -15,5 +15,7 @@ struct APIHandler: APIProtocol {
     let maxUploadBytes: Int
     let audioProbe: AudioProbe
     let pipeline: any EntryPipeline
+    let limits: RateLimits
+    let identityVerifiers: IdentityVerifiers
     let logger: Logger
 }

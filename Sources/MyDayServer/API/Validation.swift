@@ -16,11 +16,17 @@ enum Validation {
         return email
     }
 
-    /// 8 to 128 characters, no composition rules (NIST SP 800-63B).
-    static func newPassword(_ password: String) throws -> String {
+    /// 8 to 128 characters, no composition rules, and not a commonly used password (NIST SP 800-63B).
+    static func newPassword(_ password: String, field: String = "password", email: String) throws -> String {
         guard (8...128).contains(password.count) else {
-            throw APIError.unprocessable("'password' must be 8 to 128 characters long.")
+            throw APIError.unprocessable("'\(field)' must be 8 to 128 characters long.")
         }
+        guard !CommonPasswords.contains(password) else {
+            throw APIError.unprocessable("'\(field)' is one of the most common passwords; choose one that is harder to guess.")
+        }
+        guard password.lowercased() != email.lowercased(),
+            password.lowercased() != email.split(separator: "@").first.map({ $0.lowercased() })
+        else { throw APIError.unprocessable("'\(field)' must not be the email address.") }
         return password
     }
 

@@ -28,16 +28,22 @@ public func buildApplication(
         _ = try await NIOThreadPool.singleton.runIfActive { PasswordHasher.decoyHash }
         let accessTokens = await AccessTokens(secret: secret, lifetime: configuration.accessTokenLifetime)
 
-        let router = Router(context: BasicRequestContext.self)
+        let limits = RateLimits(
+            limiter: driver.engine == .postgres ? DatabaseRateLimiter(driver: driver) : MemoryRateLimiter(),
+            settings: configuration.rateLimits)
+
+        let router = Router(context: MyDayRequestContext.self)
         router.add(middleware: RequestMetricsMiddleware(registry: registry))
         router.add(middleware: ErrorMiddleware())
+        router.add(middleware: ClientAddressMiddleware(trustedProxyHops: configuration.trustedProxyHops))
         router.add(middleware: JSONBodyLimitMiddleware())
         router.add(middleware: RequestOriginMiddleware(publicURL: configuration.publicURL))
         OperationsRoutes(
             driver: driver, registry: registry, jobs: JobQueue(driver: driver), document: try OpenAPIDocument.yaml()
         ).register(on: router)
-        BlobRoutes(blobs: blobs, entries: entries, signer: signer, maxUploadBytes: configuration.maxUploadBytes).register(
-            on: router)
+        BlobRoutes(
+            blobs: blobs, entries: entries, signer: signer, maxUploadBytes: configuration.maxUploadBytes, limits: limits
+        ).register(on: router)
         let handler = APIHandler(
             users: users, sessions: SessionStore(driver: driver), entries: entries, blobs: blobs,
             links: BlobLinks(
@@ -45,7 +51,8 @@ public func buildApplication(
                 downloadLifetime: configuration.downloadURLLifetime),
             passwords: PasswordHasher(cost: configuration.bcryptCost), accessTokens: accessTokens,
             refreshTokenLifetime: configuration.refreshTokenLifetime, maxUploadBytes: configuration.maxUploadBytes,
-            audioProbe: AudioProbe(), pipeline: TranscriptionPipeline(), logger: logger)
+            audioProbe: AudioProbe(), pipeline: TranscriptionPipeline(), limits: limits,
+            identityVerifiers: IdentityVerifiers(configuration: configuration, logger: logger), logger: logger)
         try handler.registerHandlers(
             on: router,
             configuration: Configuration(
@@ -70,6 +77,16 @@ public func buildApplication(
     } catch {
         await driver.shutdown()
         throw error
+    }
+}
+
+extension IdentityVerifiers {
+    init(configuration: ServerConfiguration, logger: Logger) {
+        self.init(
+            apple: .apple(
+                clientIDs: configuration.appleClientIDs, keySet: ProviderKeySet(url: configuration.appleKeysURL, logger: logger)),
+            google: .google(
+                clientIDs: configuration.googleClientIDs, keySet: ProviderKeySet(url: configuration.googleKeysURL, logger: logger)))
     }
 }
 

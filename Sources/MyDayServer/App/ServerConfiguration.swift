@@ -33,6 +33,15 @@ public struct ServerConfiguration: Sendable {
     public var llmAPIKey: String?
     /// How long a job stays claimed without a heartbeat before another worker may take it over.
     public var jobLease: Duration = .seconds(60)
+    /// Audiences Sign in with Apple tokens may have: the app's bundle id and the web's services id.
+    public var appleClientIDs: [String] = []
+    /// Audiences Google ID tokens may have: the OAuth client ids of the apps.
+    public var googleClientIDs: [String] = []
+    public var appleKeysURL = "https://appleid.apple.com/auth/keys"
+    public var googleKeysURL = "https://www.googleapis.com/oauth2/v3/certs"
+    /// Reverse proxies in front of the server whose `X-Forwarded-For` is believed; 0 uses the peer address.
+    public var trustedProxyHops = 0
+    public var rateLimits = RateLimitSettings()
 
     public init() {}
 
@@ -62,6 +71,27 @@ public struct ServerConfiguration: Sendable {
         if let llmURL, URL(string: llmURL)?.host == nil {
             throw ConfigurationError("MYDAY_LLM_URL must be an absolute URL such as http://127.0.0.1:8000")
         }
+        appleClientIDs = Self.list(config.string(forKey: "apple.client.ids"))
+        googleClientIDs = Self.list(config.string(forKey: "google.client.ids"))
+        appleKeysURL = config.string(forKey: "apple.jwks.url", default: appleKeysURL)
+        googleKeysURL = config.string(forKey: "google.jwks.url", default: googleKeysURL)
+        for (name, url) in [("MYDAY_APPLE_JWKS_URL", appleKeysURL), ("MYDAY_GOOGLE_JWKS_URL", googleKeysURL)] {
+            guard let parsed = URL(string: url), let host = parsed.host,
+                parsed.scheme == "https" || (parsed.scheme == "http" && ["127.0.0.1", "localhost", "::1"].contains(host))
+            else { throw ConfigurationError("\(name) must be an https URL (plain http only on loopback)") }
+        }
+        trustedProxyHops = config.int(forKey: "trusted.proxy.hops", default: trustedProxyHops)
+        guard (0...10).contains(trustedProxyHops) else { throw ConfigurationError("MYDAY_TRUSTED_PROXY_HOPS must be 0...10") }
+        for (key, limit) in [
+            ("auth", \RateLimitSettings.authPerAddress), ("login.account", \.loginPerAccount),
+            ("password.checks", \.passwordChecksPerUser), ("entries", \.entriesPerUser), ("uploads", \.uploadsPerUser),
+        ] {
+            let perMinute = config.int(forKey: ConfigKey("rate.limit.\(key).per.minute"), default: rateLimits[keyPath: limit].perMinute)
+            guard (1...1_000_000).contains(perMinute) else {
+                throw ConfigurationError("MYDAY_RATE_LIMIT_\(key.uppercased().replacingOccurrences(of: ".", with: "_"))_PER_MINUTE must be 1...1000000")
+            }
+            rateLimits[keyPath: limit] = RateLimit(perMinute: perMinute)
+        }
         let leaseSeconds = config.int(forKey: "job.lease.seconds", default: 60)
         guard leaseSeconds >= 1 else { throw ConfigurationError("MYDAY_JOB_LEASE_SECONDS must be at least 1") }
         jobLease = .seconds(leaseSeconds)
@@ -71,6 +101,10 @@ public struct ServerConfiguration: Sendable {
         if let publicURL, URL(string: publicURL)?.host == nil {
             throw ConfigurationError("MYDAY_PUBLIC_URL must be an absolute URL such as https://diary.example.com")
         }
+    }
+
+    private static func list(_ value: String?) -> [String] {
+        (value ?? "").split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
     }
 
     /// Creates the data directory, private to this user (0700), unless it exists.

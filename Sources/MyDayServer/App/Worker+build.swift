@@ -40,7 +40,9 @@ func makeJobWorker(
     var settings = JobWorker.Settings()
     settings.slots = configuration.workers
     settings.lease = configuration.jobLease
-    return JobWorker(queue: JobQueue(driver: driver), handlers: [transcription], settings: settings, logger: logger)
+    let deletion = AccountDeletionHandler(users: UserStore(driver: driver), blobs: blobs, logger: logger)
+    return JobWorker(
+        queue: JobQueue(driver: driver), handlers: [transcription, deletion], settings: settings, logger: logger)
 }
 
 /// The speech-to-text engine the configuration names: a Whisper-compatible server, or PocketSphinx here.

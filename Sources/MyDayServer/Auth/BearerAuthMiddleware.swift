@@ -5,6 +5,8 @@ import OpenAPIRuntime
 /// The user a request is made for, set by `BearerAuthMiddleware` for the operation's handler.
 enum RequestUser {
     @TaskLocal static var current: UserRecord?
+    /// When the request's access token was issued, for operations that need a recent sign-in.
+    @TaskLocal static var tokenIssuedAt: Date?
 
     /// The signed-in user; throws 401 where the operation ran without one.
     static func required() throws -> UserRecord {
@@ -19,7 +21,9 @@ struct BearerAuthMiddleware: ServerMiddleware {
     let accessTokens: AccessTokens
     let users: UserStore
     /// Operations anyone may call.
-    static let publicOperations: Set<String> = ["registerWithEmail", "loginWithEmail", "refreshSession", "logout"]
+    static let publicOperations: Set<String> = [
+        "registerWithEmail", "loginWithEmail", "signInWithApple", "signInWithGoogle", "refreshSession", "logout",
+    ]
 
     func intercept(
         _ request: HTTPRequest, body: HTTPBody?, metadata: ServerRequestMetadata, operationID: String,
@@ -36,7 +40,9 @@ struct BearerAuthMiddleware: ServerMiddleware {
             user.tokenVersion == claims.ver
         else { throw APIError.unauthorized }
         return try await RequestUser.$current.withValue(user) {
-            try await next(request, body, metadata)
+            try await RequestUser.$tokenIssuedAt.withValue(claims.iat.value) {
+                try await next(request, body, metadata)
+            }
         }
     }
 }

@@ -6,6 +6,11 @@ enum BlobKey {
         "audio/\(userID.lowercased)/\(entryID.lowercased)"
     }
 
+    /// The folders that hold every blob of one user.
+    static func folders(ofUser userID: UUID) -> [String] {
+        ["audio/\(userID.lowercased)"]
+    }
+
     /// Whether `key` is one this server makes: lowercase letters, digits, `-` and single `/` between parts.
     static func isWellFormed(_ key: String) -> Bool {
         let parts = key.split(separator: "/", omittingEmptySubsequences: false)

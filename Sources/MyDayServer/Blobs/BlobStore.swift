@@ -15,6 +15,9 @@ protocol BlobStore: Sendable {
     /// Removes the blob; removing a missing blob is not an error.
     func delete(key: String) async throws
 
+    /// Removes every blob under the folder `prefix` (`audio/<user id>`, say); a missing folder is not an error.
+    func deleteAll(under prefix: String) async throws
+
     /// Runs `body` with a local file holding the blob (for tools such as ffprobe).
     func withLocalFile<T: Sendable>(key: String, _ body: (URL) async throws -> T) async throws -> T
 }

@@ -65,6 +65,16 @@ struct DiskBlobStore: BlobStore {
         if unlink(path) != 0 && errno != ENOENT { throw POSIXError(.init(rawValue: errno) ?? .EIO) }
     }
 
+    func deleteAll(under prefix: String) async throws {
+        let folder = try path(for: prefix)
+        do {
+            try FileManager.default.removeItem(atPath: folder)
+        } catch CocoaError.fileNoSuchFile {
+            return
+        }
+        try Self.flush(path: (folder as NSString).deletingLastPathComponent)
+    }
+
     func withLocalFile<T: Sendable>(key: String, _ body: (URL) async throws -> T) async throws -> T {
         let path = try path(for: key)
         guard FileManager.default.fileExists(atPath: path) else { throw BlobStoreError.notFound }

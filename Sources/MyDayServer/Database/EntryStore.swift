@@ -61,7 +61,10 @@ struct EntryStore: Sendable {
     func entry(audioKey: String) async throws -> EntryRecord? {
         try await driver.read { db in
             try await db.raw(
-                "SELECT \(unsafeRaw: EntryRecord.columns) FROM entries WHERE audio_key = \(bind: audioKey) AND deleted_at IS NULL"
+                """
+                SELECT \(unsafeRaw: EntryRecord.columns) FROM entries WHERE audio_key = \(bind: audioKey) AND deleted_at IS NULL
+                    AND user_id IN (SELECT id FROM users WHERE deleted_at IS NULL)
+                """
             ).first().map(EntryRecord.init(row:))
         }
     }

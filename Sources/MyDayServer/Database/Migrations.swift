@@ -103,6 +103,18 @@ public enum Migrator {
                 "CREATE INDEX jobs_due ON jobs (state, run_at)",
             ]
         ),
+        Migration(
+            version: 3, name: "sign in with Apple and Google, token successors, rate limits, jobs by user",
+            statements: [
+                "ALTER TABLE users ADD COLUMN name TEXT",
+                "ALTER TABLE identities ADD COLUMN email TEXT",
+                "ALTER TABLE refresh_tokens ADD COLUMN replaced_by TEXT",
+                "ALTER TABLE jobs ADD COLUMN user_id TEXT",
+                "CREATE INDEX jobs_user ON jobs (user_id)",
+                "CREATE TABLE rate_limits (key TEXT PRIMARY KEY, tat BIGINT NOT NULL)",
+                "CREATE INDEX rate_limits_tat ON rate_limits (tat)",
+            ]
+        ),
     ]
 
     /// Applies every migration the database lacks and answers their versions. Safe to run from many processes at once.

@@ -4,50 +4,60 @@ import SQLKit
 /// Refresh tokens, stored as hashes and grouped in families: one family per sign-in, one live token per family.
 struct SessionStore: Sendable {
     let driver: any DatabaseDriver
+    /// How long after a token was used it may be presented again, for a client's own concurrent or
+    /// repeated refresh (an answer lost on the way): while the token it was traded for is still unused,
+    /// the retry gets a second live token of the family instead of ending it.
+    var retryGrace: Duration = .seconds(10)
 
     enum Rotation: Sendable, Equatable {
-        /// The token was live; it is now used and `newHash` replaces it.
+        /// The token was live (or retried within the grace window); `newHash` is now the family's live token.
         case rotated(userID: UUID)
-        /// The token had been used before: its whole family is now revoked.
-        case reused
-        /// Unknown, expired or revoked.
+        /// An old token of the family was presented again: the whole family is now revoked.
+        case reused(userID: UUID, familyID: String)
+        /// Unknown, expired, or of a family that is over.
         case invalid
     }
 
     /// Starts a new family (a new sign-in) with its first token.
     func startFamily(userID: UUID, tokenHash: String, expiresAt: Date) async throws {
         try await driver.write { db in
-            try await Self.insert(db, userID: userID, familyID: UUID(), tokenHash: tokenHash, expiresAt: expiresAt)
+            _ = try await Self.insert(db, userID: userID, familyID: UUID().lowercased, tokenHash: tokenHash, expiresAt: expiresAt)
         }
     }
 
     /// Marks the token behind `presentedHash` used and adds `newHash` to its family, in one transaction.
     func rotate(presentedHash: String, newHash: String, newExpiresAt: Date) async throws -> Rotation {
         let now = StoredTime.now()
+        let graceMS = Int(retryGrace.seconds * 1000)
         return try await driver.write { db in
             guard
                 let row = try await db.raw(
                     """
-                    SELECT r.user_id, r.family_id, r.expires_at, r.used_at, r.revoked_at FROM refresh_tokens r
-                    JOIN users u ON u.id = r.user_id WHERE r.token_hash = \(bind: presentedHash) AND u.deleted_at IS NULL
+                    SELECT r.id, r.user_id, r.family_id, r.expires_at, r.used_at, r.revoked_at, r.replaced_by
+                    FROM refresh_tokens r JOIN users u ON u.id = r.user_id
+                    WHERE r.token_hash = \(bind: presentedHash) AND u.deleted_at IS NULL
                     """
                 ).first()
             else { return .invalid }
+            let tokenID = try row.decode(column: "id", as: String.self)
+            let userID = try row.decodeUUID(column: "user_id")
             let familyID = try row.decode(column: "family_id", as: String.self)
             if try row.decode(column: "revoked_at", as: Int?.self) != nil || row.decode(column: "expires_at", as: Int.self) <= now
             {
                 return .invalid
             }
-            if try row.decode(column: "used_at", as: Int?.self) != nil {
-                try await db.raw(
-                    "UPDATE refresh_tokens SET revoked_at = \(bind: now) WHERE family_id = \(bind: familyID) AND revoked_at IS NULL"
-                ).run()
-                return .reused
+            if let usedAt = try row.decode(column: "used_at", as: Int?.self) {
+                let successor = try row.decode(column: "replaced_by", as: String?.self)
+                guard now - usedAt <= graceMS, let successor, try await Self.isUnused(successor, in: db) else {
+                    try await Self.revokeFamily(familyID, now: now, in: db)
+                    return .reused(userID: userID, familyID: familyID)
+                }
+            } else {
+                try await db.raw("UPDATE refresh_tokens SET used_at = \(bind: now) WHERE id = \(bind: tokenID)").run()
             }
-            let userID = try row.decodeUUID(column: "user_id")
-            try await db.raw("UPDATE refresh_tokens SET used_at = \(bind: now) WHERE token_hash = \(bind: presentedHash)").run()
-            try await Self.insert(
-                db, userID: userID, familyID: UUID(uuidString: familyID)!, tokenHash: newHash, expiresAt: newExpiresAt)
+            let newID = try await Self.insert(
+                db, userID: userID, familyID: familyID, tokenHash: newHash, expiresAt: newExpiresAt)
+            try await db.raw("UPDATE refresh_tokens SET replaced_by = \(bind: newID) WHERE id = \(bind: tokenID)").run()
             return .rotated(userID: userID)
         }
     }
@@ -65,14 +75,43 @@ struct SessionStore: Sendable {
         }
     }
 
-    private static func insert(_ db: any SQLDatabase, userID: UUID, familyID: UUID, tokenHash: String, expiresAt: Date)
-        async throws
+    /// Revokes every family of the user, in the caller's transaction.
+    static func revokeAll(userID: UUID, in db: any SQLDatabase) async throws {
+        try await db.raw(
+            """
+            UPDATE refresh_tokens SET revoked_at = \(bind: StoredTime.now())
+            WHERE user_id = \(bind: userID.lowercased) AND revoked_at IS NULL
+            """
+        ).run()
+    }
+
+    /// Starts a family in the caller's transaction.
+    static func startFamily(userID: UUID, tokenHash: String, expiresAt: Date, in db: any SQLDatabase) async throws {
+        _ = try await insert(db, userID: userID, familyID: UUID().lowercased, tokenHash: tokenHash, expiresAt: expiresAt)
+    }
+
+    private static func revokeFamily(_ familyID: String, now: Int, in db: any SQLDatabase) async throws {
+        try await db.raw(
+            "UPDATE refresh_tokens SET revoked_at = \(bind: now) WHERE family_id = \(bind: familyID) AND revoked_at IS NULL"
+        ).run()
+    }
+
+    private static func isUnused(_ tokenID: String, in db: any SQLDatabase) async throws -> Bool {
+        try await db.raw(
+            "SELECT id FROM refresh_tokens WHERE id = \(bind: tokenID) AND used_at IS NULL AND revoked_at IS NULL"
+        ).first() != nil
+    }
+
+    private static func insert(_ db: any SQLDatabase, userID: UUID, familyID: String, tokenHash: String, expiresAt: Date)
+        async throws -> String
     {
+        let id = UUID().lowercased
         try await db.raw(
             """
             INSERT INTO refresh_tokens (id, user_id, family_id, token_hash, created_at, expires_at)
-            VALUES (\(bind: UUID().lowercased), \(bind: userID.lowercased), \(bind: familyID.lowercased), \(bind: tokenHash), \(bind: StoredTime.now()), \(bind: StoredTime.milliseconds(expiresAt)))
+            VALUES (\(bind: id), \(bind: userID.lowercased), \(bind: familyID), \(bind: tokenHash), \(bind: StoredTime.now()), \(bind: StoredTime.milliseconds(expiresAt)))
             """
         ).run()
+        return id
     }
 }

@@ -5,32 +5,66 @@ import SQLKit
 struct UserRecord: Sendable, Equatable {
     let id: UUID
     let email: String
+    let name: String?
+    let hasPassword: Bool
     let createdAt: Date
     let tokenVersion: Int
 }
 
-/// Users and their sign-in identities.
+/// A way to sign in: email and password, or an Apple or Google account, keyed by the provider's subject.
+struct IdentityRecord: Sendable, Equatable {
+    let provider: String
+    let subject: String
+    let email: String?
+    let createdAt: Date
+}
+
+/// Users, their sign-in identities, and the account-wide changes (sign out everywhere, new password, closing).
 struct UserStore: Sendable {
     let driver: any DatabaseDriver
 
-    enum RegistrationError: Error { case emailTaken }
+    enum RegistrationError: Error, Equatable {
+        /// Another account has this email; taking it over needs signing in to that account.
+        case emailTaken
+        /// The identity belongs to an account already (a concurrent first sign-in made it).
+        case identityTaken
+    }
+
+    enum LinkResult: Sendable, Equatable {
+        case linked(IdentityRecord)
+        case alreadyLinked(IdentityRecord)
+        case belongsToAnotherUser
+        case providerAlreadyLinked
+    }
 
     /// Creates a user who signs in with `email` (already normalised) and a bcrypt hash.
     func registerEmailUser(email: String, passwordHash: String) async throws -> UserRecord {
+        try await register(email: email, name: nil, passwordHash: passwordHash, provider: "email", subject: email, identityEmail: email)
+    }
+
+    /// Creates a user for a verified Apple or Google identity.
+    func registerProviderUser(provider: String, subject: String, email: String, name: String?) async throws -> UserRecord {
+        try await register(email: email, name: name, passwordHash: nil, provider: provider, subject: subject, identityEmail: email)
+    }
+
+    private func register(
+        email: String, name: String?, passwordHash: String?, provider: String, subject: String, identityEmail: String?
+    ) async throws -> UserRecord {
         let user = UserRecord(
-            id: UUID(), email: email, createdAt: StoredTime.date(milliseconds: StoredTime.now()), tokenVersion: 0)
+            id: UUID(), email: email, name: name, hasPassword: passwordHash != nil,
+            createdAt: StoredTime.date(milliseconds: StoredTime.now()), tokenVersion: 0)
         let createdAt = StoredTime.milliseconds(user.createdAt)
         return try await driver.write { db in
             let inserted = try await db.raw(
                 """
-                INSERT INTO users (id, email, password_hash, created_at) VALUES (\(bind: user.id.lowercased), \(bind: email), \(bind: passwordHash), \(bind: createdAt))
+                INSERT INTO users (id, email, name, password_hash, created_at)
+                VALUES (\(bind: user.id.lowercased), \(bind: email), \(bind: name), \(bind: passwordHash), \(bind: createdAt))
                 ON CONFLICT (email) DO NOTHING RETURNING id
                 """
             ).first()
             guard inserted != nil else { throw RegistrationError.emailTaken }
-            try await db.raw(
-                "INSERT INTO identities (provider, subject, user_id, created_at) VALUES ('email', \(bind: email), \(bind: user.id.lowercased), \(bind: createdAt))"
-            ).run()
+            guard try await Self.insertIdentity(provider, subject, email: identityEmail, userID: user.id, at: createdAt, in: db)
+            else { throw RegistrationError.identityTaken }
             return user
         }
     }
@@ -48,6 +82,14 @@ struct UserStore: Sendable {
         }
     }
 
+    /// The user's password hash, if they have a password.
+    func passwordHash(userID: UUID) async throws -> String? {
+        try await driver.read { db in
+            try await db.raw("SELECT password_hash FROM users WHERE id = \(bind: userID.lowercased) AND deleted_at IS NULL")
+                .first()?.decode(column: "password_hash", as: String?.self)
+        }
+    }
+
     /// The live user with this id.
     func user(id: UUID) async throws -> UserRecord? {
         try await driver.read { db in
@@ -58,12 +100,144 @@ struct UserStore: Sendable {
         }
     }
 
-    static let columns = "id, email, created_at, token_version"
+    /// The live user an Apple or Google identity belongs to.
+    func user(provider: String, subject: String) async throws -> UserRecord? {
+        try await driver.read { db in
+            try await db.raw(
+                """
+                SELECT \(unsafeRaw: Self.columns) FROM users WHERE deleted_at IS NULL AND id = (
+                    SELECT user_id FROM identities WHERE provider = \(bind: provider) AND subject = \(bind: subject))
+                """
+            ).first().map(Self.user(from:))
+        }
+    }
+
+    /// Keeps the name a provider gave, for a user who has none yet.
+    func fillInName(_ name: String, userID: UUID) async throws {
+        try await driver.write { db in
+            try await db.raw("UPDATE users SET name = \(bind: name) WHERE id = \(bind: userID.lowercased) AND name IS NULL").run()
+        }
+    }
+
+    /// The user's identities, oldest first.
+    func identities(userID: UUID) async throws -> [IdentityRecord] {
+        try await driver.read { db in
+            try await db.raw(
+                """
+                SELECT provider, subject, email, created_at FROM identities
+                WHERE user_id = \(bind: userID.lowercased) ORDER BY created_at, provider
+                """
+            ).all().map { row in
+                IdentityRecord(
+                    provider: try row.decode(column: "provider", as: String.self),
+                    subject: try row.decode(column: "subject", as: String.self),
+                    email: try row.decode(column: "email", as: String?.self),
+                    createdAt: StoredTime.date(milliseconds: try row.decode(column: "created_at", as: Int.self)))
+            }
+        }
+    }
+
+    /// Adds an Apple or Google identity to a signed-in user, at most one per provider.
+    func link(provider: String, subject: String, email: String?, to userID: UUID) async throws -> LinkResult {
+        let now = StoredTime.now()
+        return try await driver.write { db in
+            if let owner = try await db.raw(
+                "SELECT user_id FROM identities WHERE provider = \(bind: provider) AND subject = \(bind: subject)"
+            ).first() {
+                guard try owner.decodeUUID(column: "user_id") == userID else { return .belongsToAnotherUser }
+                return .alreadyLinked(try await Self.identity(provider, subject, in: db))
+            }
+            let existing = try await db.raw(
+                "SELECT subject FROM identities WHERE provider = \(bind: provider) AND user_id = \(bind: userID.lowercased)"
+            ).first()
+            guard existing == nil else { return .providerAlreadyLinked }
+            guard try await Self.insertIdentity(provider, subject, email: email, userID: userID, at: now, in: db) else {
+                return .belongsToAnotherUser
+            }
+            return .linked(try await Self.identity(provider, subject, in: db))
+        }
+    }
+
+    /// Ends every login of the user and invalidates their access tokens.
+    func signOutEverywhere(userID: UUID) async throws {
+        try await driver.write { db in try await Self.revokeEverything(userID: userID, in: db) }
+    }
+
+    /// Sets a new password, ends every login, and starts one new login for the device that asked.
+    func changePassword(userID: UUID, newHash: String, newRefreshTokenHash: String, expiresAt: Date) async throws
+        -> UserRecord?
+    {
+        try await driver.write { db in
+            try await db.raw(
+                "UPDATE users SET password_hash = \(bind: newHash) WHERE id = \(bind: userID.lowercased) AND deleted_at IS NULL"
+            ).run()
+            try await Self.revokeEverything(userID: userID, in: db)
+            try await SessionStore.startFamily(userID: userID, tokenHash: newRefreshTokenHash, expiresAt: expiresAt, in: db)
+            return try await db.raw(
+                "SELECT \(unsafeRaw: Self.columns) FROM users WHERE id = \(bind: userID.lowercased) AND deleted_at IS NULL"
+            ).first().map(Self.user(from:))
+        }
+    }
+
+    /// Closes the account at once (no sign-in, no token works) and queues the removal of its data.
+    func closeAccount(userID: UUID) async throws {
+        try await driver.write { db in
+            try await db.raw(
+                "UPDATE users SET deleted_at = \(bind: StoredTime.now()) WHERE id = \(bind: userID.lowercased) AND deleted_at IS NULL"
+            ).run()
+            try await Self.revokeEverything(userID: userID, in: db)
+            _ = try await JobQueue.enqueue(
+                kind: AccountDeletionHandler.kind, payload: AccountDeletionJob(userID: userID).json, userID: userID,
+                maxAttempts: 1_000, in: db)
+        }
+    }
+
+    /// Whether the account was closed (or is gone already): only then may its data be deleted.
+    func isClosedOrGone(userID: UUID) async throws -> Bool {
+        try await driver.read { db in
+            guard let row = try await db.raw("SELECT deleted_at FROM users WHERE id = \(bind: userID.lowercased)").first() else {
+                return true
+            }
+            return try row.decode(column: "deleted_at", as: Int?.self) != nil
+        }
+    }
+
+    private static func revokeEverything(userID: UUID, in db: any SQLDatabase) async throws {
+        try await db.raw("UPDATE users SET token_version = token_version + 1 WHERE id = \(bind: userID.lowercased)").run()
+        try await SessionStore.revokeAll(userID: userID, in: db)
+    }
+
+    /// Inserts an identity; false when (provider, subject) exists.
+    private static func insertIdentity(
+        _ provider: String, _ subject: String, email: String?, userID: UUID, at createdAt: Int, in db: any SQLDatabase
+    ) async throws -> Bool {
+        try await db.raw(
+            """
+            INSERT INTO identities (provider, subject, email, user_id, created_at)
+            VALUES (\(bind: provider), \(bind: subject), \(bind: email), \(bind: userID.lowercased), \(bind: createdAt))
+            ON CONFLICT (provider, subject) DO NOTHING RETURNING provider
+            """
+        ).first() != nil
+    }
+
+    private static func identity(_ provider: String, _ subject: String, in db: any SQLDatabase) async throws -> IdentityRecord {
+        let row = try await db.raw(
+            "SELECT email, created_at FROM identities WHERE provider = \(bind: provider) AND subject = \(bind: subject)"
+        ).first()!
+        return IdentityRecord(
+            provider: provider, subject: subject, email: try row.decode(column: "email", as: String?.self),
+            createdAt: StoredTime.date(milliseconds: try row.decode(column: "created_at", as: Int.self)))
+    }
+
+    static let columns =
+        "id, email, name, created_at, token_version, CASE WHEN password_hash IS NULL THEN 0 ELSE 1 END AS has_password"
 
     static func user(from row: any SQLRow) throws -> UserRecord {
         UserRecord(
             id: try row.decodeUUID(column: "id"),
             email: try row.decode(column: "email", as: String.self),
+            name: try row.decode(column: "name", as: String?.self),
+            hasPassword: try row.decode(column: "has_password", as: Int.self) != 0,
             createdAt: StoredTime.date(milliseconds: try row.decode(column: "created_at", as: Int.self)),
             tokenVersion: try row.decode(column: "token_version", as: Int.self)
         )

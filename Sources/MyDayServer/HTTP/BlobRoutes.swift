@@ -10,6 +10,7 @@ struct BlobRoutes<Context: RequestContext>: Sendable {
     let entries: EntryStore
     let signer: URLSigner
     let maxUploadBytes: Int
+    let limits: RateLimits
 
     func register(on router: Router<Context>) {
         router.put("/v1/blobs/audio/:user/:entry") { request, context in try await upload(request, context) }
@@ -43,6 +44,7 @@ struct BlobRoutes<Context: RequestContext>: Sendable {
             throw APIError.tooLarge(limit: maxUploadBytes)
         }
         guard let entry = try await entries.entry(audioKey: key) else { throw APIError.notFound }
+        try await limits.upload(user: entry.userID.lowercased)
         guard entry.status == .pendingUpload else {
             throw APIError.conflict("This entry's audio is already stored; it cannot be replaced.")
         }

@@ -10,16 +10,17 @@ struct JobQueue: Sendable {
     let driver: any DatabaseDriver
 
     /// Adds a job in the transaction of `db`, so it exists exactly when the change that needs it commits.
+    /// `userID` names whose data the job touches, so deleting the account can remove it.
     static func enqueue(
-        kind: String, payload: String, maxAttempts: Int = 5, runAt: Date = Date(), in db: any SQLDatabase
+        kind: String, payload: String, userID: UUID? = nil, maxAttempts: Int = 5, runAt: Date = Date(), in db: any SQLDatabase
     ) async throws -> UUID {
         let id = UUID()
         let now = StoredTime.now()
         try await db.raw(
             """
-            INSERT INTO jobs (id, kind, payload, state, attempts, max_attempts, run_at, created_at, updated_at)
-            VALUES (\(bind: id.lowercased), \(bind: kind), \(bind: payload), 'queued', 0, \(bind: maxAttempts),
-                \(bind: StoredTime.milliseconds(runAt)), \(bind: now), \(bind: now))
+            INSERT INTO jobs (id, kind, payload, user_id, state, attempts, max_attempts, run_at, created_at, updated_at)
+            VALUES (\(bind: id.lowercased), \(bind: kind), \(bind: payload), \(bind: userID?.lowercased), 'queued', 0,
+                \(bind: maxAttempts), \(bind: StoredTime.milliseconds(runAt)), \(bind: now), \(bind: now))
             """
         ).run()
         return id

@@ -1,0 +1,112 @@
+import Foundation
+import MyDayAPI
+
+extension APIHandler {
+    /// How recent a sign-in must be to close the account without giving the password again.
+    static let recentSignIn: TimeInterval = 5 * 60
+
+    func getMe(_ input: Operations.GetMe.Input) async throws -> Operations.GetMe.Output {
+        .ok(.init(body: .json(Self.schema(try RequestUser.required()))))
+    }
+
+    func changePassword(_ input: Operations.ChangePassword.Input) async throws -> Operations.ChangePassword.Output {
+        guard case .json(let body) = input.body else { throw APIError.badRequest("Send a JSON body.") }
+        let user = try RequestUser.required()
+        try await limits.passwordCheck(user: user.id.lowercased)
+        guard let hash = try await users.passwordHash(userID: user.id) else {
+            throw APIError.conflict("This account signs in with Apple or Google and has no password to change.")
+        }
+        guard try await passwords.verify(body.currentPassword, hash: hash) else {
+            logger.notice("security: wrong current password on password change", metadata: ["user": "\(user.id.lowercased)"])
+            throw APIError.reauthenticationNeeded("The current password is wrong.")
+        }
+        let newPassword = try Validation.newPassword(body.newPassword, field: "new_password", email: user.email)
+        let refreshToken = RefreshTokens.make()
+        guard
+            let updated = try await users.changePassword(
+                userID: user.id, newHash: try await passwords.hash(newPassword), newRefreshTokenHash: RefreshTokens.hash(refreshToken),
+                expiresAt: Date().addingTimeInterval(refreshTokenLifetime.seconds))
+        else { throw APIError.unauthorized }
+        logger.info("password changed; every other login ended", metadata: ["user": "\(user.id.lowercased)"])
+        return .ok(.init(body: .json(try await session(for: updated, refreshToken: refreshToken))))
+    }
+
+    func deleteMe(_ input: Operations.DeleteMe.Input) async throws -> Operations.DeleteMe.Output {
+        let user = try RequestUser.required()
+        try await limits.passwordCheck(user: user.id.lowercased)
+        var recent = (RequestUser.tokenIssuedAt ?? .distantPast) > Date().addingTimeInterval(-Self.recentSignIn)
+        if case .json(let proof) = input.body {
+            if let password = proof.password {
+                guard let hash = try await users.passwordHash(userID: user.id), try await passwords.verify(password, hash: hash)
+                else { throw APIError.reauthenticationNeeded("The password is wrong.") }
+                recent = true
+            } else if let provider = proof.provider, let token = proof.token {
+                let provider = SignInProvider(provider)
+                let wrong = APIError.reauthenticationNeeded("The \(provider.displayName) sign-in could not be verified.")
+                let identity = try await verifiedIdentity(provider, token: token, nonce: proof.nonce, failure: wrong)
+                let linked = try await users.identities(userID: user.id)
+                guard linked.contains(where: { $0.provider == provider.rawValue && $0.subject == identity.subject }) else {
+                    throw wrong
+                }
+                recent = true
+            } else if proof.provider != nil || proof.token != nil {
+                throw APIError.badRequest("Send both 'provider' and 'token', or the 'password'.")
+            }
+        }
+        guard recent else {
+            throw APIError.reauthenticationNeeded(
+                "Deleting the account needs a recent sign-in: send the password, or sign in again first.")
+        }
+        try await users.closeAccount(userID: user.id)
+        logger.info("account closed; its data is being deleted", metadata: ["user": "\(user.id.lowercased)"])
+        return .accepted(.init())
+    }
+
+    func listIdentities(_ input: Operations.ListIdentities.Input) async throws -> Operations.ListIdentities.Output {
+        let user = try RequestUser.required()
+        return .ok(.init(body: .json(try await users.identities(userID: user.id).map(Self.schema))))
+    }
+
+    func linkIdentity(_ input: Operations.LinkIdentity.Input) async throws -> Operations.LinkIdentity.Output {
+        guard case .json(let body) = input.body else { throw APIError.badRequest("Send a JSON body.") }
+        let user = try RequestUser.required()
+        try await limits.authRequest(from: ClientAddress.current)
+        let provider = SignInProvider(input.path.provider)
+        let identity = try await verifiedIdentity(
+            provider, token: body.token, nonce: body.nonce,
+            failure: .unprocessable("The \(provider.displayName) token could not be verified; sign in with \(provider.displayName) again."))
+        switch try await users.link(
+            provider: provider.rawValue, subject: identity.subject, email: identity.email, to: user.id)
+        {
+        case .linked(let linked):
+            logger.info("identity linked", metadata: ["user": "\(user.id.lowercased)", "provider": "\(provider.rawValue)"])
+            return .created(.init(body: .json(Self.schema(linked))))
+        case .alreadyLinked(let linked):
+            return .ok(.init(body: .json(Self.schema(linked))))
+        case .belongsToAnotherUser:
+            throw APIError.conflict("This \(provider.displayName) account signs in to another My Day account.")
+        case .providerAlreadyLinked:
+            throw APIError.conflict("Another \(provider.displayName) account is linked already.")
+        }
+    }
+
+    static func schema(_ identity: IdentityRecord) -> Components.Schemas.Identity {
+        .init(
+            provider: .init(rawValue: identity.provider) ?? .email, email: identity.email, createdAt: identity.createdAt)
+    }
+}
+
+extension SignInProvider {
+    init(_ provider: Components.Schemas.IdentityProvider) {
+        switch provider {
+        case .apple: self = .apple
+        case .google: self = .google
+        }
+    }
+}
+
+extension APIError {
+    static func reauthenticationNeeded(_ message: String) -> APIError {
+        .init(status: .forbidden, code: "reauthentication_needed", message: message)
+    }
+}
