@@ -84,18 +84,39 @@ import Testing
         try await TestServer.make(database).run { api in
             let first = try await api.register()
 
-            // When the refresh token is traded, a new one comes back and the old one stops working
+            // When the refresh token is traded, a new one comes back
             let rotated = try await api.send(.post, "/v1/auth/refresh", json: ["refresh_token": first.refreshToken])
             #expect(rotated.status == .ok)
             let second = APIClient.session(rotated)
             #expect(second.refreshToken != first.refreshToken)
             #expect(try await api.send(.get, "/v1/me", token: second.accessToken).status == .ok)
 
-            // Then presenting the old one again revokes the whole login: the new token dies too
+            // And the victim's device moves on with it
+            let third = APIClient.session(
+                try await api.send(.post, "/v1/auth/refresh", json: ["refresh_token": second.refreshToken]))
+            #expect(!third.refreshToken.isEmpty)
+
+            // Then a thief presenting the stolen first token revokes the whole login: the victim's token dies too
             let replay = try await api.send(.post, "/v1/auth/refresh", json: ["refresh_token": first.refreshToken])
             #expect(replay.status == .unauthorized)
-            let afterReplay = try await api.send(.post, "/v1/auth/refresh", json: ["refresh_token": second.refreshToken])
+            let afterReplay = try await api.send(.post, "/v1/auth/refresh", json: ["refresh_token": third.refreshToken])
             #expect(afterReplay.status == .unauthorized)
+        }
+    }
+
+    @Test(arguments: TestDatabase.available)
+    func aLostRefreshAnswerMayBeRetriedWithinTheGraceWindow(_ database: TestDatabase) async throws {
+        try await TestServer.make(database).run { api in
+            let first = try await api.register()
+            // Given a refresh whose answer the client never got
+            #expect(try await api.send(.post, "/v1/auth/refresh", json: ["refresh_token": first.refreshToken]).status == .ok)
+
+            // When the client retries at once with the same token, then it is answered, and the answer works
+            let retry = try await api.send(.post, "/v1/auth/refresh", json: ["refresh_token": first.refreshToken])
+            #expect(retry.status == .ok)
+            let next = try await api.send(
+                .post, "/v1/auth/refresh", json: ["refresh_token": APIClient.session(retry).refreshToken])
+            #expect(next.status == .ok)
         }
     }
 

@@ -111,18 +111,40 @@ import Testing
 
     @Test(arguments: TestDatabase.available)
     func refreshTokensRotateOnceAndReuseRevokesTheFamily(_ database: TestDatabase) async throws {
-        try await withStores(database) { (_, users, _, sessions) async throws in
+        try await withStores(database) { (driver, users, _, _) async throws in
+            // Given a store without a retry grace window
+            let sessions = SessionStore(driver: driver, retryGrace: .zero)
             let user = try await users.registerEmailUser(email: "r@example.com", passwordHash: "x")
             let later = Date().addingTimeInterval(3600)
             try await sessions.startFamily(userID: user.id, tokenHash: "h1", expiresAt: later)
             #expect(
                 try await sessions.rotate(presentedHash: "h1", newHash: "h2", newExpiresAt: later) == .rotated(userID: user.id))
-            #expect(try await sessions.rotate(presentedHash: "h1", newHash: "h3", newExpiresAt: later) == .reused)
+            // When the used token comes back, then the family ends: its live successor too
+            guard case .reused(user.id, _) = try await sessions.rotate(presentedHash: "h1", newHash: "h3", newExpiresAt: later)
+            else { Issue.record("reuse was not detected"); return }
             #expect(try await sessions.rotate(presentedHash: "h2", newHash: "h4", newExpiresAt: later) == .invalid)
             #expect(try await sessions.rotate(presentedHash: "unknown", newHash: "h5", newExpiresAt: later) == .invalid)
 
             try await sessions.startFamily(userID: user.id, tokenHash: "old", expiresAt: Date().addingTimeInterval(-1))
             #expect(try await sessions.rotate(presentedHash: "old", newHash: "h6", newExpiresAt: later) == .invalid)
+        }
+    }
+
+    @Test(arguments: TestDatabase.available)
+    func aRetryWithinTheGraceWindowGetsASecondTokenUntilTheFirstIsUsed(_ database: TestDatabase) async throws {
+        try await withStores(database) { (_, users, _, sessions) async throws in
+            let user = try await users.registerEmailUser(email: "g@example.com", passwordHash: "x")
+            let later = Date().addingTimeInterval(3600)
+            try await sessions.startFamily(userID: user.id, tokenHash: "a1", expiresAt: later)
+            #expect(try await sessions.rotate(presentedHash: "a1", newHash: "a2", newExpiresAt: later) == .rotated(userID: user.id))
+            // When the same token is retried at once (the answer was lost), then the retry is answered too
+            #expect(try await sessions.rotate(presentedHash: "a1", newHash: "a3", newExpiresAt: later) == .rotated(userID: user.id))
+            // When the client moves on with its newest token, then the old one may not be retried any more
+            #expect(try await sessions.rotate(presentedHash: "a3", newHash: "a4", newExpiresAt: later) == .rotated(userID: user.id))
+            guard case .reused = try await sessions.rotate(presentedHash: "a1", newHash: "a5", newExpiresAt: later) else {
+                Issue.record("a retry after the successor was used must end the family"); return
+            }
+            #expect(try await sessions.rotate(presentedHash: "a4", newHash: "a6", newExpiresAt: later) == .invalid)
         }
     }
 

@@ -120,7 +120,7 @@ extension APIHandler {
         do {
             return try await identityVerifiers.verifier(for: provider).verify(token, nonce: nonce)
         } catch let error as IdentityTokenError {
-            logger.notice(
+            logger.warning(
                 "security: \(provider.rawValue) token refused",
                 metadata: ["reason": "\(error.reason)", "address": "\(ClientAddress.current)"])
             throw failure

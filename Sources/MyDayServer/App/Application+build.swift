@@ -82,11 +82,12 @@ public func buildApplication(
 
 extension IdentityVerifiers {
     init(configuration: ServerConfiguration, logger: Logger) {
+        func keySet(_ url: String) -> ProviderKeySet {
+            ProviderKeySet(url: url, minimumRefetchInterval: configuration.providerKeysRefetchInterval, logger: logger)
+        }
         self.init(
-            apple: .apple(
-                clientIDs: configuration.appleClientIDs, keySet: ProviderKeySet(url: configuration.appleKeysURL, logger: logger)),
-            google: .google(
-                clientIDs: configuration.googleClientIDs, keySet: ProviderKeySet(url: configuration.googleKeysURL, logger: logger)))
+            apple: .apple(clientIDs: configuration.appleClientIDs, keySet: keySet(configuration.appleKeysURL)),
+            google: .google(clientIDs: configuration.googleClientIDs, keySet: keySet(configuration.googleKeysURL)))
     }
 }
 

@@ -39,6 +39,8 @@ public struct ServerConfiguration: Sendable {
     public var googleClientIDs: [String] = []
     public var appleKeysURL = "https://appleid.apple.com/auth/keys"
     public var googleKeysURL = "https://www.googleapis.com/oauth2/v3/certs"
+    /// A token naming an unknown key makes the server fetch the provider's keys again, at most this often.
+    public var providerKeysRefetchInterval: Duration = .seconds(10)
     /// Reverse proxies in front of the server whose `X-Forwarded-For` is believed; 0 uses the peer address.
     public var trustedProxyHops = 0
     public var rateLimits = RateLimitSettings()

@@ -48,7 +48,7 @@ struct SessionStore: Sendable {
             }
             if let usedAt = try row.decode(column: "used_at", as: Int?.self) {
                 let successor = try row.decode(column: "replaced_by", as: String?.self)
-                guard now - usedAt <= graceMS, let successor, try await Self.isUnused(successor, in: db) else {
+                guard now - usedAt < graceMS, let successor, try await Self.isUnused(successor, in: db) else {
                     try await Self.revokeFamily(familyID, now: now, in: db)
                     return .reused(userID: userID, familyID: familyID)
                 }

@@ -27,6 +27,8 @@ enum TestDatabase: String, CaseIterable, CustomTestStringConvertible, Sendable {
         configuration.logLevel = "warning"
         // Background jobs run only in the tests that ask for them.
         configuration.workers = 0
+        // Rate limits are exercised by the tests that set them; others make as many requests as they need.
+        configuration.rateLimits = .generous
         if self == .postgres {
             configuration.databaseURL = try await Self.createPostgresDatabase()
         }
@@ -48,5 +50,19 @@ enum TestDatabase: String, CaseIterable, CustomTestStringConvertible, Sendable {
         await driver.shutdown()
         components.path = "/\(name)"
         return components.string!
+    }
+}
+
+extension RateLimitSettings {
+    /// Limits no test reaches by accident.
+    static var generous: RateLimitSettings {
+        var settings = RateLimitSettings()
+        let plenty = RateLimit(perMinute: 100_000)
+        settings.authPerAddress = plenty
+        settings.loginPerAccount = plenty
+        settings.passwordChecksPerUser = plenty
+        settings.entriesPerUser = plenty
+        settings.uploadsPerUser = plenty
+        return settings
     }
 }
