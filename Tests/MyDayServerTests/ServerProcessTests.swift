@@ -98,11 +98,6 @@ import Testing
         }
     }
 
-    private func poll(_ deadline: Duration = .seconds(90), until condition: () async throws -> Bool) async throws {
-        let end = ContinuousClock.now + deadline
-        while try await !condition(), ContinuousClock.now < end { try await Task.sleep(for: .milliseconds(10)) }
-    }
-
     @Test(arguments: TestDatabase.available)
     func aWorkerKilledMidJobLeavesTheEntryToBeTranscribedOnce(_ database: TestDatabase) async throws {
         var configuration = try await database.freshConfiguration()
@@ -121,7 +116,7 @@ import Testing
             _ = try await api.send(.post, "/v1/entries/\(id)/complete", token: session.accessToken)
             return (session, id)
         }
-        try await poll { try await jobs(configuration).first?.state == .running }
+        try await pollUntil("the job runs") { try await jobs(configuration).first?.state == .running }
         #expect(try await jobs(configuration).first?.state == .running)
         first.kill()
         _ = try await first.waitForExit()
@@ -129,7 +124,7 @@ import Testing
         // When a server starts again, then after the lease the job runs again and the entry is transcribed once
         let second = try await ServerProcess(dataDirectory: configuration.dataDirectory, environment: environment)
         defer { second.kill(signal: SIGTERM) }
-        try await poll { try await jobs(configuration).first?.state == .succeeded }
+        try await pollUntil("the job succeeded") { try await jobs(configuration).first?.state == .succeeded }
         let finished = try await jobs(configuration)
         #expect(finished.count == 1 && finished.first?.state == .succeeded && finished.first?.attempts == 2)
         try await second.withClient { api in
@@ -137,6 +132,41 @@ import Testing
             #expect(entry["status"] as? String == "transcribed")
             #expect(!(entry["transcript_raw"] as? String ?? "").isEmpty)
         }
+    }
+
+    @Test(arguments: TestDatabase.available)
+    func aServerKilledAfterAcceptingADeletionFinishesItWhenItStartsAgain(_ database: TestDatabase) async throws {
+        let configuration = try await database.freshConfiguration()
+        let data = dataDirectory()
+        var environment = ["MYDAY_WORKERS": "0"]
+        if let url = configuration.databaseURL { environment["MYDAY_DATABASE_URL"] = url }
+        var check = configuration
+        check.dataDirectory = data
+        let files = TestServer(configuration: check)
+
+        // Given a server that accepted an account deletion and was killed before its worker ran
+        let first = try await ServerProcess(dataDirectory: data, environment: environment)
+        let (leaving, staying) = try await first.withClient { api in
+            let leaving = try await api.register()
+            let staying = try await api.register()
+            try await api.createUploadedEntry(leaving)
+            try await api.createUploadedEntry(staying)
+            #expect(try await api.send(.delete, "/v1/me", token: leaving.accessToken).status == .accepted)
+            return (leaving.userID, staying.userID)
+        }
+        first.kill()
+        _ = try await first.waitForExit()
+        #expect(try await files.rows(of: leaving) > 0)
+        #expect(files.storedBlobs().contains { $0.contains(leaving) })
+
+        // When it starts again with a worker, then the deletion completes and the other account is whole
+        environment["MYDAY_WORKERS"] = "1"
+        let second = try await ServerProcess(dataDirectory: data, environment: environment)
+        defer { second.kill() }
+        try await pollUntil("the account's rows are gone") { try await files.rows(of: leaving) == 0 }
+        #expect(!files.storedBlobs().contains { $0.contains(leaving) })
+        #expect(files.storedBlobs().contains { $0.contains(staying) })
+        #expect(try await files.rows(of: staying) > 0)
     }
 
     @Test(.enabled(if: TestDatabase.postgresAdminURL != nil))
@@ -169,7 +199,7 @@ import Testing
                 dataDirectory: configuration.dataDirectory, environment: workerEnvironment, command: "worker"),
         ]
         defer { for worker in workers { worker.kill(signal: SIGTERM) } }
-        try await poll(.seconds(240)) { try await jobs(configuration).filter { $0.state == .succeeded }.count == 50 }
+        try await pollUntil("fifty jobs succeeded", deadline: .seconds(240)) { try await jobs(configuration).filter { $0.state == .succeeded }.count == 50 }
 
         // Then every entry was transcribed, each job claimed exactly once
         let finished = try await jobs(configuration)

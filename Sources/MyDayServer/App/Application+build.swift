@@ -57,7 +57,7 @@ public func buildApplication(
             on: router,
             configuration: Configuration(
                 dateTranscoder: RFC3339DateTranscoder(), jsonEncodingOptions: [.sortedKeys, .withoutEscapingSlashes]),
-            middlewares: [BearerAuthMiddleware(accessTokens: accessTokens, users: users)])
+            middlewares: [AbsentBodyMiddleware(), BearerAuthMiddleware(accessTokens: accessTokens, users: users)])
 
         // Services stop in reverse order: the server drains first, then the worker, then the database closes.
         var services: [any Service] = [DatabaseService(driver: driver)]

@@ -186,6 +186,8 @@ struct UserStore: Sendable {
                 "UPDATE users SET deleted_at = \(bind: StoredTime.now()) WHERE id = \(bind: userID.lowercased) AND deleted_at IS NULL"
             ).run()
             try await Self.revokeEverything(userID: userID, in: db)
+            // Waiting work on the account's entries would only be undone; running jobs finish or find their entry gone.
+            try await db.raw("DELETE FROM jobs WHERE user_id = \(bind: userID.lowercased) AND state = 'queued'").run()
             _ = try await JobQueue.enqueue(
                 kind: AccountDeletionHandler.kind, payload: AccountDeletionJob(userID: userID).json, userID: userID,
                 maxAttempts: 1_000, in: db)

@@ -14,9 +14,38 @@ struct RawHTTP {
         try connection.send(Data(head.utf8) + body)
     }
 
-    static func open(port: Int) throws -> RawHTTP {
+    /// Sends one whole request from `source` (any 127.x.y.z address is this machine) and answers the status and body.
+    static func exchange(port: Int, from source: String, head: String, body: Data) throws -> (status: Int, body: String) {
+        let connection = try open(port: port, from: source)
+        defer { connection.close() }
+        try connection.send(Data(head.utf8) + body)
+        var response = Data()
+        var buffer = [UInt8](repeating: 0, count: 4096)
+        while true {
+            let count = recv(connection.socket, &buffer, buffer.count, 0)
+            guard count > 0 else { break }
+            response.append(contentsOf: buffer[0..<count])
+        }
+        let text = String(decoding: response, as: UTF8.self)
+        let status = text.split(separator: " ").dropFirst().first.flatMap { Int($0) } ?? 0
+        return (status, text.components(separatedBy: "\r\n\r\n").dropFirst().joined(separator: "\r\n\r\n"))
+    }
+
+    static func open(port: Int, from source: String? = nil) throws -> RawHTTP {
         let socket = Glibc.socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
         guard socket >= 0 else { throw POSIXError(.EIO) }
+        if let source {
+            var local = sockaddr_in()
+            local.sin_family = sa_family_t(AF_INET)
+            local.sin_addr.s_addr = inet_addr(source)
+            let bound = withUnsafePointer(to: &local) {
+                $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(socket, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
+            }
+            guard bound == 0 else {
+                Glibc.close(socket)
+                throw POSIXError(.EADDRNOTAVAIL)
+            }
+        }
         var address = sockaddr_in()
         address.sin_family = sa_family_t(AF_INET)
         address.sin_port = in_port_t(UInt16(port).bigEndian)

@@ -1,0 +1,114 @@
+import Foundation
+import HTTPTypes
+import Testing
+
+@testable import MyDayServer
+
+@Suite(.serialized) struct RateLimitTests {
+    private static func limited(_ adjust: @escaping @Sendable (inout RateLimitSettings) -> Void) -> @Sendable (inout ServerConfiguration) -> Void {
+        { configuration in
+            configuration.rateLimits = .generous
+            adjust(&configuration.rateLimits)
+        }
+    }
+
+    @Test(arguments: TestDatabase.available)
+    func bruteForceFromOneAddressIsStoppedAndTheOwnerStillSignsInFromAnother(_ database: TestDatabase) async throws {
+        let server = try await TestServer.make(database, adjust: Self.limited {
+            $0.authPerAddress = RateLimit(perMinute: 10)
+            $0.loginPerAccount = RateLimit(perMinute: 30)
+        })
+        try await server.run { api in
+            // Given the owner's account (made straight in the database, so it spends none of the address's budget)
+            let hash = try await PasswordHasher(cost: 12).hash("the owner's passphrase")
+            _ = try await server.withDatabase { try await UserStore(driver: $0).registerEmailUser(email: "owner@example.com", passwordHash: hash) }
+
+            // When one address tries 100 wrong passwords
+            var statuses: [Int] = []
+            var retryAfter: [Int] = []
+            for attempt in 1...100 {
+                let reply = try await api.send(
+                    .post, "/v1/auth/email/login", json: ["email": "owner@example.com", "password": "guess number \(attempt)"])
+                statuses.append(reply.status.code)
+                if let seconds = reply.headers[.retryAfter].flatMap(Int.init) { retryAfter.append(seconds) }
+            }
+
+            // Then the first ten are answered, every later one is refused with 429 and Retry-After
+            #expect(statuses.prefix(10).allSatisfy { $0 == 401 })
+            #expect(statuses.dropFirst(10).allSatisfy { $0 == 429 })
+            #expect(retryAfter.count == 90 && retryAfter.allSatisfy { (1...60).contains($0) })
+
+            // And the owner, from another address, signs in at once
+            let body = Data(#"{"email":"owner@example.com","password":"the owner's passphrase"}"#.utf8)
+            let owner = try RawHTTP.exchange(
+                port: api.port, from: "127.0.0.2",
+                head: "POST /v1/auth/email/login HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\n"
+                    + "Content-Length: \(body.count)\r\nConnection: close\r\n\r\n",
+                body: body)
+            #expect(owner.status == 200, "\(owner.body)")
+            #expect(owner.body.contains("access_token"))
+        }
+    }
+
+    @Test func entryCreationIsLimitedPerUser() async throws {
+        let server = try await TestServer.make(.sqlite, adjust: Self.limited { $0.entriesPerUser = RateLimit(perMinute: 3) })
+        try await server.run { api in
+            let busy = try await api.register()
+            let other = try await api.register()
+            func create(_ session: APIClient.Session) async throws -> APIClient.Reply {
+                try await api.send(
+                    .post, "/v1/entries", token: session.accessToken,
+                    json: [
+                        "id": UUID().uuidString, "created_at": "2026-05-01T08:30:00Z", "tz": "UTC", "kind": "text", "text": "hello",
+                    ])
+            }
+            for _ in 1...3 { #expect(try await create(busy).status == .created) }
+            let refused = try await create(busy)
+            #expect(refused.status == .tooManyRequests && refused.errorCode == "rate_limited")
+            #expect(refused.headers[.retryAfter] != nil)
+            #expect(try await create(other).status == .created)
+        }
+    }
+
+    @Test(.enabled(if: TestDatabase.postgresAdminURL != nil, "needs the PostgreSQL the test command starts"))
+    func twoAPINodesOnOnePostgresShareTheLimit() async throws {
+        // Given two API nodes on the same PostgreSQL database
+        let first = try await TestServer.make(.postgres, adjust: Self.limited { $0.authPerAddress = RateLimit(perMinute: 10) })
+        let second = TestServer(configuration: first.configuration)
+        try await first.run { one in
+            try await second.run { two in
+                // When one address alternates between them
+                var answered = 0
+                for attempt in 0..<20 {
+                    let api = attempt.isMultiple(of: 2) ? one : two
+                    let reply = try await api.send(
+                        .post, "/v1/auth/email/login", json: ["email": "nobody@example.com", "password": "wrong password"])
+                    if reply.status == .unauthorized { answered += 1 }
+                }
+                // Then together they answer no more than one node would
+                #expect(answered == 10)
+            }
+        }
+    }
+
+    @Test func forwardedForIsBelievedOnlyAsFarAsTheTrustedProxies() {
+        let address = ClientAddressMiddleware<MyDayRequestContext>.address
+        #expect(address("10.0.0.1", ["203.0.113.9"], 0) == "10.0.0.1")
+        #expect(address("10.0.0.1", ["198.51.100.7, 203.0.113.9"], 1) == "203.0.113.9")
+        #expect(address("10.0.0.1", ["198.51.100.7, 203.0.113.9"], 2) == "198.51.100.7")
+        #expect(address("10.0.0.1", [], 1) == "10.0.0.1")
+        #expect(address(nil, [], 0) == "unknown")
+    }
+
+    @Test func theScheduleRefusesBeyondTheBurstAndSaysWhenToComeBack() {
+        let limit = RateLimit(perMinute: 6)
+        var tat: Int? = nil
+        for _ in 1...6 {
+            let (decision, next) = limit.decide(tat: tat, now: 0)
+            #expect(decision == .allowed)
+            tat = next
+        }
+        #expect(limit.decide(tat: tat, now: 0).decision == .limited(retryAfterSeconds: 10))
+        #expect(limit.decide(tat: tat, now: 10_000).decision == .allowed)
+    }
+}
