@@ -26,6 +26,7 @@ import Testing
             // When one address tries 100 wrong passwords
             var statuses: [Int] = []
             var retryAfter: [Int] = []
+            let started = ContinuousClock.now
             for attempt in 1...100 {
                 let reply = try await api.send(
                     .post, "/v1/auth/email/login", json: ["email": "owner@example.com", "password": "guess number \(attempt)"])
@@ -33,10 +34,14 @@ import Testing
                 if let seconds = reply.headers[.retryAfter].flatMap(Int.init) { retryAfter.append(seconds) }
             }
 
-            // Then the first ten are answered, every later one is refused with 429 and Retry-After
+            // Then the first ten are answered and the rest refused with 429 and Retry-After, but for the one
+            // more guess the limit gives back every six seconds (a loaded machine may take that long)
+            let refill = Int((ContinuousClock.now - started).components.seconds / 6) + 1
+            let answered = statuses.filter { $0 == 401 }.count
             #expect(statuses.prefix(10).allSatisfy { $0 == 401 })
-            #expect(statuses.dropFirst(10).allSatisfy { $0 == 429 })
-            #expect(retryAfter.count == 90 && retryAfter.allSatisfy { (1...60).contains($0) })
+            #expect(Set(statuses) == [401, 429])
+            #expect(answered <= 10 + refill, "\(answered) guesses answered in \(refill) refills")
+            #expect(retryAfter.count == 100 - answered && retryAfter.allSatisfy { (1...60).contains($0) })
 
             // And the owner, from another address, signs in at once
             let body = Data(#"{"email":"owner@example.com","password":"the owner's passphrase"}"#.utf8)
@@ -79,14 +84,16 @@ import Testing
             try await second.run { two in
                 // When one address alternates between them
                 var answered = 0
+                let started = ContinuousClock.now
                 for attempt in 0..<20 {
                     let api = attempt.isMultiple(of: 2) ? one : two
                     let reply = try await api.send(
                         .post, "/v1/auth/email/login", json: ["email": "nobody@example.com", "password": "wrong password"])
                     if reply.status == .unauthorized { answered += 1 }
                 }
-                // Then together they answer no more than one node would
-                #expect(answered == 10)
+                // Then together they answer what one node would (plus one per six seconds the loop took), not twice that
+                let refill = Int((ContinuousClock.now - started).components.seconds / 6) + 1
+                #expect(answered >= 10 && answered <= 10 + refill && answered < 20, "\(answered) answered")
             }
         }
     }
