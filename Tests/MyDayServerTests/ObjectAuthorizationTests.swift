@@ -1,0 +1,140 @@
+import Foundation
+import HTTPTypes
+import MyDayAPI
+import Testing
+import Yams
+
+@testable import MyDayServer
+
+/// For every operation in `openapi.yaml`, user B naming user A's objects gets 404 (or, for signed
+/// blob URLs, 403) and A's data stays as it was. The operations come from the document, so a new
+/// route is covered the day it is added; one whose path names no object must be listed below.
+@Suite struct ObjectAuthorizationTests {
+    /// Operations whose paths name no object: another user's ids cannot be put in them.
+    static let operationsWithoutObjectIDs: Set<String> = [
+        "registerWithEmail", "loginWithEmail", "signInWithApple", "signInWithGoogle", "refreshSession", "logout", "logoutAll",
+        "getMe", "deleteMe", "changePassword", "listIdentities", "linkIdentity", "createEntry", "listEntries", "health",
+        "readiness", "metrics", "openAPIDocument",
+    ]
+
+    struct Operation: CustomStringConvertible, Sendable {
+        let id: String
+        let method: HTTPRequest.Method
+        let path: String
+        let usesBearerToken: Bool
+        /// A JSON body that satisfies the operation's schema, if it takes one.
+        let body: Data?
+        var description: String { "\(method) \(path) (\(id))" }
+    }
+
+    /// Every operation of the document, with a valid example body built from its schema.
+    static func operations() throws -> [Operation] {
+        let document = try #require(try Yams.load(yaml: String(decoding: try OpenAPIDocument.yaml(), as: UTF8.self)) as? [String: Any])
+        let paths = try #require(document["paths"] as? [String: [String: Any]])
+        let schemas = ((document["components"] as? [String: Any])?["schemas"] as? [String: Any]) ?? [:]
+        let globalSecurity = !((document["security"] as? [Any]) ?? []).isEmpty
+        var operations: [Operation] = []
+        for (path, item) in paths.sorted(by: { $0.key < $1.key }) {
+            for (method, value) in item where ["get", "put", "post", "patch", "delete", "head"].contains(method) {
+                let operation = try #require(value as? [String: Any])
+                let security = (operation["security"] as? [Any]).map { !$0.isEmpty } ?? globalSecurity
+                let content = ((operation["requestBody"] as? [String: Any])?["content"] as? [String: Any])
+                let schema = (content?["application/json"] as? [String: Any])?["schema"]
+                operations.append(
+                    Operation(
+                        id: try #require(operation["operationId"] as? String), method: HTTPRequest.Method(method.uppercased())!,
+                        path: path, usesBearerToken: security,
+                        body: try schema.map { try JSONSerialization.data(withJSONObject: example(of: $0, schemas: schemas)) }))
+            }
+        }
+        return operations
+    }
+
+    /// A value that satisfies `schema`, with every property filled in.
+    static func example(of schema: Any, schemas: [String: Any]) -> Any {
+        guard var schema = schema as? [String: Any] else { return "x" }
+        if let reference = schema["$ref"] as? String, let target = schemas[String(reference.split(separator: "/").last!)] {
+            schema = target as? [String: Any] ?? [:]
+        }
+        if let options = schema["enum"] as? [Any], let first = options.first { return first }
+        switch schema["type"] as? String {
+        case "object":
+            let properties = schema["properties"] as? [String: Any] ?? [:]
+            return properties.mapValues { example(of: $0, schemas: schemas) }
+        case "array": return [example(of: schema["items"] ?? [:], schemas: schemas)]
+        case "integer": return max(schema["minimum"] as? Int ?? 1, 1)
+        case "number": return 1
+        case "boolean": return false
+        default: return "x"
+        }
+    }
+
+    @Test(arguments: TestDatabase.available)
+    func anotherUsersObjectIdsAnswer404AndChangeNothing(_ database: TestDatabase) async throws {
+        let operations = try Self.operations()
+        try await TestServer.make(database).run { api in
+            // Given A's transcribable audio entry, and B with a signed upload URL of B's own
+            let alice = try await api.register("alice@example.com")
+            let entryID = UUID()
+            try await api.createUploadedEntry(alice, id: entryID)
+            let entryPath = "/v1/entries/\(entryID.uuidString.lowercased())"
+            let bob = try await api.register()
+            let bobsUpload = try #require(try await api.createAudioEntry(bob, sizeBytes: 100).uploadURL)
+            let bobsSignature = try #require(URLComponents(string: bobsUpload)?.percentEncodedQuery)
+
+            func snapshot() async throws -> [String] {
+                let entry = try await api.send(.get, entryPath, token: alice.accessToken)
+                let link = try await api.send(.get, "\(entryPath)/audio", token: alice.accessToken)
+                let audio = try await api.send(.get, try #require(link.json["url"] as? String))
+                let list = try await api.send(.get, "/v1/entries", token: alice.accessToken)
+                return [entry.text, String(audio.body.count), audio.body.base64EncodedString().suffix(64).description, list.text]
+            }
+            let before = try await snapshot()
+
+            for operation in operations {
+                let names = operation.path.matches(of: /\{([a-z_]+)\}/).map { String($0.1) }
+                guard names.contains(where: { $0 != "provider" }) else {
+                    #expect(
+                        Self.operationsWithoutObjectIDs.contains(operation.id),
+                        "\(operation) is new: add it to operationsWithoutObjectIDs, or give it a check here")
+                    if operation.method == .get && operation.usesBearerToken && !operation.path.contains("{") {
+                        let reply = try await api.send(.get, operation.path, token: bob.accessToken)
+                        #expect(!reply.text.contains(entryID.uuidString.lowercased()) && !reply.text.contains("alice@"), "\(operation)")
+                    }
+                    continue
+                }
+                var path = operation.path
+                for name in names {
+                    let value: String
+                    switch name {
+                    case "id", "entry_id": value = entryID.uuidString.lowercased()
+                    case "user_id": value = alice.userID
+                    default:
+                        Issue.record("\(operation): which of A's objects is {\(name)}? Say so in this test.")
+                        value = "unknown"
+                    }
+                    path = path.replacingOccurrences(of: "{\(name)}", with: value)
+                }
+                let reply: APIClient.Reply
+                if operation.usesBearerToken {
+                    reply = try await api.send(
+                        operation.method, path, token: bob.accessToken, rawBody: operation.body,
+                        headers: operation.body == nil ? [:] : [.contentType: "application/json"])
+                    #expect(reply.status == .notFound, "\(operation) as B: \(reply.status) \(reply.text)")
+                } else {
+                    // Signed URLs: B's own signature on A's ids
+                    reply = try await api.send(
+                        operation.method, "\(path)?\(bobsSignature)", rawBody: Data(count: 100), headers: [.contentType: "audio/mp4"])
+                    #expect([403, 404].contains(reply.status.code), "\(operation) with B's signature: \(reply.status)")
+                }
+                #expect(!reply.text.contains("alice@"), "\(operation)")
+            }
+
+            // Then A's entry, audio and list are exactly as before, and A still signs in
+            #expect(try await snapshot() == before)
+            let login = try await api.send(
+                .post, "/v1/auth/email/login", json: ["email": "alice@example.com", "password": "correct horse battery"])
+            #expect(login.status == .ok)
+        }
+    }
+}
