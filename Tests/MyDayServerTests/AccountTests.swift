@@ -59,7 +59,8 @@ import Testing
             // Then the laptop's tokens are dead, the phone goes on with the new session, and only the new password works
             #expect(try await api.send(.get, "/v1/me", token: laptop.accessToken).status == .unauthorized)
             #expect(
-                try await api.send(.post, "/v1/auth/refresh", json: ["refresh_token": laptop.refreshToken]).status == .unauthorized)
+                try await api.send(.post, "/v1/auth/refresh", json: ["refresh_token": laptop.refreshToken]).status
+                    == .unauthorized)
             #expect(try await api.send(.get, "/v1/me", token: phone.accessToken).status == .unauthorized)
             #expect(try await api.send(.get, "/v1/me", token: fresh.accessToken).status == .ok)
             #expect(
@@ -94,13 +95,18 @@ import Testing
             #expect(try await api.send(.get, "/v1/me", token: oldToken).status == .ok)
 
             // But with the password it can, and from then on nothing signs in
-            #expect(try await api.send(.delete, "/v1/me", token: oldToken, json: ["password": "my own passphrase"]).status == .accepted)
+            #expect(
+                try await api.send(.delete, "/v1/me", token: oldToken, json: ["password": "my own passphrase"]).status
+                    == .accepted)
             #expect(try await api.send(.get, "/v1/me", token: session.accessToken).status == .unauthorized)
             #expect(
-                try await api.send(.post, "/v1/auth/email/login", json: ["email": "old@example.com", "password": "my own passphrase"])
-                    .status == .unauthorized)
+                try await api.send(
+                    .post, "/v1/auth/email/login", json: ["email": "old@example.com", "password": "my own passphrase"]
+                )
+                .status == .unauthorized)
             #expect(
-                try await api.send(.post, "/v1/auth/refresh", json: ["refresh_token": session.refreshToken]).status == .unauthorized)
+                try await api.send(.post, "/v1/auth/refresh", json: ["refresh_token": session.refreshToken]).status
+                    == .unauthorized)
         }
     }
 
@@ -149,7 +155,8 @@ import Testing
                 users: UserStore(driver: driver), blobs: try DiskBlobStore(root: server.configuration.blobDirectory),
                 logger: .init(label: "test"))
             // Given a run that removed the blobs and then died before its transaction
-            let first = try #require(try await queue.claim(kinds: [AccountDeletionHandler.kind], workerID: "w1", lease: .milliseconds(1)))
+            let first = try #require(
+                try await queue.claim(kinds: [AccountDeletionHandler.kind], workerID: "w1", lease: .milliseconds(1)))
             _ = try await handler.run(first)
             #expect(server.storedBlobs().isEmpty)
             #expect(try await server.rows(of: leaving.userID) > 0)
@@ -176,8 +183,10 @@ extension TestServer {
                     ("users", "id"), ("identities", "user_id"), ("refresh_tokens", "user_id"), ("entries", "user_id"),
                     ("jobs", "user_id"),
                 ] {
-                    total += try await db.raw("SELECT COUNT(*) AS n FROM \(unsafeRaw: table) WHERE \(unsafeRaw: column) = \(bind: userID)")
-                        .first()!.decode(column: "n", as: Int.self)
+                    total += try await db.raw(
+                        "SELECT COUNT(*) AS n FROM \(unsafeRaw: table) WHERE \(unsafeRaw: column) = \(bind: userID)"
+                    )
+                    .first()!.decode(column: "n", as: Int.self)
                 }
                 total += try await db.raw(
                     "SELECT COUNT(*) AS n FROM jobs WHERE payload LIKE \(bind: "%\(userID)%")"

@@ -29,7 +29,8 @@ import Yams
 
     /// Every operation of the document, with a valid example body built from its schema.
     static func operations() throws -> [Operation] {
-        let document = try #require(try Yams.load(yaml: String(decoding: try OpenAPIDocument.yaml(), as: UTF8.self)) as? [String: Any])
+        let document = try #require(
+            try Yams.load(yaml: String(decoding: try OpenAPIDocument.yaml(), as: UTF8.self)) as? [String: Any])
         let paths = try #require(document["paths"] as? [String: [String: Any]])
         let schemas = ((document["components"] as? [String: Any])?["schemas"] as? [String: Any]) ?? [:]
         let globalSecurity = !((document["security"] as? [Any]) ?? []).isEmpty
@@ -99,7 +100,9 @@ import Yams
                         "\(operation) is new: add it to operationsWithoutObjectIDs, or give it a check here")
                     if operation.method == .get && operation.usesBearerToken && !operation.path.contains("{") {
                         let reply = try await api.send(.get, operation.path, token: bob.accessToken)
-                        #expect(!reply.text.contains(entryID.uuidString.lowercased()) && !reply.text.contains("alice@"), "\(operation)")
+                        #expect(
+                            !reply.text.contains(entryID.uuidString.lowercased()) && !reply.text.contains("alice@"),
+                            "\(operation)")
                     }
                     continue
                 }
@@ -124,7 +127,8 @@ import Yams
                 } else {
                     // Signed URLs: B's own signature on A's ids
                     reply = try await api.send(
-                        operation.method, "\(path)?\(bobsSignature)", rawBody: Data(count: 100), headers: [.contentType: "audio/mp4"])
+                        operation.method, "\(path)?\(bobsSignature)", rawBody: Data(count: 100),
+                        headers: [.contentType: "audio/mp4"])
                     #expect([403, 404].contains(reply.status.code), "\(operation) with B's signature: \(reply.status)")
                 }
                 #expect(!reply.text.contains("alice@"), "\(operation)")

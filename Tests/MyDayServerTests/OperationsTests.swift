@@ -28,7 +28,25 @@ import Testing
             #expect(missing.status == .notFound && missing.errorCode == "not_found")
             let requestID = missing.headers[.init("X-Request-Id")!]
             #expect(requestID?.isEmpty == false)
+
+            // A method a path does not take is 405 with the methods it does take; TRACE never echoes
+            let put = try await api.send(.put, "/healthz")
+            #expect(put.status == .methodNotAllowed && put.headers[.allow] == "GET")
+            let trace = try await api.send(.init("TRACE")!, "/v1/entries/\(UUID())")
+            #expect(trace.status == .methodNotAllowed && trace.headers[.allow] == "GET, PATCH, DELETE")
         }
+    }
+
+    @Test func theAllowTableNamesExactlyTheDocumentsMethods() throws {
+        var fromDocument: [String: Set<String>] = [:]
+        for operation in try ObjectAuthorizationTests.operations() {
+            fromDocument[operation.path, default: []].insert(operation.method.rawValue)
+        }
+        var fromTable: [String: Set<String>] = [:]
+        for (template, methods) in AllowedMethods.byPath {
+            fromTable["/" + template.joined(separator: "/")] = Set(methods.map(\.rawValue))
+        }
+        #expect(fromTable == fromDocument)
     }
 
     @Test func theSecretIsGeneratedOnceAndKeptPrivate() async throws {

@@ -121,7 +121,10 @@ import Testing
                 try await sessions.rotate(presentedHash: "h1", newHash: "h2", newExpiresAt: later) == .rotated(userID: user.id))
             // When the used token comes back, then the family ends: its live successor too
             guard case .reused(user.id, _) = try await sessions.rotate(presentedHash: "h1", newHash: "h3", newExpiresAt: later)
-            else { Issue.record("reuse was not detected"); return }
+            else {
+                Issue.record("reuse was not detected")
+                return
+            }
             #expect(try await sessions.rotate(presentedHash: "h2", newHash: "h4", newExpiresAt: later) == .invalid)
             #expect(try await sessions.rotate(presentedHash: "unknown", newHash: "h5", newExpiresAt: later) == .invalid)
 
@@ -136,13 +139,17 @@ import Testing
             let user = try await users.registerEmailUser(email: "g@example.com", passwordHash: "x")
             let later = Date().addingTimeInterval(3600)
             try await sessions.startFamily(userID: user.id, tokenHash: "a1", expiresAt: later)
-            #expect(try await sessions.rotate(presentedHash: "a1", newHash: "a2", newExpiresAt: later) == .rotated(userID: user.id))
+            #expect(
+                try await sessions.rotate(presentedHash: "a1", newHash: "a2", newExpiresAt: later) == .rotated(userID: user.id))
             // When the same token is retried at once (the answer was lost), then the retry is answered too
-            #expect(try await sessions.rotate(presentedHash: "a1", newHash: "a3", newExpiresAt: later) == .rotated(userID: user.id))
+            #expect(
+                try await sessions.rotate(presentedHash: "a1", newHash: "a3", newExpiresAt: later) == .rotated(userID: user.id))
             // When the client moves on with its newest token, then the old one may not be retried any more
-            #expect(try await sessions.rotate(presentedHash: "a3", newHash: "a4", newExpiresAt: later) == .rotated(userID: user.id))
+            #expect(
+                try await sessions.rotate(presentedHash: "a3", newHash: "a4", newExpiresAt: later) == .rotated(userID: user.id))
             guard case .reused = try await sessions.rotate(presentedHash: "a1", newHash: "a5", newExpiresAt: later) else {
-                Issue.record("a retry after the successor was used must end the family"); return
+                Issue.record("a retry after the successor was used must end the family")
+                return
             }
             #expect(try await sessions.rotate(presentedHash: "a4", newHash: "a6", newExpiresAt: later) == .invalid)
         }

@@ -5,7 +5,9 @@ import Testing
 @testable import MyDayServer
 
 @Suite(.serialized) struct RateLimitTests {
-    private static func limited(_ adjust: @escaping @Sendable (inout RateLimitSettings) -> Void) -> @Sendable (inout ServerConfiguration) -> Void {
+    private static func limited(_ adjust: @escaping @Sendable (inout RateLimitSettings) -> Void)
+        -> @Sendable (inout ServerConfiguration) -> Void
+    {
         { configuration in
             configuration.rateLimits = .generous
             adjust(&configuration.rateLimits)
@@ -14,14 +16,18 @@ import Testing
 
     @Test(arguments: TestDatabase.available)
     func bruteForceFromOneAddressIsStoppedAndTheOwnerStillSignsInFromAnother(_ database: TestDatabase) async throws {
-        let server = try await TestServer.make(database, adjust: Self.limited {
-            $0.authPerAddress = RateLimit(perMinute: 10)
-            $0.loginPerAccount = RateLimit(perMinute: 30)
-        })
+        let server = try await TestServer.make(
+            database,
+            adjust: Self.limited {
+                $0.authPerAddress = RateLimit(perMinute: 10)
+                $0.loginPerAccount = RateLimit(perMinute: 30)
+            })
         try await server.run { api in
             // Given the owner's account (made straight in the database, so it spends none of the address's budget)
             let hash = try await PasswordHasher(cost: 12).hash("the owner's passphrase")
-            _ = try await server.withDatabase { try await UserStore(driver: $0).registerEmailUser(email: "owner@example.com", passwordHash: hash) }
+            _ = try await server.withDatabase {
+                try await UserStore(driver: $0).registerEmailUser(email: "owner@example.com", passwordHash: hash)
+            }
 
             // When one address tries 100 wrong passwords
             var statuses: [Int] = []
@@ -64,7 +70,8 @@ import Testing
                 try await api.send(
                     .post, "/v1/entries", token: session.accessToken,
                     json: [
-                        "id": UUID().uuidString, "created_at": "2026-05-01T08:30:00Z", "tz": "UTC", "kind": "text", "text": "hello",
+                        "id": UUID().uuidString, "created_at": "2026-05-01T08:30:00Z", "tz": "UTC", "kind": "text",
+                        "text": "hello",
                     ])
             }
             for _ in 1...3 { #expect(try await create(busy).status == .created) }

@@ -199,7 +199,9 @@ import Testing
                 dataDirectory: configuration.dataDirectory, environment: workerEnvironment, command: "worker"),
         ]
         defer { for worker in workers { worker.kill(signal: SIGTERM) } }
-        try await pollUntil("fifty jobs succeeded", deadline: .seconds(240)) { try await jobs(configuration).filter { $0.state == .succeeded }.count == 50 }
+        try await pollUntil("fifty jobs succeeded", deadline: .seconds(240)) {
+            try await jobs(configuration).filter { $0.state == .succeeded }.count == 50
+        }
 
         // Then every entry was transcribed, each job claimed exactly once
         let finished = try await jobs(configuration)

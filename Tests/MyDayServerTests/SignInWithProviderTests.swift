@@ -76,7 +76,7 @@ import Testing
             var googleWrongIssuer = Provider.googleClaims()
             googleWrongIssuer.iss = "https://accounts.google.com.example"
             var googleUnverified = Provider.googleClaims()
-            googleUnverified.email_verified = "false"
+            googleUnverified.emailVerified = "false"
 
             let cases: [(String, String, [String: String])] = [
                 ("wrong iss", "/v1/auth/apple", ["identity_token": try await Provider.appleToken(wrongIssuer)]),
@@ -92,12 +92,18 @@ import Testing
                 ),
                 (
                     "alg none", "/v1/auth/apple",
-                    ["identity_token": try Provider.forged(header: #"{"alg":"none","kid":"apple-1"}"#, claims: claims) { _ in Data() }]
+                    [
+                        "identity_token": try Provider.forged(header: #"{"alg":"none","kid":"apple-1"}"#, claims: claims) { _ in
+                            Data()
+                        }
+                    ]
                 ),
                 (
                     "HS256 keyed with the public key", "/v1/auth/apple",
                     [
-                        "identity_token": try Provider.forged(header: #"{"alg":"HS256","kid":"apple-1","typ":"JWT"}"#, claims: claims) {
+                        "identity_token": try Provider.forged(
+                            header: #"{"alg":"HS256","kid":"apple-1","typ":"JWT"}"#, claims: claims
+                        ) {
                             Data(HMAC<SHA256>.authenticationCode(for: $0, using: SymmetricKey(data: Data(publicKeyPEM.utf8))))
                         }
                     ]
@@ -167,7 +173,8 @@ import Testing
     @Test func madeUpKeyIdsDoNotMakeTheServerFetchOverAndOver() async throws {
         try await run(.sqlite) { api, _, provider in
             for attempt in 1...5 {
-                let token = try await Provider.appleToken(Provider.appleClaims(), key: Provider.strangerKey, kid: "made-up-\(attempt)")
+                let token = try await Provider.appleToken(
+                    Provider.appleClaims(), key: Provider.strangerKey, kid: "made-up-\(attempt)")
                 #expect(try await api.send(.post, "/v1/auth/apple", json: ["identity_token": token]).status == .unauthorized)
             }
             #expect(provider.fetches.withLock { $0["apple"] } == 1)

@@ -7,6 +7,8 @@ struct APIError: Error, Equatable {
     let message: String
     /// Seconds the client should wait, sent as `Retry-After`.
     var retryAfterSeconds: Int? = nil
+    /// The methods the path takes, sent as `Allow` with 405.
+    var allow: String? = nil
 
     static func badRequest(_ message: String) -> APIError {
         .init(status: .badRequest, code: "invalid_request", message: message)

@@ -94,7 +94,8 @@ extension APIHandler {
         }
         guard let email = identity.verifiedEmail else {
             throw APIError.unprocessable(
-                "\(provider.displayName) did not share a verified email address; allow My Day to see it (a private relay address works).")
+                "\(provider.displayName) did not share a verified email address; allow My Day to see it (a private relay address works)."
+            )
         }
         do {
             let user = try await users.registerProviderUser(
@@ -142,7 +143,8 @@ extension APIHandler {
     }
 
     static func schema(_ user: UserRecord) -> Components.Schemas.User {
-        .init(id: user.id.lowercased, email: user.email, name: user.name, hasPassword: user.hasPassword, createdAt: user.createdAt)
+        .init(
+            id: user.id.lowercased, email: user.email, name: user.name, hasPassword: user.hasPassword, createdAt: user.createdAt)
     }
 }
 

@@ -31,6 +31,13 @@ extension APIHandler {
         let user = try RequestUser.required()
         let limit = input.query.limit ?? 100
         guard (1...500).contains(limit) else { throw APIError.badRequest("'limit' must be 1 to 500.") }
+        let cursor =
+            try input.query.since.map { text in
+                guard (1...18).contains(text.count), text.allSatisfy({ $0.isASCII && $0.isNumber }), let value = Int(text) else {
+                    throw APIError.badRequest("'since' must be a cursor from an earlier answer.")
+                }
+                return value
+            } ?? 0
         if let q = input.query.q {
             let words = q.lowercased().split(whereSeparator: \.isWhitespace).map(String.init)
             guard !words.isEmpty, q.count <= 200 else { throw APIError.badRequest("'q' must have 1 to 200 characters.") }
@@ -38,13 +45,6 @@ extension APIHandler {
             return .ok(
                 .init(body: .json(.init(entries: found.map(Self.schema), deletedIds: [], nextCursor: "0", hasMore: false))))
         }
-        let cursor =
-            try input.query.since.map { text in
-                guard let value = Int(text), value >= 0 else {
-                    throw APIError.badRequest("'since' must be a cursor from an earlier answer.")
-                }
-                return value
-            } ?? 0
         let page = try await entries.changes(userID: user.id, after: cursor, limit: limit)
         let nextCursor = page.entries.last?.changeSeq ?? cursor
         return .ok(

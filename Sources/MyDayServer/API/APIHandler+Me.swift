@@ -24,7 +24,8 @@ extension APIHandler {
         let refreshToken = RefreshTokens.make()
         guard
             let updated = try await users.changePassword(
-                userID: user.id, newHash: try await passwords.hash(newPassword), newRefreshTokenHash: RefreshTokens.hash(refreshToken),
+                userID: user.id, newHash: try await passwords.hash(newPassword),
+                newRefreshTokenHash: RefreshTokens.hash(refreshToken),
                 expiresAt: Date().addingTimeInterval(refreshTokenLifetime.seconds))
         else { throw APIError.unauthorized }
         logger.info("password changed; every other login ended", metadata: ["user": "\(user.id.lowercased)"])
@@ -74,7 +75,8 @@ extension APIHandler {
         let provider = SignInProvider(input.path.provider)
         let identity = try await verifiedIdentity(
             provider, token: body.token, nonce: body.nonce,
-            failure: .unprocessable("The \(provider.displayName) token could not be verified; sign in with \(provider.displayName) again."))
+            failure: .unprocessable(
+                "The \(provider.displayName) token could not be verified; sign in with \(provider.displayName) again."))
         switch try await users.link(
             provider: provider.rawValue, subject: identity.subject, email: identity.email, to: user.id)
         {

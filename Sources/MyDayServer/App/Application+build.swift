@@ -35,8 +35,9 @@ public func buildApplication(
         let router = Router(context: MyDayRequestContext.self)
         router.add(middleware: RequestMetricsMiddleware(registry: registry))
         router.add(middleware: ErrorMiddleware())
+        router.add(middleware: MethodNotAllowedMiddleware())
         router.add(middleware: ClientAddressMiddleware(trustedProxyHops: configuration.trustedProxyHops))
-        router.add(middleware: JSONBodyLimitMiddleware())
+        router.add(middleware: JSONBodyMiddleware())
         router.add(middleware: RequestOriginMiddleware(publicURL: configuration.publicURL))
         OperationsRoutes(
             driver: driver, registry: registry, jobs: JobQueue(driver: driver), document: try OpenAPIDocument.yaml()

@@ -88,9 +88,12 @@ public struct ServerConfiguration: Sendable {
             ("auth", \RateLimitSettings.authPerAddress), ("login.account", \.loginPerAccount),
             ("password.checks", \.passwordChecksPerUser), ("entries", \.entriesPerUser), ("uploads", \.uploadsPerUser),
         ] {
-            let perMinute = config.int(forKey: ConfigKey("rate.limit.\(key).per.minute"), default: rateLimits[keyPath: limit].perMinute)
+            let perMinute = config.int(
+                forKey: ConfigKey("rate.limit.\(key).per.minute"), default: rateLimits[keyPath: limit].perMinute)
             guard (1...1_000_000).contains(perMinute) else {
-                throw ConfigurationError("MYDAY_RATE_LIMIT_\(key.uppercased().replacingOccurrences(of: ".", with: "_"))_PER_MINUTE must be 1...1000000")
+                throw ConfigurationError(
+                    "MYDAY_RATE_LIMIT_\(key.uppercased().replacingOccurrences(of: ".", with: "_"))_PER_MINUTE must be 1...1000000"
+                )
             }
             rateLimits[keyPath: limit] = RateLimit(perMinute: perMinute)
         }

@@ -39,12 +39,14 @@ struct UserStore: Sendable {
 
     /// Creates a user who signs in with `email` (already normalised) and a bcrypt hash.
     func registerEmailUser(email: String, passwordHash: String) async throws -> UserRecord {
-        try await register(email: email, name: nil, passwordHash: passwordHash, provider: "email", subject: email, identityEmail: email)
+        try await register(
+            email: email, name: nil, passwordHash: passwordHash, provider: "email", subject: email, identityEmail: email)
     }
 
     /// Creates a user for a verified Apple or Google identity.
     func registerProviderUser(provider: String, subject: String, email: String, name: String?) async throws -> UserRecord {
-        try await register(email: email, name: name, passwordHash: nil, provider: provider, subject: subject, identityEmail: email)
+        try await register(
+            email: email, name: name, passwordHash: nil, provider: provider, subject: subject, identityEmail: email)
     }
 
     private func register(

@@ -26,6 +26,9 @@ struct ErrorMiddleware<Context: RequestContext>: RouterMiddleware {
         case let error as ServerError:
             if let apiError = error.underlyingError as? APIError { return apiError }
             if let decoding = error.underlyingError as? DecodingError { return .badRequest(describe(decoding)) }
+            if let date = error.underlyingError as? RFC3339DateTranscoder.InvalidDate {
+                return .badRequest("'\(date.text)' is not an RFC 3339 date-time such as 2026-05-01T08:30:00Z.")
+            }
             switch error.httpStatus {
             case .internalServerError: return .serverFault
             case .unsupportedMediaType: return .unsupportedMediaType("Send the body as application/json.")
@@ -93,6 +96,7 @@ extension APIError {
         var headers: HTTPFields = [.contentType: "application/json; charset=utf-8", .cacheControl: "no-store"]
         if status == .unauthorized { headers[.wwwAuthenticate] = "Bearer" }
         if let retryAfterSeconds { headers[.retryAfter] = String(retryAfterSeconds) }
+        if let allow { headers[.allow] = allow }
         return Response(status: status, headers: headers, body: .init(byteBuffer: ByteBuffer(data: data)))
     }
 }

@@ -1,5 +1,5 @@
-import Synchronization
 import SQLKit
+import Synchronization
 
 /// Request counts in the `rate_limits` table, shared by every API node of one PostgreSQL database.
 /// One upsert per request: it moves the key's schedule on only while the key is under its limit.

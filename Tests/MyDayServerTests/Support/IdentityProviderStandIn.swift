@@ -24,7 +24,9 @@ final class IdentityProviderStandIn: Sendable {
     let fetches = Mutex<[String: Int]>([:])
 
     /// Runs the stand-in and hands `body` the configuration changes that point a server at it.
-    func serve(_ body: @escaping @Sendable (_ configure: @escaping @Sendable (inout ServerConfiguration) -> Void) async throws -> Void)
+    func serve(
+        _ body: @escaping @Sendable (_ configure: @escaping @Sendable (inout ServerConfiguration) -> Void) async throws -> Void
+    )
         async throws
     {
         let router = Router()
@@ -50,7 +52,8 @@ final class IdentityProviderStandIn: Sendable {
             if appleRotated.withLock({ $0 }) { keys.append(try Self.jwk(Self.rotatedAppleKey, kid: "apple-2")) }
         } else {
             let point = Self.googleKey.publicKey.parameters!
-            keys.append(#"{"kty":"EC","kid":"google-1","alg":"ES256","use":"sig","crv":"P-256","x":"\#(point.x)","y":"\#(point.y)"}"#)
+            keys.append(
+                #"{"kty":"EC","kid":"google-1","alg":"ES256","use":"sig","crv":"P-256","x":"\#(point.x)","y":"\#(point.y)"}"#)
         }
         return Response(
             status: .ok, headers: [.contentType: "application/json", .cacheControl: "public, max-age=3600"],
@@ -59,7 +62,8 @@ final class IdentityProviderStandIn: Sendable {
 
     private static func jwk(_ key: JWTKit.Insecure.RSA.PrivateKey, kid: String) throws -> String {
         let (modulus, exponent) = try key.publicKey.getKeyPrimitives()
-        return #"{"kty":"RSA","kid":"\#(kid)","alg":"RS256","use":"sig","n":"\#(modulus.base64URLEncodedString())","e":"\#(exponent.base64URLEncodedString())"}"#
+        return
+            #"{"kty":"RSA","kid":"\#(kid)","alg":"RS256","use":"sig","n":"\#(modulus.base64URLEncodedString())","e":"\#(exponent.base64URLEncodedString())"}"#
     }
 
     // MARK: Tokens
@@ -72,31 +76,41 @@ final class IdentityProviderStandIn: Sendable {
         var iat: Int
         var exp: Int
         var email: String?
-        var email_verified: String?
-        var is_private_email: String?
+        var emailVerified: String?
+        var isPrivateEmail: String?
         var nonce: String?
+
+        enum CodingKeys: String, CodingKey {
+            case iss, aud, sub, iat, exp, email, nonce
+            case emailVerified = "email_verified"
+            case isPrivateEmail = "is_private_email"
+        }
 
         func verify(using algorithm: some JWTAlgorithm) async throws {}
     }
 
-    static func appleClaims(sub: String = "001234.apple-\(UUID().uuidString.prefix(8))", email: String? = nil, nonce: String? = nil)
+    static func appleClaims(
+        sub: String = "001234.apple-\(UUID().uuidString.prefix(8))", email: String? = nil, nonce: String? = nil
+    )
         -> Claims
     {
         let now = Int(Date().timeIntervalSince1970)
         return Claims(
             iss: "https://appleid.apple.com", aud: appleClientID, sub: sub, iat: now, exp: now + 600,
-            email: email ?? "\(UUID().uuidString.prefix(10).lowercased())@privaterelay.appleid.com", email_verified: "true",
-            is_private_email: "true", nonce: nonce.map(sha256Hex))
+            email: email ?? "\(UUID().uuidString.prefix(10).lowercased())@privaterelay.appleid.com", emailVerified: "true",
+            isPrivateEmail: "true", nonce: nonce.map(sha256Hex))
     }
 
     static func googleClaims(sub: String = "10\(Int.random(in: 100_000_000...999_999_999))", email: String? = nil) -> Claims {
         let now = Int(Date().timeIntervalSince1970)
         return Claims(
             iss: "https://accounts.google.com", aud: googleClientID, sub: sub, iat: now, exp: now + 3600,
-            email: email ?? "person\(Int.random(in: 1000...9999))@gmail.com", email_verified: "true")
+            email: email ?? "person\(Int.random(in: 1000...9999))@gmail.com", emailVerified: "true")
     }
 
-    static func appleToken(_ claims: Claims, key: JWTKit.Insecure.RSA.PrivateKey = appleKey, kid: String = "apple-1") async throws -> String {
+    static func appleToken(_ claims: Claims, key: JWTKit.Insecure.RSA.PrivateKey = appleKey, kid: String = "apple-1") async throws
+        -> String
+    {
         let keyID = JWKIdentifier(string: kid)
         return try await JWTKeyCollection().add(rsa: key, digestAlgorithm: .sha256, kid: keyID).sign(claims, kid: keyID)
     }

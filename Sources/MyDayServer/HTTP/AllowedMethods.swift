@@ -1,0 +1,48 @@
+import HTTPTypes
+import Hummingbird
+
+/// The methods each path of `openapi.yaml` takes (a test keeps this table equal to the document);
+/// HEAD goes wherever GET does.
+enum AllowedMethods {
+    static let byPath: [(template: [Substring], methods: [HTTPRequest.Method])] = [
+        ("/v1/auth/email/register", [.post]), ("/v1/auth/email/login", [.post]), ("/v1/auth/apple", [.post]),
+        ("/v1/auth/google", [.post]), ("/v1/auth/refresh", [.post]), ("/v1/auth/logout", [.post]),
+        ("/v1/auth/logout-all", [.post]), ("/v1/me", [.get, .delete]), ("/v1/me/password", [.post]),
+        ("/v1/me/identities", [.get]), ("/v1/me/identities/{provider}", [.post]), ("/v1/entries", [.post, .get]),
+        ("/v1/entries/{id}", [.get, .patch, .delete]), ("/v1/entries/{id}/complete", [.post]),
+        ("/v1/entries/{id}/retranscribe", [.post]), ("/v1/entries/{id}/audio", [.get]),
+        ("/v1/blobs/audio/{user_id}/{entry_id}", [.put, .get]), ("/healthz", [.get]), ("/readyz", [.get]),
+        ("/metrics", [.get]), ("/openapi.yaml", [.get]),
+    ].map { ($0.0.split(separator: "/"), $0.1) }
+
+    /// The methods `path` takes, or nil for a path the server does not have.
+    static func methods(for path: Substring) -> [HTTPRequest.Method]? {
+        let segments = path.split(separator: "/")
+        return byPath.first { template, _ in
+            template.count == segments.count
+                && zip(template, segments).allSatisfy { pattern, segment in pattern.hasPrefix("{") || pattern == segment }
+        }?.methods
+    }
+}
+
+/// Answers 405 with `Allow` to a method a known path does not take (TRACE included), before routing.
+struct MethodNotAllowedMiddleware<Context: RequestContext>: RouterMiddleware {
+    func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response
+    {
+        if let methods = AllowedMethods.methods(for: request.uri.path[...]), !methods.contains(request.method),
+            !(request.method == .head && methods.contains(.get))
+        {
+            throw APIError.methodNotAllowed(allowed: methods)
+        }
+        return try await next(request, context)
+    }
+}
+
+extension APIError {
+    static func methodNotAllowed(allowed: [HTTPRequest.Method]) -> APIError {
+        var error = APIError(
+            status: .methodNotAllowed, code: "method_not_allowed", message: "This path does not take that method.")
+        error.allow = allowed.map(\.rawValue).joined(separator: ", ")
+        return error
+    }
+}
