@@ -18,6 +18,7 @@ import Testing
 
             // Then it gets a session for the same user, and /v1/me names it
             #expect(login.status == .ok)
+            #expect(login.headers[.cacheControl] == "no-store" && login.headers[.init("X-Content-Type-Options")!] == "nosniff")
             #expect((login.json["user"] as? [String: Any])?["id"] as? String == session.userID)
             #expect(login.json["token_type"] as? String == "Bearer")
             #expect((login.json["expires_in"] as? Int ?? 0) <= 900)

@@ -34,6 +34,7 @@ public func buildApplication(
 
         let router = Router(context: MyDayRequestContext.self)
         router.add(middleware: RequestMetricsMiddleware(registry: registry))
+        router.add(middleware: SecurityHeadersMiddleware())
         router.add(middleware: ErrorMiddleware())
         router.add(middleware: MethodNotAllowedMiddleware())
         router.add(middleware: ClientAddressMiddleware(trustedProxyHops: configuration.trustedProxyHops))
