@@ -78,13 +78,13 @@ import Testing
         let server = try await TestServer.make(.sqlite)
         try await server.run { api in
             let session = try await api.register("old@example.com", password: "my own passphrase")
-            // Given an access token issued ten minutes ago (still valid for five more)
+            // Given a sign-in ten minutes ago, and an access token refreshed from it just now
             let secret = try SigningSecret.load(configured: server.configuration.secret, file: server.configuration.secretFile)
             let tokens = await AccessTokens(secret: secret, lifetime: .seconds(15 * 60))
             let user = UserRecord(
                 id: UUID(uuidString: session.userID)!, email: "old@example.com", name: nil, hasPassword: true, createdAt: Date(),
                 tokenVersion: 0)
-            let oldToken = try await tokens.make(for: user, now: Date().addingTimeInterval(-600))
+            let oldToken = try await tokens.make(for: user, signedInAt: Date().addingTimeInterval(-600))
             #expect(try await api.send(.get, "/v1/me", token: oldToken).status == .ok)
 
             // Then it cannot close the account alone, nor with a wrong password

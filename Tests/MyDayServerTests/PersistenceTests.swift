@@ -118,7 +118,7 @@ import Testing
             let later = Date().addingTimeInterval(3600)
             try await sessions.startFamily(userID: user.id, tokenHash: "h1", expiresAt: later)
             #expect(
-                try await sessions.rotate(presentedHash: "h1", newHash: "h2", newExpiresAt: later) == .rotated(userID: user.id))
+                try await sessions.rotate(presentedHash: "h1", newHash: "h2", newExpiresAt: later).rotatedUserID == user.id)
             // When the used token comes back, then the family ends: its live successor too
             guard case .reused(user.id, _) = try await sessions.rotate(presentedHash: "h1", newHash: "h3", newExpiresAt: later)
             else {
@@ -134,19 +134,39 @@ import Testing
     }
 
     @Test(arguments: TestDatabase.available)
+    func concurrentRefreshesWithOneTokenRotateItOnce(_ database: TestDatabase) async throws {
+        try await withStores(database) { (driver, users, _, _) async throws in
+            let sessions = SessionStore(driver: driver, retryGrace: .zero)
+            let user = try await users.registerEmailUser(email: "race@example.com", passwordHash: "x")
+            let later = Date().addingTimeInterval(3600)
+            try await sessions.startFamily(userID: user.id, tokenHash: "shared", expiresAt: later)
+            // When eight requests present the same token at once, then exactly one of them rotates it
+            let outcomes = try await withThrowingTaskGroup(of: SessionStore.Rotation.self) { group in
+                for attempt in 0..<8 {
+                    group.addTask {
+                        try await sessions.rotate(presentedHash: "shared", newHash: "next-\(attempt)", newExpiresAt: later)
+                    }
+                }
+                return try await group.reduce(into: []) { $0.append($1) }
+            }
+            #expect(outcomes.filter { $0.rotatedUserID == user.id }.count == 1, "\(outcomes)")
+        }
+    }
+
+    @Test(arguments: TestDatabase.available)
     func aRetryWithinTheGraceWindowGetsASecondTokenUntilTheFirstIsUsed(_ database: TestDatabase) async throws {
         try await withStores(database) { (_, users, _, sessions) async throws in
             let user = try await users.registerEmailUser(email: "g@example.com", passwordHash: "x")
             let later = Date().addingTimeInterval(3600)
             try await sessions.startFamily(userID: user.id, tokenHash: "a1", expiresAt: later)
             #expect(
-                try await sessions.rotate(presentedHash: "a1", newHash: "a2", newExpiresAt: later) == .rotated(userID: user.id))
+                try await sessions.rotate(presentedHash: "a1", newHash: "a2", newExpiresAt: later).rotatedUserID == user.id)
             // When the same token is retried at once (the answer was lost), then the retry is answered too
             #expect(
-                try await sessions.rotate(presentedHash: "a1", newHash: "a3", newExpiresAt: later) == .rotated(userID: user.id))
+                try await sessions.rotate(presentedHash: "a1", newHash: "a3", newExpiresAt: later).rotatedUserID == user.id)
             // When the client moves on with its newest token, then the old one may not be retried any more
             #expect(
-                try await sessions.rotate(presentedHash: "a3", newHash: "a4", newExpiresAt: later) == .rotated(userID: user.id))
+                try await sessions.rotate(presentedHash: "a3", newHash: "a4", newExpiresAt: later).rotatedUserID == user.id)
             guard case .reused = try await sessions.rotate(presentedHash: "a1", newHash: "a5", newExpiresAt: later) else {
                 Issue.record("a retry after the successor was used must end the family")
                 return

@@ -105,6 +105,29 @@ import Testing
         }
     }
 
+    @Test func accountLimitsCountFailedSignInsOnly() async throws {
+        let server = try await TestServer.make(.sqlite, adjust: Self.limited { $0.loginPerAccount = RateLimit(perMinute: 3) })
+        try await server.run { api in
+            _ = try await api.register("counted@example.com", password: "the right passphrase")
+            func login(_ password: String) async throws -> Int {
+                try await api.send(.post, "/v1/auth/email/login", json: ["email": "counted@example.com", "password": password])
+                    .status.code
+            }
+            // Signing in successfully, again and again, spends nothing
+            for _ in 1...5 { #expect(try await login("the right passphrase") == 200) }
+            // Three failures spend the account's budget; then the account waits
+            for attempt in 1...3 { #expect(try await login("wrong \(attempt)") == 401) }
+            #expect(try await login("wrong 4") == 429)
+        }
+    }
+
+    @Test func addressesGroupIPv6HostsByTheirBlock() {
+        #expect(RateLimits.addressKey("203.0.113.9") == "203.0.113.9")
+        #expect(RateLimits.addressKey("2001:db8:1:2:aaaa::1") == RateLimits.addressKey("2001:db8:1:2:ffff:1:2:3"))
+        #expect(RateLimits.addressKey("2001:db8:1:2::1") != RateLimits.addressKey("2001:db8:1:3::1"))
+        #expect(RateLimits.addressKey("::ffff:198.51.100.7") == "198.51.100.7")
+    }
+
     @Test func forwardedForIsBelievedOnlyAsFarAsTheTrustedProxies() {
         let address = ClientAddressMiddleware<MyDayRequestContext>.address
         #expect(address("10.0.0.1", ["203.0.113.9"], 0) == "10.0.0.1")

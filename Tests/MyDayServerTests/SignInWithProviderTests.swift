@@ -167,6 +167,64 @@ import Testing
             let other = try await api.register()
             let stolen = try await api.send(.post, "/v1/me/identities/google", token: other.accessToken, json: ["token": token])
             #expect(stolen.status == .conflict)
+
+            // When the owner unlinks Google, then Google no longer signs in to the account
+            #expect(try await api.send(.delete, "/v1/me/identities/google", token: owner.accessToken).status == .noContent)
+            #expect(try await api.send(.delete, "/v1/me/identities/google", token: owner.accessToken).status == .notFound)
+            #expect(try await api.send(.post, "/v1/auth/google", json: ["id_token": token]).status == .conflict)
+        }
+    }
+
+    @Test func linkingNeedsARecentSignInAndTheLastWayInStays() async throws {
+        try await run(.sqlite) { api, server, _ in
+            // Given a Google-only account
+            let claims = Provider.googleClaims()
+            let signUp = try await api.send(.post, "/v1/auth/google", json: ["id_token": try await Provider.googleToken(claims)])
+            let session = APIClient.session(signUp)
+            // Then its only identity cannot be removed
+            let last = try await api.send(.delete, "/v1/me/identities/google", token: session.accessToken)
+            #expect(last.status == .conflict)
+
+            // Given an access token refreshed from a sign-in ten minutes ago
+            let secret = try SigningSecret.load(configured: server.configuration.secret, file: server.configuration.secretFile)
+            let me = try await api.send(.get, "/v1/me", token: session.accessToken).json
+            let user = UserRecord(
+                id: UUID(uuidString: session.userID)!, email: me["email"] as! String, name: nil, hasPassword: false,
+                createdAt: Date(), tokenVersion: 0)
+            let stale = try await AccessTokens(secret: secret, lifetime: .seconds(900))
+                .make(for: user, signedInAt: Date().addingTimeInterval(-600))
+            // Then it can neither link Apple nor close the account with an old Google token
+            let apple = try await Provider.appleToken(Provider.appleClaims())
+            let link = try await api.send(.post, "/v1/me/identities/apple", token: stale, json: ["token": apple])
+            #expect(link.status == .forbidden && link.errorCode == "reauthentication_needed")
+            var old = claims
+            old.iat -= 3600
+            let oldGoogle = try await Provider.googleToken(old)
+            #expect(
+                try await api.send(.delete, "/v1/me", token: stale, json: ["provider": "google", "token": oldGoogle]).status
+                    == .forbidden)
+            #expect(try await api.send(.get, "/v1/me", token: stale).status == .ok)
+
+            // But a Google sign-in made just now is proof enough
+            let fresh = try await Provider.googleToken(claims)
+            #expect(
+                try await api.send(.delete, "/v1/me", token: stale, json: ["provider": "google", "token": fresh]).status
+                    == .accepted)
+        }
+    }
+
+    @Test func aGoogleNonceMustMatch() async throws {
+        try await run(.sqlite) { api, _, _ in
+            var claims = Provider.googleClaims()
+            claims.nonce = "nonce-from-the-app"
+            let token = try await Provider.googleToken(claims)
+            #expect(
+                try await api.send(.post, "/v1/auth/google", json: ["id_token": token, "nonce": "another"]).status
+                    == .unauthorized)
+            #expect(try await api.send(.post, "/v1/auth/google", json: ["id_token": token]).status == .unauthorized)
+            #expect(
+                try await api.send(.post, "/v1/auth/google", json: ["id_token": token, "nonce": "nonce-from-the-app"]).status
+                    == .created)
         }
     }
 

@@ -278,15 +278,25 @@ extension Components {
             ///
             /// - Remark: Generated from `#/components/schemas/GoogleSignIn/id_token`.
             public var idToken: Swift.String
+            /// The nonce the app gave Google
+            ///
+            /// - Remark: Generated from `#/components/schemas/GoogleSignIn/nonce`.
+            public var nonce: Swift.String?
             /// Creates a new `GoogleSignIn`.
             ///
             /// - Parameters:
             ///   - idToken: The JWT Google returned to the app.
-            public init(idToken: Swift.String) {
+            ///   - nonce: The nonce the app gave Google
+            public init(
+                idToken: Swift.String,
+                nonce: Swift.String? = nil
+            ) {
                 self.idToken = idToken
+                self.nonce = nonce
             }
             public enum CodingKeys: String, CodingKey {
                 case idToken = "id_token"
+                case nonce
             }
             public init(from decoder: any Swift.Decoder) throws {
                 let container = try decoder.container(keyedBy: CodingKeys.self)
@@ -294,8 +304,13 @@ extension Components {
                     Swift.String.self,
                     forKey: .idToken
                 )
+                self.nonce = try container.decodeIfPresent(
+                    Swift.String.self,
+                    forKey: .nonce
+                )
                 try decoder.ensureNoAdditionalProperties(knownKeys: [
-                    "id_token"
+                    "id_token",
+                    "nonce"
                 ])
             }
         }

@@ -77,8 +77,9 @@ public protocol APIProtocol: Sendable {
     func getMe(_ input: Operations.GetMe.Input) async throws -> Operations.GetMe.Output
     /// Delete the account and everything in it, audio included.
     ///
-    /// Needs a recent sign-in: an access token issued in the last 5 minutes, or the password, or
-    /// a fresh Apple or Google token of a linked identity in the body. From the answer on, the
+    /// Needs a recent sign-in: an access token from a sign-in in the last 5 minutes (refreshing does
+    /// not count), or the password, or an Apple or Google token of a linked identity issued in the
+    /// last 5 minutes, in the body. From the answer on, the
     /// account cannot sign in; its entries, audio, tokens and identities are removed in the
     /// background (a deletion that is interrupted finishes later).
     ///
@@ -103,14 +104,23 @@ public protocol APIProtocol: Sendable {
     func listIdentities(_ input: Operations.ListIdentities.Input) async throws -> Operations.ListIdentities.Output
     /// Let the signed-in user also sign in with Apple or Google.
     ///
-    /// The provider's token is verified as for signing in. An identity already linked to this user
-    /// answers 200; one that belongs to another account answers 409, as does a second identity of
-    /// the same provider.
+    /// Needs a sign-in in the last 5 minutes (403 otherwise: sign in again first). The provider's
+    /// token is verified as for signing in. An identity already linked to this user answers 200;
+    /// one that belongs to another account answers 409, as does a second identity of the same provider.
     ///
     ///
     /// - Remark: HTTP `POST /v1/me/identities/{provider}`.
     /// - Remark: Generated from `#/paths//v1/me/identities/{provider}/post(linkIdentity)`.
     func linkIdentity(_ input: Operations.LinkIdentity.Input) async throws -> Operations.LinkIdentity.Output
+    /// Stop signing in with Apple or Google.
+    ///
+    /// Needs a sign-in in the last 5 minutes. The last way to sign in (no password and no other
+    /// identity) cannot be removed: 409.
+    ///
+    ///
+    /// - Remark: HTTP `DELETE /v1/me/identities/{provider}`.
+    /// - Remark: Generated from `#/paths//v1/me/identities/{provider}/delete(unlinkIdentity)`.
+    func unlinkIdentity(_ input: Operations.UnlinkIdentity.Input) async throws -> Operations.UnlinkIdentity.Output
     /// Delta sync, or full-text search.
     ///
     /// Without `q`: every entry changed after `since` (created, edited, transcribed, deleted), in
@@ -291,8 +301,9 @@ extension APIProtocol {
     }
     /// Delete the account and everything in it, audio included.
     ///
-    /// Needs a recent sign-in: an access token issued in the last 5 minutes, or the password, or
-    /// a fresh Apple or Google token of a linked identity in the body. From the answer on, the
+    /// Needs a recent sign-in: an access token from a sign-in in the last 5 minutes (refreshing does
+    /// not count), or the password, or an Apple or Google token of a linked identity issued in the
+    /// last 5 minutes, in the body. From the answer on, the
     /// account cannot sign in; its entries, audio, tokens and identities are removed in the
     /// background (a deletion that is interrupted finishes later).
     ///
@@ -335,9 +346,9 @@ extension APIProtocol {
     }
     /// Let the signed-in user also sign in with Apple or Google.
     ///
-    /// The provider's token is verified as for signing in. An identity already linked to this user
-    /// answers 200; one that belongs to another account answers 409, as does a second identity of
-    /// the same provider.
+    /// Needs a sign-in in the last 5 minutes (403 otherwise: sign in again first). The provider's
+    /// token is verified as for signing in. An identity already linked to this user answers 200;
+    /// one that belongs to another account answers 409, as does a second identity of the same provider.
     ///
     ///
     /// - Remark: HTTP `POST /v1/me/identities/{provider}`.
@@ -351,6 +362,23 @@ extension APIProtocol {
             path: path,
             headers: headers,
             body: body
+        ))
+    }
+    /// Stop signing in with Apple or Google.
+    ///
+    /// Needs a sign-in in the last 5 minutes. The last way to sign in (no password and no other
+    /// identity) cannot be removed: 409.
+    ///
+    ///
+    /// - Remark: HTTP `DELETE /v1/me/identities/{provider}`.
+    /// - Remark: Generated from `#/paths//v1/me/identities/{provider}/delete(unlinkIdentity)`.
+    public func unlinkIdentity(
+        path: Operations.UnlinkIdentity.Input.Path,
+        headers: Operations.UnlinkIdentity.Input.Headers = .init()
+    ) async throws -> Operations.UnlinkIdentity.Output {
+        try await unlinkIdentity(Operations.UnlinkIdentity.Input(
+            path: path,
+            headers: headers
         ))
     }
     /// Delta sync, or full-text search.

@@ -21,14 +21,17 @@ extension APIHandler {
         guard case .json(let body) = input.body else { throw APIError.badRequest("Send a JSON body.") }
         try await limits.authRequest(from: ClientAddress.current)
         let email = Validation.normalizedEmail(body.email)
-        try await limits.loginAttempt(account: String(email.prefix(254)))
+        let account = String(email.prefix(254))
+        try await limits.loginAllowed(account: account)
         guard let login = try await users.emailLogin(email: email) else {
             // Spend the same time as a wrong password, so the answer does not tell whether the email exists.
             _ = try await passwords.verify(body.password, hash: PasswordHasher.decoyHash)
+            try await limits.loginFailed(account: account)
             throw APIError.wrongCredentials
         }
         guard try await passwords.verify(body.password, hash: login.passwordHash) else {
             logger.notice("security: wrong password", metadata: ["user": "\(login.user.id.lowercased)"])
+            try await limits.loginFailed(account: account)
             throw APIError.wrongCredentials
         }
         return .ok(.init(body: .json(try await startSession(for: login.user))))
@@ -37,7 +40,7 @@ extension APIHandler {
     func signInWithApple(_ input: Operations.SignInWithApple.Input) async throws -> Operations.SignInWithApple.Output {
         guard case .json(let body) = input.body else { throw APIError.badRequest("Send a JSON body.") }
         try await limits.authRequest(from: ClientAddress.current)
-        let name = body.name.map { $0.trimmingCharacters(in: .whitespacesAndNewlines) }.flatMap { $0.isEmpty ? nil : $0 }
+        let name = try Validation.name(body.name)
         let (session, created) = try await signIn(.apple, token: body.identityToken, nonce: body.nonce, name: name)
         return created ? .created(.init(body: .json(session))) : .ok(.init(body: .json(session)))
     }
@@ -45,7 +48,7 @@ extension APIHandler {
     func signInWithGoogle(_ input: Operations.SignInWithGoogle.Input) async throws -> Operations.SignInWithGoogle.Output {
         guard case .json(let body) = input.body else { throw APIError.badRequest("Send a JSON body.") }
         try await limits.authRequest(from: ClientAddress.current)
-        let (session, created) = try await signIn(.google, token: body.idToken, nonce: nil, name: nil)
+        let (session, created) = try await signIn(.google, token: body.idToken, nonce: body.nonce, name: nil)
         return created ? .created(.init(body: .json(session))) : .ok(.init(body: .json(session)))
     }
 
@@ -57,9 +60,8 @@ extension APIHandler {
             presentedHash: RefreshTokens.hash(body.refreshToken), newHash: RefreshTokens.hash(newToken),
             newExpiresAt: Date().addingTimeInterval(refreshTokenLifetime.seconds))
         switch rotation {
-        case .rotated(let userID):
-            guard let user = try await users.user(id: userID) else { throw APIError.unauthorized }
-            return .ok(.init(body: .json(try await session(for: user, refreshToken: newToken))))
+        case .rotated(let user, let signedInAt):
+            return .ok(.init(body: .json(try await session(for: user, refreshToken: newToken, signedInAt: signedInAt))))
         case .reused(let userID, let familyID):
             logger.warning(
                 "security: a used refresh token was presented again; its login is revoked on every device",
@@ -103,6 +105,10 @@ extension APIHandler {
             logger.info("user registered", metadata: ["user": "\(user.id.lowercased)", "provider": "\(provider.rawValue)"])
             return (try await startSession(for: user), true)
         } catch UserStore.RegistrationError.emailTaken {
+            // A first sign-in on another device may have made this identity's account a moment ago.
+            if let user = try await users.user(provider: provider.rawValue, subject: identity.subject) {
+                return (try await startSession(for: user), false)
+            }
             throw APIError.conflict(
                 "An account with this email exists. Sign in to it, then link \(provider.displayName) in your profile.")
         } catch UserStore.RegistrationError.identityTaken {
@@ -133,12 +139,13 @@ extension APIHandler {
         try await sessions.startFamily(
             userID: user.id, tokenHash: RefreshTokens.hash(refreshToken),
             expiresAt: Date().addingTimeInterval(refreshTokenLifetime.seconds))
-        return try await session(for: user, refreshToken: refreshToken)
+        return try await session(for: user, refreshToken: refreshToken, signedInAt: Date())
     }
 
-    func session(for user: UserRecord, refreshToken: String) async throws -> Components.Schemas.Session {
+    func session(for user: UserRecord, refreshToken: String, signedInAt: Date) async throws -> Components.Schemas.Session {
         Components.Schemas.Session(
-            accessToken: try await accessTokens.make(for: user), refreshToken: refreshToken, tokenType: .bearer,
+            accessToken: try await accessTokens.make(for: user, signedInAt: signedInAt), refreshToken: refreshToken,
+            tokenType: .bearer,
             expiresIn: Int(accessTokens.lifetime.seconds), user: Self.schema(user))
     }
 

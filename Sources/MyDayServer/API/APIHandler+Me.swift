@@ -29,13 +29,13 @@ extension APIHandler {
                 expiresAt: Date().addingTimeInterval(refreshTokenLifetime.seconds))
         else { throw APIError.unauthorized }
         logger.info("password changed; every other login ended", metadata: ["user": "\(user.id.lowercased)"])
-        return .ok(.init(body: .json(try await session(for: updated, refreshToken: refreshToken))))
+        return .ok(.init(body: .json(try await session(for: updated, refreshToken: refreshToken, signedInAt: Date()))))
     }
 
     func deleteMe(_ input: Operations.DeleteMe.Input) async throws -> Operations.DeleteMe.Output {
         let user = try RequestUser.required()
         try await limits.passwordCheck(user: user.id.lowercased)
-        var recent = (RequestUser.tokenIssuedAt ?? .distantPast) > Date().addingTimeInterval(-Self.recentSignIn)
+        var recent = RequestUser.signedInRecently(within: Self.recentSignIn)
         if case .json(let proof) = input.body {
             if let password = proof.password {
                 guard let hash = try await users.passwordHash(userID: user.id), try await passwords.verify(password, hash: hash)
@@ -46,9 +46,9 @@ extension APIHandler {
                 let wrong = APIError.reauthenticationNeeded("The \(provider.displayName) sign-in could not be verified.")
                 let identity = try await verifiedIdentity(provider, token: token, nonce: proof.nonce, failure: wrong)
                 let linked = try await users.identities(userID: user.id)
-                guard linked.contains(where: { $0.provider == provider.rawValue && $0.subject == identity.subject }) else {
-                    throw wrong
-                }
+                guard linked.contains(where: { $0.provider == provider.rawValue && $0.subject == identity.subject }),
+                    identity.issuedAt > Date().addingTimeInterval(-Self.recentSignIn)
+                else { throw wrong }
                 recent = true
             } else if proof.provider != nil || proof.token != nil {
                 throw APIError.badRequest("Send both 'provider' and 'token', or the 'password'.")
@@ -72,6 +72,7 @@ extension APIHandler {
         guard case .json(let body) = input.body else { throw APIError.badRequest("Send a JSON body.") }
         let user = try RequestUser.required()
         try await limits.authRequest(from: ClientAddress.current)
+        guard RequestUser.signedInRecently(within: Self.recentSignIn) else { throw APIError.recentSignInNeeded }
         let provider = SignInProvider(input.path.provider)
         let identity = try await verifiedIdentity(
             provider, token: body.token, nonce: body.nonce,
@@ -89,6 +90,20 @@ extension APIHandler {
             throw APIError.conflict("This \(provider.displayName) account signs in to another My Day account.")
         case .providerAlreadyLinked:
             throw APIError.conflict("Another \(provider.displayName) account is linked already.")
+        }
+    }
+
+    func unlinkIdentity(_ input: Operations.UnlinkIdentity.Input) async throws -> Operations.UnlinkIdentity.Output {
+        let user = try RequestUser.required()
+        guard RequestUser.signedInRecently(within: Self.recentSignIn) else { throw APIError.recentSignInNeeded }
+        let provider = SignInProvider(input.path.provider)
+        switch try await users.unlink(provider: provider.rawValue, from: user.id) {
+        case .unlinked:
+            logger.info("identity unlinked", metadata: ["user": "\(user.id.lowercased)", "provider": "\(provider.rawValue)"])
+            return .noContent(.init())
+        case .notLinked: throw APIError.notFound
+        case .lastWayToSignIn:
+            throw APIError.conflict("This is the only way to sign in to the account; link another or set a password first.")
         }
     }
 
@@ -111,4 +126,5 @@ extension APIError {
     static func reauthenticationNeeded(_ message: String) -> APIError {
         .init(status: .forbidden, code: "reauthentication_needed", message: message)
     }
+    static let recentSignInNeeded = reauthenticationNeeded("This needs a sign-in in the last 5 minutes; sign in again first.")
 }

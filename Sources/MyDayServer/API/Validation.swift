@@ -30,6 +30,13 @@ enum Validation {
         return password
     }
 
+    /// A person's name as a provider gave it: trimmed, at most 200 characters; empty means none.
+    static func name(_ raw: String?) throws -> String? {
+        guard let name = raw?.trimmingCharacters(in: .whitespacesAndNewlines), !name.isEmpty else { return nil }
+        guard name.count <= 200 else { throw APIError.unprocessable("'name' must be at most 200 characters long.") }
+        return name
+    }
+
     static func id(_ text: String) throws -> UUID {
         guard let id = UUID(uuidString: text) else { throw APIError.badRequest("'\(text.prefix(40))' is not a UUID.") }
         return id

@@ -2,7 +2,7 @@ import Crypto
 import Foundation
 import JWTKit
 
-/// Short-lived access tokens: HS256 JWTs naming the user and the user's token version.
+/// Short-lived access tokens: HS256 JWTs naming the user, the user's token version, and when they signed in.
 struct AccessTokens: Sendable {
     static let issuer = "myday"
     private let keys: JWTKeyCollection
@@ -23,6 +23,14 @@ struct AccessTokens: Sendable {
         var exp: ExpirationClaim
         /// The user's token version when the token was made; a newer version on the user revokes it.
         var ver: Int
+        /// When the person signed in (Unix seconds): refreshing makes new tokens but keeps this, so
+        /// operations that need a recent sign-in cannot be reached with a refresh token alone.
+        var authTime: Int
+
+        enum CodingKeys: String, CodingKey {
+            case sub, iss, iat, exp, ver
+            case authTime = "auth_time"
+        }
 
         func verify(using algorithm: some JWTAlgorithm) async throws {
             try exp.verifyNotExpired()
@@ -32,12 +40,13 @@ struct AccessTokens: Sendable {
         }
     }
 
-    func make(for user: UserRecord, now: Date = Date()) async throws -> String {
+    func make(for user: UserRecord, signedInAt: Date, now: Date = Date()) async throws -> String {
         // Whole seconds: NumericDate allows fractions, but many JWT libraries expect integers.
         let now = Date(timeIntervalSince1970: now.timeIntervalSince1970.rounded(.down))
         let claims = Claims(
             sub: .init(value: user.id.lowercased), iss: .init(value: Self.issuer), iat: .init(value: now),
-            exp: .init(value: now.addingTimeInterval(lifetime.seconds)), ver: user.tokenVersion)
+            exp: .init(value: now.addingTimeInterval(lifetime.seconds)), ver: user.tokenVersion,
+            authTime: Int(signedInAt.timeIntervalSince1970.rounded(.down)))
         return try await keys.sign(claims)
     }
 

@@ -5,8 +5,13 @@ import OpenAPIRuntime
 /// The user a request is made for, set by `BearerAuthMiddleware` for the operation's handler.
 enum RequestUser {
     @TaskLocal static var current: UserRecord?
-    /// When the request's access token was issued, for operations that need a recent sign-in.
-    @TaskLocal static var tokenIssuedAt: Date?
+    /// When the person behind the request's token signed in, for operations that need a recent sign-in.
+    @TaskLocal static var signedInAt: Date?
+
+    /// Whether the sign-in behind this request happened within `interval`.
+    static func signedInRecently(within interval: TimeInterval, now: Date = Date()) -> Bool {
+        (signedInAt ?? .distantPast) > now.addingTimeInterval(-interval)
+    }
 
     /// The signed-in user; throws 401 where the operation ran without one.
     static func required() throws -> UserRecord {
@@ -40,7 +45,7 @@ struct BearerAuthMiddleware: ServerMiddleware {
             user.tokenVersion == claims.ver
         else { throw APIError.unauthorized }
         return try await RequestUser.$current.withValue(user) {
-            try await RequestUser.$tokenIssuedAt.withValue(claims.iat.value) {
+            try await RequestUser.$signedInAt.withValue(Date(timeIntervalSince1970: TimeInterval(claims.authTime))) {
                 try await next(request, body, metadata)
             }
         }

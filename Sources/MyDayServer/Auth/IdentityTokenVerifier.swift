@@ -20,6 +20,8 @@ struct VerifiedIdentity: Sendable, Equatable {
     let subject: String
     let email: String?
     let emailVerified: Bool
+    /// When the provider issued the token (its sign-in), for operations that need a recent one.
+    let issuedAt: Date
 
     /// The email, if the provider vouches for it.
     var verifiedEmail: String? { emailVerified ? email.map(Validation.normalizedEmail) : nil }
@@ -40,6 +42,8 @@ struct IdentityTokenVerifier: Sendable {
     let issuers: Set<String>
     let audiences: Set<String>
     let keySet: ProviderKeySet
+    /// Whether the token carries the SHA-256 of the client's raw nonce (Apple) or the nonce itself (Google).
+    var hashesNonce: Bool
     /// Clock difference tolerated on `exp`.
     var leeway: TimeInterval = 60
 
@@ -47,13 +51,15 @@ struct IdentityTokenVerifier: Sendable {
     static let allowedAlgorithms: Set<String> = ["RS256", "ES256"]
 
     static func apple(clientIDs: [String], keySet: ProviderKeySet) -> IdentityTokenVerifier {
-        .init(provider: .apple, issuers: ["https://appleid.apple.com"], audiences: Set(clientIDs), keySet: keySet)
+        .init(
+            provider: .apple, issuers: ["https://appleid.apple.com"], audiences: Set(clientIDs), keySet: keySet,
+            hashesNonce: true)
     }
 
     static func google(clientIDs: [String], keySet: ProviderKeySet) -> IdentityTokenVerifier {
         .init(
             provider: .google, issuers: ["accounts.google.com", "https://accounts.google.com"], audiences: Set(clientIDs),
-            keySet: keySet)
+            keySet: keySet, hashesNonce: false)
     }
 
     func verify(_ token: String, nonce: String?, now: Date = Date()) async throws -> VerifiedIdentity {
@@ -77,16 +83,17 @@ struct IdentityTokenVerifier: Sendable {
         try checkNonce(claims.nonce, raw: nonce)
         return VerifiedIdentity(
             provider: provider, subject: claims.sub, email: claims.email,
-            emailVerified: claims.emailVerified?.value ?? (provider == .apple && claims.email != nil))
+            emailVerified: claims.emailVerified?.value ?? (provider == .apple && claims.email != nil),
+            issuedAt: claims.iat.map { Date(timeIntervalSince1970: TimeInterval($0)) } ?? .distantPast)
     }
 
-    /// Apple puts the SHA-256 (hex) of the app's raw nonce in the token; the client sends the raw nonce.
+    /// The client sends the raw nonce; Apple's token holds its SHA-256 (hex), Google's the nonce itself.
     private func checkNonce(_ inToken: String?, raw: String?) throws {
         switch (inToken, raw) {
         case (nil, nil): return
-        case (let hashed?, let raw?):
-            let digest = SHA256.hash(data: Data(raw.utf8)).map { String(format: "%02x", $0) }.joined()
-            guard hashed.lowercased() == digest else { throw IdentityTokenError("wrong nonce") }
+        case (let expected?, let raw?):
+            let sent = hashesNonce ? SHA256.hash(data: Data(raw.utf8)).map { String(format: "%02x", $0) }.joined() : raw
+            guard expected.lowercased() == sent.lowercased() else { throw IdentityTokenError("wrong nonce") }
         case (nil, _?): throw IdentityTokenError("a nonce was sent but the token has none")
         case (_?, nil): throw IdentityTokenError("the token has a nonce but none was sent")
         }
@@ -112,12 +119,13 @@ struct ProviderTokenClaims: JWTPayload {
     let aud: AudienceClaim
     let sub: String
     let exp: ExpirationClaim
+    let iat: Int?
     let nonce: String?
     let email: String?
     let emailVerified: LenientBool?
 
     enum CodingKeys: String, CodingKey {
-        case iss, aud, sub, exp, nonce, email
+        case iss, aud, sub, exp, iat, nonce, email
         case emailVerified = "email_verified"
     }
 

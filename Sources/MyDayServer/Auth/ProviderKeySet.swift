@@ -6,8 +6,9 @@ import NIOCore
 import NIOHTTP1
 
 /// An identity provider's public keys (its JWKS), fetched over HTTP and cached as long as the
-/// answer's `Cache-Control: max-age` allows; a token naming an unknown key makes it fetch again,
-/// at most once per `minimumRefetchInterval`, so made-up key ids cannot flood the provider.
+/// answer's `Cache-Control: max-age` allows. A token naming an unknown key makes it fetch again, at
+/// most once per `minimumRefetchInterval`, so made-up key ids cannot flood the provider; one fetch
+/// runs at a time, and a failed fetch keeps the keys it had.
 actor ProviderKeySet {
     let url: String
     let minimumRefetchInterval: Duration
@@ -17,6 +18,7 @@ actor ProviderKeySet {
     private var keyIDs: Set<String> = []
     private var expiresAt = ContinuousClock.now
     private var lastFetch: ContinuousClock.Instant?
+    private var fetching: Task<Void, any Error>?
 
     /// The longest a key set is kept without asking the provider again, whatever its headers say.
     static let longestCache: Duration = .seconds(24 * 3600)
@@ -33,13 +35,25 @@ actor ProviderKeySet {
     /// The collection holding the key `keyID`, fetching the provider's keys when they are stale or lack it.
     func keys(containing keyID: String) async throws -> JWTKeyCollection {
         let now = ContinuousClock.now
-        let stale = now >= expiresAt
         let mayRefetch = lastFetch.map { now - $0 >= minimumRefetchInterval } ?? true
-        if stale || (!keyIDs.contains(keyID) && mayRefetch) {
-            try await fetch()
+        if mayRefetch && (now >= expiresAt || !keyIDs.contains(keyID)) {
+            do {
+                try await refresh()
+            } catch  where !keyIDs.isEmpty {
+                logger.warning("provider keys could not be refreshed; the cached ones stay", metadata: ["url": "\(url)"])
+            }
         }
         guard keyIDs.contains(keyID) else { throw IdentityTokenError("no key '\(keyID.prefix(64))' in \(url)") }
         return keys
+    }
+
+    /// Joins the fetch in flight, or starts one.
+    private func refresh() async throws {
+        if let fetching { return try await fetching.value }
+        let task = Task { try await self.fetch() }
+        fetching = task
+        defer { fetching = nil }
+        try await task.value
     }
 
     private func fetch() async throws {

@@ -108,6 +108,8 @@ public enum Migrator {
             statements: [
                 "ALTER TABLE users ADD COLUMN name TEXT",
                 "ALTER TABLE identities ADD COLUMN email TEXT",
+                // One identity per provider and user: a second Google account is not linked beside the first.
+                "CREATE UNIQUE INDEX identities_user_provider ON identities (user_id, provider)",
                 "ALTER TABLE refresh_tokens ADD COLUMN replaced_by TEXT",
                 "ALTER TABLE jobs ADD COLUMN user_id TEXT",
                 "CREATE INDEX jobs_user ON jobs (user_id)",

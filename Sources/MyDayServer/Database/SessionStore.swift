@@ -11,11 +11,18 @@ struct SessionStore: Sendable {
 
     enum Rotation: Sendable, Equatable {
         /// The token was live (or retried within the grace window); `newHash` is now the family's live token.
-        case rotated(userID: UUID)
+        /// `user` is as this transaction saw it, and `signedInAt` is when the family's sign-in happened.
+        case rotated(user: UserRecord, signedInAt: Date)
         /// An old token of the family was presented again: the whole family is now revoked.
         case reused(userID: UUID, familyID: String)
         /// Unknown, expired, or of a family that is over.
         case invalid
+
+        /// The user a rotation was for.
+        var rotatedUserID: UUID? {
+            if case .rotated(let user, _) = self { return user.id }
+            return nil
+        }
     }
 
     /// Starts a new family (a new sign-in) with its first token.
@@ -29,13 +36,16 @@ struct SessionStore: Sendable {
     func rotate(presentedHash: String, newHash: String, newExpiresAt: Date) async throws -> Rotation {
         let now = StoredTime.now()
         let graceMS = Int(retryGrace.seconds * 1000)
+        // On PostgreSQL, lock the token and its user: refreshes racing with one token are decided one after the
+        // other, and a sign-out everywhere (which updates the user row) waits for the rotation, or it for the sign-out.
+        let lock: SQLQueryString = driver.engine == .postgres ? " FOR UPDATE OF r, u" : ""
         return try await driver.write { db in
             guard
                 let row = try await db.raw(
                     """
                     SELECT r.id, r.user_id, r.family_id, r.expires_at, r.used_at, r.revoked_at, r.replaced_by
                     FROM refresh_tokens r JOIN users u ON u.id = r.user_id
-                    WHERE r.token_hash = \(bind: presentedHash) AND u.deleted_at IS NULL
+                    WHERE r.token_hash = \(bind: presentedHash) AND u.deleted_at IS NULL\(lock)
                     """
                 ).first()
             else { return .invalid }
@@ -52,13 +62,28 @@ struct SessionStore: Sendable {
                     try await Self.revokeFamily(familyID, now: now, in: db)
                     return .reused(userID: userID, familyID: familyID)
                 }
+                let newID = try await Self.insert(
+                    db, userID: userID, familyID: familyID, tokenHash: newHash, expiresAt: newExpiresAt)
+                // The answer the client lost is retired: presenting it later is reuse, so the family keeps one head.
+                try await db.raw(
+                    "UPDATE refresh_tokens SET used_at = \(bind: now), replaced_by = \(bind: newID) WHERE id = \(bind: successor)"
+                ).run()
+                try await db.raw("UPDATE refresh_tokens SET replaced_by = \(bind: newID) WHERE id = \(bind: tokenID)").run()
             } else {
-                try await db.raw("UPDATE refresh_tokens SET used_at = \(bind: now) WHERE id = \(bind: tokenID)").run()
+                let newID = try await Self.insert(
+                    db, userID: userID, familyID: familyID, tokenHash: newHash, expiresAt: newExpiresAt)
+                try await db.raw(
+                    "UPDATE refresh_tokens SET used_at = \(bind: now), replaced_by = \(bind: newID) WHERE id = \(bind: tokenID)"
+                ).run()
             }
-            let newID = try await Self.insert(
-                db, userID: userID, familyID: familyID, tokenHash: newHash, expiresAt: newExpiresAt)
-            try await db.raw("UPDATE refresh_tokens SET replaced_by = \(bind: newID) WHERE id = \(bind: tokenID)").run()
-            return .rotated(userID: userID)
+            let started = try await db.raw(
+                "SELECT MIN(created_at) AS started FROM refresh_tokens WHERE family_id = \(bind: familyID)"
+            ).first()!.decode(column: "started", as: Int.self)
+            let user = try await db.raw(
+                "SELECT \(unsafeRaw: UserStore.columns) FROM users WHERE id = \(bind: userID.lowercased)"
+            ).first().map(UserStore.user(from:))
+            guard let user else { return .invalid }
+            return .rotated(user: user, signedInAt: StoredTime.date(milliseconds: started))
         }
     }
 
@@ -66,6 +91,15 @@ struct SessionStore: Sendable {
     func revokeFamily(ofTokenHash hash: String) async throws {
         let now = StoredTime.now()
         try await driver.write { db in
+            if driver.engine == .postgres {
+                // Waits for a rotation in flight, so the token it adds is revoked too.
+                try await db.raw(
+                    """
+                    SELECT u.id FROM users u JOIN refresh_tokens r ON r.user_id = u.id
+                    WHERE r.token_hash = \(bind: hash) FOR UPDATE OF u
+                    """
+                ).run()
+            }
             try await db.raw(
                 """
                 UPDATE refresh_tokens SET revoked_at = \(bind: now)

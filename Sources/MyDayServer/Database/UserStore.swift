@@ -30,6 +30,13 @@ struct UserStore: Sendable {
         case identityTaken
     }
 
+    enum UnlinkResult: Sendable, Equatable {
+        case unlinked
+        case notLinked
+        /// The account has no password and no other identity: removing this one would lock the person out.
+        case lastWayToSignIn
+    }
+
     enum LinkResult: Sendable, Equatable {
         case linked(IdentityRecord)
         case alreadyLinked(IdentityRecord)
@@ -154,9 +161,33 @@ struct UserStore: Sendable {
             ).first()
             guard existing == nil else { return .providerAlreadyLinked }
             guard try await Self.insertIdentity(provider, subject, email: email, userID: userID, at: now, in: db) else {
-                return .belongsToAnotherUser
+                // A concurrent link won: of this identity to someone, or of another identity of this provider to this user.
+                let owner = try await db.raw(
+                    "SELECT user_id FROM identities WHERE provider = \(bind: provider) AND subject = \(bind: subject)"
+                ).first()
+                return owner == nil ? .providerAlreadyLinked : .belongsToAnotherUser
             }
             return .linked(try await Self.identity(provider, subject, in: db))
+        }
+    }
+
+    /// Removes the user's identity of `provider`, unless it is their last way to sign in.
+    func unlink(provider: String, from userID: UUID) async throws -> UnlinkResult {
+        try await driver.write { db in
+            let user = userID.lowercased
+            let ways = try await db.raw(
+                """
+                SELECT (SELECT COUNT(*) FROM identities WHERE user_id = \(bind: user) AND provider <> 'email')
+                    + (SELECT COUNT(*) FROM users WHERE id = \(bind: user) AND password_hash IS NOT NULL) AS n
+                """
+            ).first()!.decode(column: "n", as: Int.self)
+            let linked = try await db.raw(
+                "SELECT subject FROM identities WHERE user_id = \(bind: user) AND provider = \(bind: provider)"
+            ).first()
+            guard linked != nil else { return .notLinked }
+            guard ways > 1 else { return .lastWayToSignIn }
+            try await db.raw("DELETE FROM identities WHERE user_id = \(bind: user) AND provider = \(bind: provider)").run()
+            return .unlinked
         }
     }
 
@@ -219,7 +250,7 @@ struct UserStore: Sendable {
             """
             INSERT INTO identities (provider, subject, email, user_id, created_at)
             VALUES (\(bind: provider), \(bind: subject), \(bind: email), \(bind: userID.lowercased), \(bind: createdAt))
-            ON CONFLICT (provider, subject) DO NOTHING RETURNING provider
+            ON CONFLICT DO NOTHING RETURNING provider
             """
         ).first() != nil
     }

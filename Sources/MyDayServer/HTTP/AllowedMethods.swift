@@ -8,7 +8,7 @@ enum AllowedMethods {
         ("/v1/auth/email/register", [.post]), ("/v1/auth/email/login", [.post]), ("/v1/auth/apple", [.post]),
         ("/v1/auth/google", [.post]), ("/v1/auth/refresh", [.post]), ("/v1/auth/logout", [.post]),
         ("/v1/auth/logout-all", [.post]), ("/v1/me", [.get, .delete]), ("/v1/me/password", [.post]),
-        ("/v1/me/identities", [.get]), ("/v1/me/identities/{provider}", [.post]), ("/v1/entries", [.post, .get]),
+        ("/v1/me/identities", [.get]), ("/v1/me/identities/{provider}", [.post, .delete]), ("/v1/entries", [.post, .get]),
         ("/v1/entries/{id}", [.get, .patch, .delete]), ("/v1/entries/{id}/complete", [.post]),
         ("/v1/entries/{id}/retranscribe", [.post]), ("/v1/entries/{id}/audio", [.get]),
         ("/v1/blobs/audio/{user_id}/{entry_id}", [.put, .get]), ("/healthz", [.get]), ("/readyz", [.get]),

@@ -55,6 +55,11 @@ struct BlobRoutes<Context: RequestContext>: Sendable {
         }
         do {
             let stored = try await blobs.write(key: key, contents: UploadBody(base: request.body), maxBytes: maxUploadBytes)
+            // The entry (or its account) may have been deleted while the bytes streamed in: then they may not stay.
+            guard try await entries.entry(audioKey: key) != nil else {
+                try await blobs.delete(key: key)
+                throw APIError.notFound
+            }
             context.logger.info("audio stored", metadata: ["entry": "\(entry.id.lowercased)", "bytes": "\(stored)"])
         } catch BlobStoreError.tooLarge(let limit) {
             throw APIError.tooLarge(limit: limit)

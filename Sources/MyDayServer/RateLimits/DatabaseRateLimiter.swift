@@ -30,6 +30,14 @@ final class DatabaseRateLimiter: RateLimiter {
         }
     }
 
+    func check(_ key: String, limit: RateLimit) async throws -> RateLimitDecision {
+        let now = StoredTime.now()
+        let tat = try await driver.read { db in
+            try await db.raw("SELECT tat FROM rate_limits WHERE key = \(bind: key)").first()?.decode(column: "tat", as: Int.self)
+        }
+        return limit.decide(tat: tat, now: now).decision
+    }
+
     /// Forgets schedules that have passed, at most once a minute per process.
     private func pruneIfDue(now: Int) async throws {
         let due = lastPrune.withLock { last in

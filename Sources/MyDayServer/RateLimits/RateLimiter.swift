@@ -34,4 +34,6 @@ enum RateLimitDecision: Sendable, Equatable {
 protocol RateLimiter: Sendable {
     /// Counts one request for `key` unless the limit is reached.
     func consume(_ key: String, limit: RateLimit) async throws -> RateLimitDecision
+    /// Whether one more request for `key` would be allowed, counting nothing.
+    func check(_ key: String, limit: RateLimit) async throws -> RateLimitDecision
 }

@@ -1,9 +1,11 @@
+import Foundation
+
 /// The limits a server applies; each is configurable (`MYDAY_RATE_LIMIT_*_PER_MINUTE`).
 public struct RateLimitSettings: Sendable, Equatable {
     /// Sign-up, sign-in and refresh requests from one address.
     public var authPerAddress = RateLimit(perMinute: 10)
-    /// Sign-in attempts for one account, from any address: higher than one address may make, so
-    /// an attacker on one address never locks the owner out, while many addresses together are slowed.
+    /// Failed sign-ins for one account, from any address: higher than one address may make, so an
+    /// attacker on one address never locks the owner out, while many addresses together are slowed.
     public var loginPerAccount = RateLimit(perMinute: 30)
     /// Password checks of a signed-in user (password change, account deletion).
     public var passwordChecksPerUser = RateLimit(perMinute: 10)
@@ -15,17 +17,41 @@ public struct RateLimitSettings: Sendable, Equatable {
     public init() {}
 }
 
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
 /// Which requests are limited, per what, and how much: the policy on top of a `RateLimiter`.
 struct RateLimits: Sendable {
     let limiter: any RateLimiter
     let settings: RateLimitSettings
 
     func authRequest(from address: String) async throws {
-        try await consume("auth-address:\(address)", settings.authPerAddress)
+        try await consume("auth-address:\(Self.addressKey(address))", settings.authPerAddress)
     }
 
-    func loginAttempt(account: String) async throws {
-        try await consume("login-account:\(account)", settings.loginPerAccount)
+    /// Refuses a sign-in to an account that has had too many failed ones lately.
+    func loginAllowed(account: String) async throws {
+        if case .limited(let seconds) = try await limiter.check("login-account:\(account)", limit: settings.loginPerAccount) {
+            throw APIError.tooManyRequests(retryAfterSeconds: seconds)
+        }
+    }
+
+    /// Counts a failed sign-in against the account.
+    func loginFailed(account: String) async throws {
+        _ = try await limiter.consume("login-account:\(account)", limit: settings.loginPerAccount)
+    }
+
+    /// The key of an address: IPv4 as it is; IPv6 by its /64, the block one host usually holds whole.
+    static func addressKey(_ address: String) -> String {
+        var bytes = [UInt8](repeating: 0, count: 16)
+        guard address.contains(":"), inet_pton(AF_INET6, address, &bytes) == 1 else { return address }
+        if bytes[0..<10].allSatisfy({ $0 == 0 }) && bytes[10] == 0xff && bytes[11] == 0xff {
+            return bytes[12..<16].map(String.init).joined(separator: ".")
+        }
+        return bytes[0..<8].map { String(format: "%02x", $0) }.joined() + "::/64"
     }
 
     func passwordCheck(user: String) async throws {
