@@ -34,34 +34,28 @@ struct RawHTTP {
     static func open(port: Int, from source: String? = nil) throws -> RawHTTP {
         let socket = Glibc.socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
         guard socket >= 0 else { throw POSIXError(.EIO) }
-        if let source {
-            var local = sockaddr_in()
-            local.sin_family = sa_family_t(AF_INET)
-            local.sin_addr.s_addr = inet_addr(source)
-            let bound = withUnsafePointer(to: &local) {
-                $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
-                    bind(socket, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
-                }
-            }
-            guard bound == 0 else {
-                Glibc.close(socket)
-                throw POSIXError(.EADDRNOTAVAIL)
-            }
+        if let source, withAddress(source, port: 0, { bind(socket, $0, $1) }) != 0 {
+            Glibc.close(socket)
+            throw POSIXError(.EADDRNOTAVAIL)
         }
-        var address = sockaddr_in()
-        address.sin_family = sa_family_t(AF_INET)
-        address.sin_port = in_port_t(UInt16(port).bigEndian)
-        address.sin_addr.s_addr = inet_addr("127.0.0.1")
-        let connected = withUnsafePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
-                connect(socket, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
-            }
-        }
-        guard connected == 0 else {
+        guard withAddress("127.0.0.1", port: port, { connect(socket, $0, $1) }) == 0 else {
             Glibc.close(socket)
             throw POSIXError(.ECONNREFUSED)
         }
         return RawHTTP(socket: socket)
+    }
+
+    /// Calls `body` (bind or connect) with an IPv4 socket address.
+    private static func withAddress(
+        _ host: String, port: Int, _ body: (UnsafePointer<sockaddr>, socklen_t) -> Int32
+    ) -> Int32 {
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_port = in_port_t(UInt16(port).bigEndian)
+        address.sin_addr.s_addr = inet_addr(host)
+        return withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { body($0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
+        }
     }
 
     func send(_ bytes: Data) throws {
