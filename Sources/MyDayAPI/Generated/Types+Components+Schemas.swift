@@ -217,6 +217,102 @@ extension Components {
                 case createdAt = "created_at"
             }
         }
+        /// - Remark: Generated from `#/components/schemas/Stats`.
+        public struct Stats: Codable, Hashable, Sendable {
+            /// The time zone the days were counted in.
+            ///
+            /// - Remark: Generated from `#/components/schemas/Stats/tz`.
+            public var tz: Swift.String
+            /// - Remark: Generated from `#/components/schemas/Stats/total_entries`.
+            public var totalEntries: Swift.Int
+            /// Seconds of audio.
+            ///
+            /// - Remark: Generated from `#/components/schemas/Stats/total_duration_s`.
+            public var totalDurationS: Swift.Double
+            /// Words in the clean transcripts and texts.
+            ///
+            /// - Remark: Generated from `#/components/schemas/Stats/words`.
+            public var words: Swift.Int
+            /// - Remark: Generated from `#/components/schemas/Stats/current_streak_days`.
+            public var currentStreakDays: Swift.Int
+            /// - Remark: Generated from `#/components/schemas/Stats/longest_streak_days`.
+            public var longestStreakDays: Swift.Int
+            /// - Remark: Generated from `#/components/schemas/Stats/MonthsPayload`.
+            public struct MonthsPayloadPayload: Codable, Hashable, Sendable {
+                /// `YYYY-MM`.
+                ///
+                /// - Remark: Generated from `#/components/schemas/Stats/MonthsPayload/month`.
+                public var month: Swift.String
+                /// - Remark: Generated from `#/components/schemas/Stats/MonthsPayload/entries`.
+                public var entries: Swift.Int
+                /// - Remark: Generated from `#/components/schemas/Stats/MonthsPayload/duration_s`.
+                public var durationS: Swift.Double
+                /// Creates a new `MonthsPayloadPayload`.
+                ///
+                /// - Parameters:
+                ///   - month: `YYYY-MM`.
+                ///   - entries:
+                ///   - durationS:
+                public init(
+                    month: Swift.String,
+                    entries: Swift.Int,
+                    durationS: Swift.Double
+                ) {
+                    self.month = month
+                    self.entries = entries
+                    self.durationS = durationS
+                }
+                public enum CodingKeys: String, CodingKey {
+                    case month
+                    case entries
+                    case durationS = "duration_s"
+                }
+            }
+            /// Months with entries, oldest first.
+            ///
+            /// - Remark: Generated from `#/components/schemas/Stats/months`.
+            public typealias MonthsPayload = [Components.Schemas.Stats.MonthsPayloadPayload]
+            /// Months with entries, oldest first.
+            ///
+            /// - Remark: Generated from `#/components/schemas/Stats/months`.
+            public var months: Components.Schemas.Stats.MonthsPayload
+            /// Creates a new `Stats`.
+            ///
+            /// - Parameters:
+            ///   - tz: The time zone the days were counted in.
+            ///   - totalEntries:
+            ///   - totalDurationS: Seconds of audio.
+            ///   - words: Words in the clean transcripts and texts.
+            ///   - currentStreakDays:
+            ///   - longestStreakDays:
+            ///   - months: Months with entries, oldest first.
+            public init(
+                tz: Swift.String,
+                totalEntries: Swift.Int,
+                totalDurationS: Swift.Double,
+                words: Swift.Int,
+                currentStreakDays: Swift.Int,
+                longestStreakDays: Swift.Int,
+                months: Components.Schemas.Stats.MonthsPayload
+            ) {
+                self.tz = tz
+                self.totalEntries = totalEntries
+                self.totalDurationS = totalDurationS
+                self.words = words
+                self.currentStreakDays = currentStreakDays
+                self.longestStreakDays = longestStreakDays
+                self.months = months
+            }
+            public enum CodingKeys: String, CodingKey {
+                case tz
+                case totalEntries = "total_entries"
+                case totalDurationS = "total_duration_s"
+                case words
+                case currentStreakDays = "current_streak_days"
+                case longestStreakDays = "longest_streak_days"
+                case months
+            }
+        }
         /// - Remark: Generated from `#/components/schemas/AppleSignIn`.
         public struct AppleSignIn: Codable, Hashable, Sendable {
             /// The JWT Apple returned to the app.

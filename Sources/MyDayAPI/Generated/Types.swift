@@ -87,6 +87,16 @@ public protocol APIProtocol: Sendable {
     /// - Remark: HTTP `DELETE /v1/me`.
     /// - Remark: Generated from `#/paths//v1/me/delete(deleteMe)`.
     func deleteMe(_ input: Operations.DeleteMe.Input) async throws -> Operations.DeleteMe.Output
+    /// The Profile's figures - entries, time spoken, words, streaks and months.
+    ///
+    /// Days and months are counted in `tz` (the device's time zone; UTC when absent). A streak is a
+    /// run of days with at least one entry; the current streak counts today or, while today has none
+    /// yet, ends yesterday.
+    ///
+    ///
+    /// - Remark: HTTP `GET /v1/me/stats`.
+    /// - Remark: Generated from `#/paths//v1/me/stats/get(getStats)`.
+    func getStats(_ input: Operations.GetStats.Input) async throws -> Operations.GetStats.Output
     /// Change the password; every other login ends.
     ///
     /// Needs the current password. The new one must have 8 to 128 characters and not be one of the
@@ -317,6 +327,24 @@ extension APIProtocol {
         try await deleteMe(Operations.DeleteMe.Input(
             headers: headers,
             body: body
+        ))
+    }
+    /// The Profile's figures - entries, time spoken, words, streaks and months.
+    ///
+    /// Days and months are counted in `tz` (the device's time zone; UTC when absent). A streak is a
+    /// run of days with at least one entry; the current streak counts today or, while today has none
+    /// yet, ends yesterday.
+    ///
+    ///
+    /// - Remark: HTTP `GET /v1/me/stats`.
+    /// - Remark: Generated from `#/paths//v1/me/stats/get(getStats)`.
+    public func getStats(
+        query: Operations.GetStats.Input.Query = .init(),
+        headers: Operations.GetStats.Input.Headers = .init()
+    ) async throws -> Operations.GetStats.Output {
+        try await getStats(Operations.GetStats.Input(
+            query: query,
+            headers: headers
         ))
     }
     /// Change the password; every other login ends.

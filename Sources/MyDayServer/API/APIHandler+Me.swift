@@ -9,6 +9,22 @@ extension APIHandler {
         .ok(.init(body: .json(Self.schema(try RequestUser.required()))))
     }
 
+    func getStats(_ input: Operations.GetStats.Input) async throws -> Operations.GetStats.Output {
+        let user = try RequestUser.required()
+        let zone = try input.query.tz.map(Validation.timeZone) ?? TimeZone(identifier: "UTC")!
+        let stats = DiaryStats(entries: try await entries.statsEntries(userID: user.id), timeZone: zone)
+        return .ok(
+            .init(
+                body: .json(
+                    .init(
+                        tz: zone.identifier, totalEntries: stats.totalEntries, totalDurationS: stats.totalDurationSeconds,
+                        words: stats.words, currentStreakDays: stats.currentStreakDays,
+                        longestStreakDays: stats.longestStreakDays,
+                        months: stats.months.map {
+                            .init(month: $0.month, entries: $0.entries, durationS: $0.durationSeconds)
+                        }))))
+    }
+
     func changePassword(_ input: Operations.ChangePassword.Input) async throws -> Operations.ChangePassword.Output {
         guard case .json(let body) = input.body else { throw APIError.badRequest("Send a JSON body.") }
         let user = try RequestUser.required()

@@ -70,6 +70,23 @@ struct EntryStore: Sendable {
     }
 
     /// Changes after `cursor`, oldest first, at most `limit`, and whether more follow.
+    /// What the Profile's figures need of every live entry of the user.
+    func statsEntries(userID: UUID) async throws -> [DiaryStats.Entry] {
+        try await driver.read { db in
+            try await db.raw(
+                """
+                SELECT created_at, duration_s, transcript_clean FROM entries
+                WHERE user_id = \(bind: userID.lowercased) AND deleted_at IS NULL
+                """
+            ).all().map { row in
+                DiaryStats.Entry(
+                    createdAt: StoredTime.date(milliseconds: try row.decode(column: "created_at", as: Int.self)),
+                    durationSeconds: try row.decode(column: "duration_s", as: Double.self),
+                    words: DiaryStats.wordCount(try row.decodeOptional(column: "transcript_clean", as: String.self)))
+            }
+        }
+    }
+
     func changes(userID: UUID, after cursor: Int, limit: Int) async throws -> (entries: [EntryRecord], hasMore: Bool) {
         let rows = try await driver.read { db in
             try await db.raw(
