@@ -29,6 +29,7 @@ let package = Package(
         .package(url: "https://github.com/vapor/postgres-nio", from: "1.33.2"),
         .package(url: "https://github.com/vapor/sql-kit", from: "3.36.0"),
         .package(url: "https://github.com/vapor/sqlite-kit", from: "4.5.2"),
+        .package(url: "https://github.com/weichsel/ZIPFoundation", from: "0.9.20"),
     ],
     targets: [
         /// Domain values shared by the server and every client; Foundation only.
@@ -49,6 +50,7 @@ let package = Package(
             name: "MyDayServer",
             dependencies: [
                 "MyDayModels",
+                .product(name: "ZIPFoundation", package: "ZIPFoundation"),
                 "MyDayAPI",
                 "CPocketSphinx",
                 "PocketSphinxShim",

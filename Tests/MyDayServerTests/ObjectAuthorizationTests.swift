@@ -13,7 +13,8 @@ import Yams
     /// Operations whose paths name no object: another user's ids cannot be put in them.
     static let operationsWithoutObjectIDs: Set<String> = [
         "registerWithEmail", "loginWithEmail", "signInWithApple", "signInWithGoogle", "refreshSession", "logout", "logoutAll",
-        "getMe", "getStats", "deleteMe", "changePassword", "listIdentities", "linkIdentity", "unlinkIdentity", "createEntry",
+        "getMe", "getStats", "deleteMe", "changePassword", "createExport", "listExports", "listIdentities", "linkIdentity",
+        "unlinkIdentity", "createEntry",
         "listEntries",
         "health",
         "readiness", "metrics", "openAPIDocument",
@@ -81,6 +82,9 @@ import Yams
             let entryID = UUID()
             try await api.createUploadedEntry(alice, id: entryID)
             let entryPath = "/v1/entries/\(entryID.uuidString.lowercased())"
+            let export = try await api.send(
+                .post, "/v1/exports", token: alice.accessToken, json: ["from": "2026-05-01", "to": "2026-05-01", "tz": "UTC"])
+            let exportID = try #require(export.json["id"] as? String)
             let bob = try await api.register()
             let bobsUpload = try #require(try await api.createAudioEntry(bob, sizeBytes: 100).uploadURL)
             let bobsSignature = try #require(URLComponents(string: bobsUpload)?.percentEncodedQuery)
@@ -90,7 +94,11 @@ import Yams
                 let link = try await api.send(.get, "\(entryPath)/audio", token: alice.accessToken)
                 let audio = try await api.send(.get, try #require(link.json["url"] as? String))
                 let list = try await api.send(.get, "/v1/entries", token: alice.accessToken)
-                return [entry.text, String(audio.body.count), audio.body.base64EncodedString().suffix(64).description, list.text]
+                let export = try await api.send(.get, "/v1/exports/\(exportID)", token: alice.accessToken)
+                return [
+                    entry.text, String(audio.body.count), audio.body.base64EncodedString().suffix(64).description, list.text,
+                    export.text,
+                ]
             }
             let before = try await snapshot()
 
@@ -103,7 +111,8 @@ import Yams
                     if operation.method == .get && operation.usesBearerToken && !operation.path.contains("{") {
                         let reply = try await api.send(.get, operation.path, token: bob.accessToken)
                         #expect(
-                            !reply.text.contains(entryID.uuidString.lowercased()) && !reply.text.contains("alice@"),
+                            !reply.text.contains(entryID.uuidString.lowercased()) && !reply.text.contains(exportID)
+                                && !reply.text.contains("alice@"),
                             "\(operation)")
                     }
                     continue
@@ -112,6 +121,7 @@ import Yams
                 for name in names {
                     let value: String
                     switch name {
+                    case "id" where operation.path.hasPrefix("/v1/exports"), "export_id": value = exportID
                     case "id", "entry_id": value = entryID.uuidString.lowercased()
                     case "user_id": value = alice.userID
                     default:

@@ -217,6 +217,203 @@ extension Components {
                 case createdAt = "created_at"
             }
         }
+        /// A calendar date, `YYYY-MM-DD`.
+        ///
+        /// - Remark: Generated from `#/components/schemas/LocalDate`.
+        public typealias LocalDate = Swift.String
+        /// `markdown`: one `.md` per entry with YAML front matter; `json`: `entries.json` with every field.
+        ///
+        /// - Remark: Generated from `#/components/schemas/ExportFormat`.
+        @frozen public enum ExportFormat: String, Codable, Hashable, Sendable, CaseIterable {
+            case markdown = "markdown"
+            case json = "json"
+        }
+        /// - Remark: Generated from `#/components/schemas/NewExport`.
+        public struct NewExport: Codable, Hashable, Sendable {
+            /// - Remark: Generated from `#/components/schemas/NewExport/from`.
+            public var from: Components.Schemas.LocalDate
+            /// - Remark: Generated from `#/components/schemas/NewExport/to`.
+            public var to: Components.Schemas.LocalDate
+            /// The IANA time zone the dates are days of.
+            ///
+            /// - Remark: Generated from `#/components/schemas/NewExport/tz`.
+            public var tz: Swift.String
+            /// Where to send the link; the account's email when absent.
+            ///
+            /// - Remark: Generated from `#/components/schemas/NewExport/email`.
+            public var email: Swift.String?
+            /// - Remark: Generated from `#/components/schemas/NewExport/formats`.
+            public var formats: [Components.Schemas.ExportFormat]?
+            /// Creates a new `NewExport`.
+            ///
+            /// - Parameters:
+            ///   - from:
+            ///   - to:
+            ///   - tz: The IANA time zone the dates are days of.
+            ///   - email: Where to send the link; the account's email when absent.
+            ///   - formats:
+            public init(
+                from: Components.Schemas.LocalDate,
+                to: Components.Schemas.LocalDate,
+                tz: Swift.String,
+                email: Swift.String? = nil,
+                formats: [Components.Schemas.ExportFormat]? = nil
+            ) {
+                self.from = from
+                self.to = to
+                self.tz = tz
+                self.email = email
+                self.formats = formats
+            }
+            public enum CodingKeys: String, CodingKey {
+                case from
+                case to
+                case tz
+                case email
+                case formats
+            }
+            public init(from decoder: any Swift.Decoder) throws {
+                let container = try decoder.container(keyedBy: CodingKeys.self)
+                self.from = try container.decode(
+                    Components.Schemas.LocalDate.self,
+                    forKey: .from
+                )
+                self.to = try container.decode(
+                    Components.Schemas.LocalDate.self,
+                    forKey: .to
+                )
+                self.tz = try container.decode(
+                    Swift.String.self,
+                    forKey: .tz
+                )
+                self.email = try container.decodeIfPresent(
+                    Swift.String.self,
+                    forKey: .email
+                )
+                self.formats = try container.decodeIfPresent(
+                    [Components.Schemas.ExportFormat].self,
+                    forKey: .formats
+                )
+                try decoder.ensureNoAdditionalProperties(knownKeys: [
+                    "from",
+                    "to",
+                    "tz",
+                    "email",
+                    "formats"
+                ])
+            }
+        }
+        /// - Remark: Generated from `#/components/schemas/Export`.
+        public struct Export: Codable, Hashable, Sendable {
+            /// - Remark: Generated from `#/components/schemas/Export/id`.
+            public var id: Swift.String
+            /// - Remark: Generated from `#/components/schemas/Export/from`.
+            public var from: Swift.String
+            /// - Remark: Generated from `#/components/schemas/Export/to`.
+            public var to: Swift.String
+            /// - Remark: Generated from `#/components/schemas/Export/tz`.
+            public var tz: Swift.String
+            /// - Remark: Generated from `#/components/schemas/Export/formats`.
+            public var formats: [Components.Schemas.ExportFormat]
+            /// - Remark: Generated from `#/components/schemas/Export/status`.
+            @frozen public enum StatusPayload: String, Codable, Hashable, Sendable, CaseIterable {
+                case queued = "queued"
+                case building = "building"
+                case ready = "ready"
+                case failed = "failed"
+                case expired = "expired"
+            }
+            /// - Remark: Generated from `#/components/schemas/Export/status`.
+            public var status: Components.Schemas.Export.StatusPayload
+            /// - Remark: Generated from `#/components/schemas/Export/failure_reason`.
+            public var failureReason: Swift.String?
+            /// Entries in the archive.
+            ///
+            /// - Remark: Generated from `#/components/schemas/Export/entries`.
+            public var entries: Swift.Int?
+            /// - Remark: Generated from `#/components/schemas/Export/audio_files`.
+            public var audioFiles: Swift.Int?
+            /// Entries included with their audio but no transcript yet.
+            ///
+            /// - Remark: Generated from `#/components/schemas/Export/not_transcribed`.
+            public var notTranscribed: Swift.Int?
+            /// - Remark: Generated from `#/components/schemas/Export/size_bytes`.
+            public var sizeBytes: Swift.Int?
+            /// Signed and time-bound; needs no bearer token.
+            ///
+            /// - Remark: Generated from `#/components/schemas/Export/download_url`.
+            public var downloadUrl: Swift.String?
+            /// When the link and the archive expire.
+            ///
+            /// - Remark: Generated from `#/components/schemas/Export/expires_at`.
+            public var expiresAt: Foundation.Date?
+            /// - Remark: Generated from `#/components/schemas/Export/created_at`.
+            public var createdAt: Foundation.Date
+            /// Creates a new `Export`.
+            ///
+            /// - Parameters:
+            ///   - id:
+            ///   - from:
+            ///   - to:
+            ///   - tz:
+            ///   - formats:
+            ///   - status:
+            ///   - failureReason:
+            ///   - entries: Entries in the archive.
+            ///   - audioFiles:
+            ///   - notTranscribed: Entries included with their audio but no transcript yet.
+            ///   - sizeBytes:
+            ///   - downloadUrl: Signed and time-bound; needs no bearer token.
+            ///   - expiresAt: When the link and the archive expire.
+            ///   - createdAt:
+            public init(
+                id: Swift.String,
+                from: Swift.String,
+                to: Swift.String,
+                tz: Swift.String,
+                formats: [Components.Schemas.ExportFormat],
+                status: Components.Schemas.Export.StatusPayload,
+                failureReason: Swift.String? = nil,
+                entries: Swift.Int? = nil,
+                audioFiles: Swift.Int? = nil,
+                notTranscribed: Swift.Int? = nil,
+                sizeBytes: Swift.Int? = nil,
+                downloadUrl: Swift.String? = nil,
+                expiresAt: Foundation.Date? = nil,
+                createdAt: Foundation.Date
+            ) {
+                self.id = id
+                self.from = from
+                self.to = to
+                self.tz = tz
+                self.formats = formats
+                self.status = status
+                self.failureReason = failureReason
+                self.entries = entries
+                self.audioFiles = audioFiles
+                self.notTranscribed = notTranscribed
+                self.sizeBytes = sizeBytes
+                self.downloadUrl = downloadUrl
+                self.expiresAt = expiresAt
+                self.createdAt = createdAt
+            }
+            public enum CodingKeys: String, CodingKey {
+                case id
+                case from
+                case to
+                case tz
+                case formats
+                case status
+                case failureReason = "failure_reason"
+                case entries
+                case audioFiles = "audio_files"
+                case notTranscribed = "not_transcribed"
+                case sizeBytes = "size_bytes"
+                case downloadUrl = "download_url"
+                case expiresAt = "expires_at"
+                case createdAt = "created_at"
+            }
+        }
         /// - Remark: Generated from `#/components/schemas/Stats`.
         public struct Stats: Codable, Hashable, Sendable {
             /// The time zone the days were counted in.

@@ -195,6 +195,28 @@ public protocol APIProtocol: Sendable {
     /// - Remark: HTTP `GET /v1/entries/{id}/audio`.
     /// - Remark: Generated from `#/paths//v1/entries/{id}/audio/get(getEntryAudio)`.
     func getEntryAudio(_ input: Operations.GetEntryAudio.Input) async throws -> Operations.GetEntryAudio.Output
+    /// The user's exports, newest first.
+    ///
+    /// - Remark: HTTP `GET /v1/exports`.
+    /// - Remark: Generated from `#/paths//v1/exports/get(listExports)`.
+    func listExports(_ input: Operations.ListExports.Input) async throws -> Operations.ListExports.Output
+    /// Export every entry of a date range as a zip archive.
+    ///
+    /// `from` and `to` are calendar dates in `tz`, both included. The archive is built in the
+    /// background: it holds each entry's audio as uploaded (`YYYY-MM-DD_HH-mm-ss.m4a`, in the
+    /// entry's own time zone), its clean transcript (`.txt`), with `formats` a markdown file with
+    /// YAML front matter per entry and `entries.json` with every field, and a `README.txt`. When it
+    /// is ready, a signed download link goes to `email` (or the account's email) and appears here.
+    ///
+    ///
+    /// - Remark: HTTP `POST /v1/exports`.
+    /// - Remark: Generated from `#/paths//v1/exports/post(createExport)`.
+    func createExport(_ input: Operations.CreateExport.Input) async throws -> Operations.CreateExport.Output
+    /// One export; when it is ready, with its signed download link.
+    ///
+    /// - Remark: HTTP `GET /v1/exports/{id}`.
+    /// - Remark: Generated from `#/paths//v1/exports/{id}/get(getExport)`.
+    func getExport(_ input: Operations.GetExport.Input) async throws -> Operations.GetExport.Output
 }
 
 /// Convenience overloads for operation inputs.
@@ -535,6 +557,46 @@ extension APIProtocol {
         headers: Operations.GetEntryAudio.Input.Headers = .init()
     ) async throws -> Operations.GetEntryAudio.Output {
         try await getEntryAudio(Operations.GetEntryAudio.Input(
+            path: path,
+            headers: headers
+        ))
+    }
+    /// The user's exports, newest first.
+    ///
+    /// - Remark: HTTP `GET /v1/exports`.
+    /// - Remark: Generated from `#/paths//v1/exports/get(listExports)`.
+    public func listExports(headers: Operations.ListExports.Input.Headers = .init()) async throws -> Operations.ListExports.Output {
+        try await listExports(Operations.ListExports.Input(headers: headers))
+    }
+    /// Export every entry of a date range as a zip archive.
+    ///
+    /// `from` and `to` are calendar dates in `tz`, both included. The archive is built in the
+    /// background: it holds each entry's audio as uploaded (`YYYY-MM-DD_HH-mm-ss.m4a`, in the
+    /// entry's own time zone), its clean transcript (`.txt`), with `formats` a markdown file with
+    /// YAML front matter per entry and `entries.json` with every field, and a `README.txt`. When it
+    /// is ready, a signed download link goes to `email` (or the account's email) and appears here.
+    ///
+    ///
+    /// - Remark: HTTP `POST /v1/exports`.
+    /// - Remark: Generated from `#/paths//v1/exports/post(createExport)`.
+    public func createExport(
+        headers: Operations.CreateExport.Input.Headers = .init(),
+        body: Operations.CreateExport.Input.Body
+    ) async throws -> Operations.CreateExport.Output {
+        try await createExport(Operations.CreateExport.Input(
+            headers: headers,
+            body: body
+        ))
+    }
+    /// One export; when it is ready, with its signed download link.
+    ///
+    /// - Remark: HTTP `GET /v1/exports/{id}`.
+    /// - Remark: Generated from `#/paths//v1/exports/{id}/get(getExport)`.
+    public func getExport(
+        path: Operations.GetExport.Input.Path,
+        headers: Operations.GetExport.Input.Headers = .init()
+    ) async throws -> Operations.GetExport.Output {
+        try await getExport(Operations.GetExport.Input(
             path: path,
             headers: headers
         ))

@@ -8,6 +8,7 @@ struct APIHandler: APIProtocol {
     let sessions: SessionStore
     let entries: EntryStore
     let blobs: any BlobStore
+    let exports: ExportStore
     let links: BlobLinks
     let passwords: PasswordHasher
     let accessTokens: AccessTokens

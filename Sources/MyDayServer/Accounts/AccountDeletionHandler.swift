@@ -35,6 +35,7 @@ struct AccountDeletionHandler: JobHandler {
     static func deleteRows(of userID: UUID, in db: any SQLDatabase) async throws {
         let user = userID.lowercased
         try await db.raw("DELETE FROM entries WHERE user_id = \(bind: user)").run()
+        try await db.raw("DELETE FROM exports WHERE user_id = \(bind: user)").run()
         try await db.raw("DELETE FROM jobs WHERE user_id = \(bind: user)").run()
         try await db.raw("DELETE FROM refresh_tokens WHERE user_id = \(bind: user)").run()
         try await db.raw("DELETE FROM identities WHERE user_id = \(bind: user)").run()
@@ -45,14 +46,8 @@ struct AccountDeletionHandler: JobHandler {
 }
 
 /// The payload of a `delete_account` job.
-struct AccountDeletionJob: Codable, Sendable {
+struct AccountDeletionJob: JobPayload {
     let userID: UUID
 
     enum CodingKeys: String, CodingKey { case userID = "user_id" }
-
-    var json: String { String(decoding: try! JSONEncoder().encode(self), as: UTF8.self) }
-
-    static func decode(_ payload: String) throws -> AccountDeletionJob {
-        try JSONDecoder().decode(AccountDeletionJob.self, from: Data(payload.utf8))
-    }
 }

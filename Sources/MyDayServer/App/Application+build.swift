@@ -27,6 +27,7 @@ public func buildApplication(
         // The decoy hash makes unknown emails cost one bcrypt; made now, the first such login is not slower.
         _ = try await NIOThreadPool.singleton.runIfActive { PasswordHasher.decoyHash }
         let accessTokens = await AccessTokens(secret: secret, lifetime: configuration.accessTokenLifetime)
+        let links = BlobLinks(configuration: configuration, secret: secret)
 
         let limits = RateLimits(
             limiter: driver.engine == .postgres ? DatabaseRateLimiter(driver: driver) : MemoryRateLimiter(),
@@ -44,13 +45,12 @@ public func buildApplication(
             driver: driver, registry: registry, jobs: JobQueue(driver: driver), document: try OpenAPIDocument.yaml()
         ).register(on: router)
         BlobRoutes(
-            blobs: blobs, entries: entries, signer: signer, maxUploadBytes: configuration.maxUploadBytes, limits: limits
+            blobs: blobs, entries: entries, exports: ExportStore(driver: driver), signer: signer,
+            maxUploadBytes: configuration.maxUploadBytes, limits: limits
         ).register(on: router)
         let handler = APIHandler(
             users: users, sessions: SessionStore(driver: driver), entries: entries, blobs: blobs,
-            links: BlobLinks(
-                signer: signer, uploadLifetime: configuration.uploadURLLifetime,
-                downloadLifetime: configuration.downloadURLLifetime),
+            exports: ExportStore(driver: driver), links: links,
             passwords: PasswordHasher(cost: configuration.bcryptCost), accessTokens: accessTokens,
             refreshTokenLifetime: configuration.refreshTokenLifetime, maxUploadBytes: configuration.maxUploadBytes,
             audioProbe: AudioProbe(), pipeline: TranscriptionPipeline(), limits: limits,
@@ -66,7 +66,8 @@ public func buildApplication(
         if configuration.workers > 0 {
             services.append(
                 try makeJobWorker(
-                    configuration: configuration, driver: driver, blobs: blobs, metrics: PipelineMetrics(registry: registry),
+                    configuration: configuration, driver: driver, blobs: blobs, links: links,
+                    metrics: PipelineMetrics(registry: registry),
                     logger: logger))
         }
         return Application(

@@ -18,6 +18,10 @@ public struct ServerConfiguration: Sendable {
     public var refreshTokenLifetime: Duration = .seconds(60 * 24 * 3600)
     public var uploadURLLifetime: Duration = .seconds(6 * 3600)
     public var downloadURLLifetime: Duration = .seconds(3600)
+    /// How long an export's download link, and its archive, last (`MYDAY_EXPORT_LINK_TTL`, seconds).
+    public var exportLinkLifetime: Duration = .seconds(7 * 24 * 3600)
+    /// The sender of the mail the server sends (`MYDAY_MAIL_FROM`).
+    public var mailFrom = "My Day <no-reply@localhost>"
     /// bcrypt work factor; never below 12.
     public var bcryptCost: UInt8 = 12
     public var logLevel = "info"
@@ -87,6 +91,7 @@ public struct ServerConfiguration: Sendable {
         for (key, limit) in [
             ("auth", \RateLimitSettings.authPerAddress), ("login.account", \.loginPerAccount),
             ("password.checks", \.passwordChecksPerUser), ("entries", \.entriesPerUser), ("uploads", \.uploadsPerUser),
+            ("exports", \.exportsPerUser),
         ] {
             let perMinute = config.int(
                 forKey: ConfigKey("rate.limit.\(key).per.minute"), default: rateLimits[keyPath: limit].perMinute)
@@ -97,6 +102,12 @@ public struct ServerConfiguration: Sendable {
             }
             rateLimits[keyPath: limit] = RateLimit(perMinute: perMinute)
         }
+        let exportLinkSeconds = config.int(forKey: "export.link.ttl", default: 7 * 24 * 3600)
+        guard (60...(90 * 24 * 3600)).contains(exportLinkSeconds) else {
+            throw ConfigurationError("MYDAY_EXPORT_LINK_TTL must be 60 seconds to 90 days, in seconds")
+        }
+        exportLinkLifetime = .seconds(exportLinkSeconds)
+        mailFrom = config.string(forKey: "mail.from", default: mailFrom)
         let leaseSeconds = config.int(forKey: "job.lease.seconds", default: 60)
         guard leaseSeconds >= 1 else { throw ConfigurationError("MYDAY_JOB_LEASE_SECONDS must be at least 1") }
         jobLease = .seconds(leaseSeconds)
@@ -123,6 +134,7 @@ public struct ServerConfiguration: Sendable {
     var blobDirectory: URL { dataDirectory.appendingPathComponent("blobs", isDirectory: true) }
     var scratchDirectory: URL { dataDirectory.appendingPathComponent("tmp", isDirectory: true) }
     var secretFile: URL { dataDirectory.appendingPathComponent("secret") }
+    var outboxDirectory: URL { dataDirectory.appendingPathComponent("outbox", isDirectory: true) }
 }
 
 /// A setting that cannot be used, with a sentence saying which and why.

@@ -12,11 +12,12 @@ public func buildWorker(configuration: ServerConfiguration, logger: Logger) asyn
             throw ConfigurationError("the database schema is not up to date; run `myday-server migrate` first")
         }
         let blobs = try DiskBlobStore(root: configuration.blobDirectory)
+        let secret = try SigningSecret.load(configured: configuration.secret, file: configuration.secretFile)
         var settings = configuration
         settings.workers = max(configuration.workers, 1)
         // A worker-only process keeps its figures to itself for now: it serves no /metrics.
         let worker = try makeJobWorker(
-            configuration: settings, driver: driver, blobs: blobs,
+            configuration: settings, driver: driver, blobs: blobs, links: BlobLinks(configuration: configuration, secret: secret),
             metrics: PipelineMetrics(registry: PrometheusCollectorRegistry()),
             logger: logger)
         return [DatabaseService(driver: driver), worker]
@@ -28,7 +29,8 @@ public func buildWorker(configuration: ServerConfiguration, logger: Logger) asyn
 
 /// The job worker with every handler, as both `serve` (in process) and `worker` run it.
 func makeJobWorker(
-    configuration: ServerConfiguration, driver: any DatabaseDriver, blobs: any BlobStore, metrics: PipelineMetrics, logger: Logger
+    configuration: ServerConfiguration, driver: any DatabaseDriver, blobs: any BlobStore, links: BlobLinks,
+    metrics: PipelineMetrics, logger: Logger
 ) throws -> JobWorker {
     try FileManager.default.createDirectory(at: configuration.scratchDirectory, withIntermediateDirectories: true)
     // Decoded audio a crashed worker left behind; an hour old, so no running job of another process owns it.
@@ -40,9 +42,22 @@ func makeJobWorker(
     var settings = JobWorker.Settings()
     settings.slots = configuration.workers
     settings.lease = configuration.jobLease
-    let deletion = AccountDeletionHandler(users: UserStore(driver: driver), blobs: blobs, logger: logger)
-    return JobWorker(
-        queue: JobQueue(driver: driver), handlers: [transcription, deletion], settings: settings, logger: logger)
+    let users = UserStore(driver: driver)
+    let exports = ExportStore(driver: driver)
+    let handlers: [any JobHandler] = [
+        transcription,
+        AccountDeletionHandler(users: users, blobs: blobs, logger: logger),
+        ExportBuildHandler(
+            exports: exports, blobs: blobs, scratch: configuration.scratchDirectory,
+            linkLifetime: configuration.exportLinkLifetime, logger: logger),
+        ExportMailHandler(exports: exports, users: users, links: links, mailer: makeMailer(configuration), logger: logger),
+    ]
+    return JobWorker(queue: JobQueue(driver: driver), handlers: handlers, settings: settings, logger: logger)
+}
+
+/// Where mail goes: the outbox folder in the data directory.
+func makeMailer(_ configuration: ServerConfiguration) -> any Mailer {
+    OutboxMailer(folder: configuration.outboxDirectory, from: configuration.mailFrom)
 }
 
 /// The speech-to-text engine the configuration names: a Whisper-compatible server, or PocketSphinx here.

@@ -6,9 +6,14 @@ enum BlobKey {
         "audio/\(userID.lowercased)/\(entryID.lowercased)"
     }
 
+    /// `exports/<user id>/<export id>`: an export's archive.
+    static func export(userID: UUID, exportID: UUID) -> String {
+        "exports/\(userID.lowercased)/\(exportID.lowercased)"
+    }
+
     /// The folders that hold every blob of one user.
     static func folders(ofUser userID: UUID) -> [String] {
-        ["audio/\(userID.lowercased)"]
+        ["audio/\(userID.lowercased)", "exports/\(userID.lowercased)"]
     }
 
     /// Whether `key` is one this server makes: lowercase letters, digits, `-` and single `/` between parts.

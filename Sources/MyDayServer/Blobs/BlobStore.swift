@@ -9,6 +9,9 @@ protocol BlobStore: Sendable {
     func write<Contents: AsyncSequence & Sendable>(key: String, contents: Contents, maxBytes: Int) async throws -> Int
     where Contents.Element == ByteBuffer
 
+    /// Moves a finished local file (in the data directory's scratch folder) into `key`; answers its size.
+    func store(fileAt url: URL, key: String) async throws -> Int
+
     /// The blob's size, or nil when there is none.
     func size(key: String) async throws -> Int?
 

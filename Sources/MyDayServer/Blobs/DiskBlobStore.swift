@@ -55,6 +55,16 @@ struct DiskBlobStore: BlobStore {
         }
     }
 
+    func store(fileAt url: URL, key: String) async throws -> Int {
+        let finalPath = try path(for: key)
+        try Self.flush(path: url.path)
+        let folder = (finalPath as NSString).deletingLastPathComponent
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        guard rename(url.path, finalPath) == 0 else { throw POSIXError(.init(rawValue: errno) ?? .EIO) }
+        try Self.flush(path: folder)
+        return try await size(key: key) ?? 0
+    }
+
     func size(key: String) async throws -> Int? {
         guard let info = try await FileSystem.shared.info(forFileAt: FilePath(try path(for: key))) else { return nil }
         return Int(info.size)

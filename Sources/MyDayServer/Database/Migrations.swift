@@ -117,6 +117,34 @@ public enum Migrator {
                 "CREATE INDEX rate_limits_tat ON rate_limits (tat)",
             ]
         ),
+        Migration(
+            version: 4, name: "exports",
+            statements: [
+                """
+                CREATE TABLE exports (
+                    id TEXT PRIMARY KEY,
+                    user_id TEXT NOT NULL REFERENCES users (id) ON DELETE CASCADE,
+                    from_date TEXT NOT NULL,
+                    to_date TEXT NOT NULL,
+                    tz TEXT NOT NULL,
+                    email TEXT,
+                    formats TEXT NOT NULL,
+                    origin TEXT NOT NULL,
+                    status TEXT NOT NULL,
+                    failure_reason TEXT,
+                    entry_count BIGINT,
+                    audio_count BIGINT,
+                    untranscribed_count BIGINT,
+                    size_bytes BIGINT,
+                    blob_key TEXT,
+                    link_expires_at BIGINT,
+                    created_at BIGINT NOT NULL,
+                    updated_at BIGINT NOT NULL
+                )
+                """,
+                "CREATE INDEX exports_user ON exports (user_id, created_at)",
+            ]
+        ),
     ]
 
     /// Applies every migration the database lacks and answers their versions. Safe to run from many processes at once.

@@ -11,7 +11,9 @@ enum AllowedMethods {
         ("/v1/me/identities", [.get]), ("/v1/me/identities/{provider}", [.post, .delete]), ("/v1/entries", [.post, .get]),
         ("/v1/entries/{id}", [.get, .patch, .delete]), ("/v1/entries/{id}/complete", [.post]),
         ("/v1/entries/{id}/retranscribe", [.post]), ("/v1/entries/{id}/audio", [.get]),
-        ("/v1/blobs/audio/{user_id}/{entry_id}", [.put, .get]), ("/healthz", [.get]), ("/readyz", [.get]),
+        ("/v1/exports", [.post, .get]), ("/v1/exports/{id}", [.get]),
+        ("/v1/blobs/audio/{user_id}/{entry_id}", [.put, .get]), ("/v1/blobs/exports/{user_id}/{export_id}", [.get]),
+        ("/healthz", [.get]), ("/readyz", [.get]),
         ("/metrics", [.get]), ("/openapi.yaml", [.get]),
     ].map { ($0.0.split(separator: "/"), $0.1) }
 

@@ -3,11 +3,13 @@ import Hummingbird
 import Logging
 import MyDayModels
 
-/// `PUT` and `GET /v1/blobs/audio/{user}/{entry}`: the signed URLs of the disk blob store.
-/// They carry no bearer token: the signature is the permission, and it expires.
+/// `PUT` and `GET /v1/blobs/audio/{user}/{entry}` and `GET /v1/blobs/exports/{user}/{export}`: the
+/// signed URLs of the disk blob store. They carry no bearer token: the signature is the permission,
+/// and it expires.
 struct BlobRoutes<Context: RequestContext>: Sendable {
     let blobs: DiskBlobStore
     let entries: EntryStore
+    let exports: ExportStore
     let signer: URLSigner
     let maxUploadBytes: Int
     let limits: RateLimits
@@ -16,6 +18,8 @@ struct BlobRoutes<Context: RequestContext>: Sendable {
         router.put("/v1/blobs/audio/:user/:entry") { request, context in try await upload(request, context) }
         router.get("/v1/blobs/audio/:user/:entry") { request, context in try await download(request, context) }
         router.head("/v1/blobs/audio/:user/:entry") { request, context in try await download(request, context) }
+        router.get("/v1/blobs/exports/:user/:export") { request, context in try await downloadExport(request, context) }
+        router.head("/v1/blobs/exports/:user/:export") { request, context in try await downloadExport(request, context) }
     }
 
     private func blobKey(_ context: Context) throws -> String {
@@ -23,6 +27,24 @@ struct BlobRoutes<Context: RequestContext>: Sendable {
             let entry = context.parameters.get("entry").flatMap(UUID.init(uuidString:))
         else { throw APIError.notFound }
         return BlobKey.audio(userID: user, entryID: entry)
+    }
+
+    private func downloadExport(_ request: Request, _ context: Context) async throws -> Response {
+        guard let user = context.parameters.get("user").flatMap(UUID.init(uuidString:)),
+            let exportID = context.parameters.get("export").flatMap(UUID.init(uuidString:))
+        else { throw APIError.notFound }
+        let key = BlobKey.export(userID: user, exportID: exportID)
+        try authorize("GET", key: key, request)
+        guard let export = try await exports.export(blobKey: key), export.isDownloadable(),
+            let size = try await blobs.size(key: key)
+        else { throw APIError.notFound }
+        return try await serve(
+            path: try blobs.path(for: key), size: size,
+            headers: [
+                .contentType: "application/zip",
+                .contentDisposition: "attachment; filename=\"myday-export-\(export.from)-\(export.to).zip\"",
+                .cacheControl: "private, no-store",
+            ], request, context)
     }
 
     private func authorize(_ method: String, key: String, _ request: Request) throws {
@@ -76,13 +98,21 @@ struct BlobRoutes<Context: RequestContext>: Sendable {
         guard let entry = try await entries.entry(audioKey: key), entry.status != .pendingUpload,
             let size = try await blobs.size(key: key), size > 0
         else { throw APIError.notFound }
-        var headers: HTTPFields = [
-            .contentType: entry.contentType ?? "application/octet-stream",
-            .acceptRanges: "bytes",
-            .cacheControl: "private, max-age=3600",
-            .contentDisposition: "inline; filename=\"\(entry.filename)\"",
-        ]
-        let path = try blobs.path(for: key)
+        return try await serve(
+            path: try blobs.path(for: key), size: size,
+            headers: [
+                .contentType: entry.contentType ?? "application/octet-stream",
+                .cacheControl: "private, max-age=3600",
+                .contentDisposition: "inline; filename=\"\(entry.filename)\"",
+            ], request, context)
+    }
+
+    /// Streams a file, whole or the one byte range the request asks for.
+    private func serve(path: String, size: Int, headers: HTTPFields, _ request: Request, _ context: Context) async throws
+        -> Response
+    {
+        var headers = headers
+        headers[.acceptRanges] = "bytes"
         guard let rangeHeader = request.headers[.range] else {
             headers[.contentLength] = String(size)
             let body = request.method == .head ? ResponseBody() : try await FileIO().loadFile(path: path, context: context)
@@ -90,7 +120,7 @@ struct BlobRoutes<Context: RequestContext>: Sendable {
         }
         guard let range = ByteRange.resolve(rangeHeader, size: size) else {
             var response = APIError(
-                status: .rangeNotSatisfiable, code: "range_not_satisfiable", message: "The range lies outside the audio."
+                status: .rangeNotSatisfiable, code: "range_not_satisfiable", message: "The range lies outside the file."
             ).response()
             response.headers[.contentRange] = "bytes */\(size)"
             return response

@@ -15,6 +15,8 @@ struct JobRecord: Sendable, Equatable {
     let kind: String
     /// JSON the handler of `kind` understands.
     let payload: String
+    /// The user whose data the job works on, if any.
+    let userID: UUID?
     var state: State
     /// Attempts started so far, this one included while running.
     var attempts: Int
@@ -23,12 +25,13 @@ struct JobRecord: Sendable, Equatable {
     var leaseUntil: Date?
     var lastError: String?
 
-    static let columns = "id, kind, payload, state, attempts, max_attempts, run_at, lease_until, last_error"
+    static let columns = "id, kind, payload, user_id, state, attempts, max_attempts, run_at, lease_until, last_error"
 
     init(row: any SQLRow) throws {
         id = try row.decodeUUID(column: "id")
         kind = try row.decode(column: "kind", as: String.self)
         payload = try row.decode(column: "payload", as: String.self)
+        userID = try row.decodeOptional(column: "user_id", as: String.self).flatMap(UUID.init(uuidString:))
         state = try row.decodeRawValue(column: "state")
         attempts = try row.decode(column: "attempts", as: Int.self)
         maxAttempts = try row.decode(column: "max_attempts", as: Int.self)

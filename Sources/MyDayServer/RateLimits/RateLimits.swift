@@ -13,6 +13,8 @@ public struct RateLimitSettings: Sendable, Equatable {
     public var entriesPerUser = RateLimit(perMinute: 120)
     /// Audio uploads of one user.
     public var uploadsPerUser = RateLimit(perMinute: 120)
+    /// Exports one user asks for: each reads the whole range.
+    public var exportsPerUser = RateLimit(perMinute: 2)
 
     public init() {}
 }
@@ -62,13 +64,17 @@ struct RateLimits: Sendable {
         try await consume("entries:\(user)", settings.entriesPerUser)
     }
 
+    func export(user: String) async throws {
+        try await consume("exports:\(user)", settings.exportsPerUser)
+    }
+
     func upload(user: String) async throws {
         try await consume("uploads:\(user)", settings.uploadsPerUser)
     }
 
     /// The keys that name a user, so deleting the account removes its counts too.
     static func keys(ofUser user: String) -> [String] {
-        ["password-check:\(user)", "entries:\(user)", "uploads:\(user)"]
+        ["password-check:\(user)", "entries:\(user)", "uploads:\(user)", "exports:\(user)"]
     }
 
     private func consume(_ key: String, _ limit: RateLimit) async throws {

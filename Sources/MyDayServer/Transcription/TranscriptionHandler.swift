@@ -19,7 +19,7 @@ struct TranscriptionHandler: JobHandler {
     let logger: Logger
 
     func run(_ job: JobRecord) async throws -> JobCompletion {
-        let payload = try JSONDecoder().decode(TranscriptionJob.self, from: Data(job.payload.utf8))
+        let payload = try TranscriptionJob.decode(job.payload)
         guard let entry = try await entries.startTranscribing(id: payload.entryID), let key = entry.audioKey else {
             // Deleted meanwhile: nothing to do.
             return { _ in }
@@ -49,7 +49,7 @@ struct TranscriptionHandler: JobHandler {
     }
 
     func jobDied(_ job: JobRecord, reason: String, in db: any SQLDatabase) async throws {
-        let payload = try JSONDecoder().decode(TranscriptionJob.self, from: Data(job.payload.utf8))
+        let payload = try TranscriptionJob.decode(job.payload)
         try await EntryStore.markFailed(entryID: payload.entryID, reason: reason, in: db)
     }
 }

@@ -63,6 +63,7 @@ extension RateLimitSettings {
         settings.passwordChecksPerUser = plenty
         settings.entriesPerUser = plenty
         settings.uploadsPerUser = plenty
+        settings.exportsPerUser = plenty
         return settings
     }
 }

@@ -1,0 +1,55 @@
+import Foundation
+import MyDayAPI
+
+extension APIHandler {
+    func createExport(_ input: Operations.CreateExport.Input) async throws -> Operations.CreateExport.Output {
+        guard case .json(let body) = input.body else { throw APIError.badRequest("Send a JSON body.") }
+        let user = try RequestUser.required()
+        let zone = try Validation.timeZone(body.tz)
+        guard let range = ExportRecord.interval(from: body.from, to: body.to, timeZone: zone) else {
+            throw APIError.unprocessable("'from' and 'to' must be real dates such as 2026-05-01.")
+        }
+        guard range.start < range.end else { throw APIError.unprocessable("'to' must not be before 'from'.") }
+        let email = try body.email.map(Validation.email)
+        let formats = Array(Set((body.formats ?? []).map(\.rawValue))).sorted()
+        try await limits.export(user: user.id.lowercased)
+        let export = try await exports.create(
+            userID: user.id, from: body.from, to: body.to, timeZone: zone.identifier, email: email, formats: formats,
+            origin: RequestOrigin.current)
+        logger.info("export queued", metadata: ["user": "\(user.id.lowercased)", "export": "\(export.id.lowercased)"])
+        return .accepted(.init(body: .json(schema(export))))
+    }
+
+    func listExports(_ input: Operations.ListExports.Input) async throws -> Operations.ListExports.Output {
+        let user = try RequestUser.required()
+        return .ok(.init(body: .json(.init(exports: try await exports.exports(userID: user.id).map { schema($0) }))))
+    }
+
+    func getExport(_ input: Operations.GetExport.Input) async throws -> Operations.GetExport.Output {
+        let user = try RequestUser.required()
+        guard let export = try await exports.export(id: try Validation.id(input.path.id), userID: user.id) else {
+            throw APIError.notFound
+        }
+        return .ok(.init(body: .json(schema(export))))
+    }
+
+    /// The export as the API shows it; a ready one carries its signed link until it expires.
+    func schema(_ export: ExportRecord, now: Date = Date()) -> Components.Schemas.Export {
+        let status: Components.Schemas.Export.StatusPayload =
+            switch export.status {
+            case .queued: .queued
+            case .building: .building
+            case .failed: .failed
+            case .ready: export.isDownloadable(now: now) ? .ready : .expired
+            }
+        let link =
+            export.isDownloadable(now: now)
+            ? export.blobKey.flatMap { key in export.linkExpiresAt.map { links.download(key: key, expires: $0) } } : nil
+        return .init(
+            id: export.id.lowercased, from: export.from, to: export.to, tz: export.timeZone,
+            formats: export.formats.compactMap(Components.Schemas.ExportFormat.init(rawValue:)), status: status,
+            failureReason: export.failureReason, entries: export.entryCount, audioFiles: export.audioCount,
+            notTranscribed: export.untranscribedCount, sizeBytes: export.sizeBytes, downloadUrl: link?.url,
+            expiresAt: export.linkExpiresAt, createdAt: export.createdAt)
+    }
+}

@@ -1,0 +1,147 @@
+import Foundation
+import MyDayModels
+import ZIPFoundation
+
+/// Writes one export's zip file, entry by entry: audio stored as uploaded (not deflated), clean text
+/// deflated, optional markdown and JSON, and a README. Nothing larger than a read buffer is held in
+/// memory; entries.json grows in a scratch file. ZIP64 takes over past 4 GB.
+///
+/// Blocking file I/O: call it from a thread pool, from one task at a time.
+final class ExportArchiveWriter: @unchecked Sendable {
+    private let archive: Archive
+    private let formats: Set<String>
+    private let jsonURL: URL
+    private let json: FileHandle
+    private var usedNames: Set<String> = []
+    private(set) var counts = ExportCounts()
+    /// Files of entries in the archive without a transcript yet, with their status.
+    private var untranscribed: [(name: String, status: String)] = []
+
+    init(url: URL, formats: [String]) throws {
+        try? FileManager.default.removeItem(at: url)
+        archive = try Archive(url: url, accessMode: .create)
+        self.formats = Set(formats)
+        jsonURL = url.appendingPathExtension("entries.json")
+        try Data("[".utf8).write(to: jsonURL)
+        json = try FileHandle(forWritingTo: jsonURL)
+        try json.seekToEnd()
+    }
+
+    deinit {
+        try? json.close()
+        try? FileManager.default.removeItem(at: jsonURL)
+    }
+
+    /// Adds an entry's files; `audio` is a local copy of its recording, when it has one.
+    func add(_ exported: ExportedEntry, audio: URL?) throws {
+        let entry = exported.entry
+        let zone = TimeZone(identifier: entry.timeZone) ?? TimeZone(identifier: "UTC")!
+        var name = RecordingFilename.localTimestamp(of: entry.createdAt, in: zone)
+        if usedNames.contains(name) { name += "_" + RecordingFilename.uuid8(entry.id) }
+        usedNames.insert(name)
+        counts.entries += 1
+
+        if let audio {
+            let container = AudioContainer(rawValue: entry.contentType ?? "") ?? .mp4
+            try archive.addEntry(with: "\(name).\(container.fileExtension)", fileURL: audio, compressionMethod: .none)
+            counts.audioFiles += 1
+        }
+        let transcribed = entry.kind == .text || entry.status == .transcribed
+        if transcribed {
+            try addText("\(name).txt", Data((entry.transcriptClean ?? "").utf8), date: entry.createdAt)
+        } else {
+            counts.untranscribed += 1
+            untranscribed.append((name, entry.status.rawValue))
+        }
+        if formats.contains("markdown") {
+            try addText("\(name).md", Data(Self.markdown(entry, zone: zone).utf8), date: entry.createdAt)
+        }
+        if formats.contains("json") {
+            try json.write(contentsOf: Data(((counts.entries > 1 ? "," : "") + "\n" + (try Self.json(exported))).utf8))
+        }
+    }
+
+    /// Adds `entries.json` (when asked for) and the README; the archive is then complete.
+    func finish(readmeHeader: String) throws {
+        if formats.contains("json") {
+            try json.write(contentsOf: Data("\n]\n".utf8))
+            try json.synchronize()
+            try archive.addEntry(with: "entries.json", fileURL: jsonURL, compressionMethod: .deflate)
+        }
+        var readme = readmeHeader
+        readme += "\nEntries: \(counts.entries), audio files: \(counts.audioFiles).\n"
+        readme += """
+
+            Each entry is named after when it was recorded, in the time zone it was recorded in
+            (YYYY-MM-DD_HH-mm-ss; two entries of the same second get the first characters of their id):
+              .m4a .wav .webm .ogg .mp3  the recording, exactly as it was uploaded
+              .txt                       the clean transcript, or the text of a written entry
+
+            """
+        if formats.contains("markdown") {
+            readme += "  .md                        the same with YAML front matter (date, duration, title, tags, mood)\n"
+        }
+        if formats.contains("json") {
+            readme += "  entries.json               every field of every entry, both transcripts and word timings\n"
+        }
+        if untranscribed.isEmpty {
+            readme += "\nEvery entry is transcribed.\n"
+        } else {
+            readme += "\nNot transcribed yet (included with their audio where it was uploaded, without a .txt):\n"
+            for (name, status) in untranscribed { readme += "  \(name)  (\(status.replacingOccurrences(of: "_", with: " ")))\n" }
+        }
+        try addText("README.txt", Data(readme.utf8), date: Date())
+    }
+
+    private func addText(_ name: String, _ data: Data, date: Date) throws {
+        try archive.addEntry(
+            with: name, type: .file, uncompressedSize: Int64(data.count), modificationDate: date, compressionMethod: .deflate
+        ) { position, size in
+            data.subdata(in: Int(position)..<Int(position) + size)
+        }
+    }
+
+    /// Markdown with YAML front matter; strings are JSON-quoted, which YAML reads as double-quoted scalars.
+    static func markdown(_ entry: EntryRecord, zone: TimeZone) -> String {
+        func quoted(_ text: String) -> String {
+            let encoder = JSONEncoder()
+            encoder.outputFormatting = .withoutEscapingSlashes
+            return String(decoding: (try? encoder.encode(text)) ?? Data("\"\"".utf8), as: UTF8.self)
+        }
+        var lines = ["---"]
+        lines.append("date: \(entry.createdAt.formatted(Date.ISO8601FormatStyle(timeZoneSeparator: .colon, timeZone: zone)))")
+        lines.append("time_zone: \(quoted(entry.timeZone))")
+        lines.append("duration_s: \(entry.durationSeconds)")
+        if let title = entry.title { lines.append("title: \(quoted(title))") }
+        lines.append("tags: [\(entry.tags.map(quoted).joined(separator: ", "))]")
+        if let mood = entry.mood { lines.append("mood: \(mood)") }
+        lines.append("status: \(entry.status.rawValue)")
+        lines.append("id: \(entry.id.lowercased)")
+        lines.append("---")
+        return lines.joined(separator: "\n") + "\n\n" + (entry.transcriptClean ?? "") + "\n"
+    }
+
+    /// One entry as a JSON object with every field the server keeps.
+    static func json(_ exported: ExportedEntry) throws -> String {
+        let entry = exported.entry
+        var object: [String: Any] = [
+            "id": entry.id.lowercased,
+            "created_at": entry.createdAt.formatted(Date.ISO8601FormatStyle(includingFractionalSeconds: true)),
+            "tz": entry.timeZone, "duration_s": entry.durationSeconds, "kind": entry.kind.rawValue,
+            "status": entry.status.rawValue, "filename": entry.filename, "tags": entry.tags, "no_speech": entry.noSpeech,
+        ]
+        object["failure_reason"] = entry.failureReason
+        object["content_type"] = entry.contentType
+        object["size_bytes"] = entry.sizeBytes
+        object["language"] = entry.language
+        object["title"] = entry.title
+        object["mood"] = entry.mood
+        object["transcript_raw"] = entry.transcriptRaw
+        object["transcript_clean"] = entry.transcriptClean
+        if let words = exported.wordsJSON, let parsed = try? JSONSerialization.jsonObject(with: Data(words.utf8)) {
+            object["words"] = parsed
+        }
+        let data = try JSONSerialization.data(withJSONObject: object, options: [.sortedKeys, .withoutEscapingSlashes])
+        return String(decoding: data, as: UTF8.self)
+    }
+}

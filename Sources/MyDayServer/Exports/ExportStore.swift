@@ -1,0 +1,146 @@
+import Foundation
+import SQLKit
+
+/// Exports: asked for by a user, built by a `build_export` job, mailed by a `mail_export` job.
+struct ExportStore: Sendable {
+    let driver: any DatabaseDriver
+
+    /// Records a new export and queues its build, in one transaction.
+    func create(
+        userID: UUID, from: String, to: String, timeZone: String, email: String?, formats: [String], origin: String
+    ) async throws -> ExportRecord {
+        let id = UUID()
+        let now = StoredTime.now()
+        let formatsJSON = String(decoding: try JSONEncoder().encode(formats), as: UTF8.self)
+        return try await driver.write { db in
+            try await db.raw(
+                """
+                INSERT INTO exports (id, user_id, from_date, to_date, tz, email, formats, origin, status, created_at, updated_at)
+                VALUES (\(bind: id.lowercased), \(bind: userID.lowercased), \(bind: from), \(bind: to), \(bind: timeZone),
+                    \(bind: email), \(bind: formatsJSON), \(bind: origin), 'queued', \(bind: now), \(bind: now))
+                """
+            ).run()
+            _ = try await JobQueue.enqueue(
+                kind: ExportBuildHandler.kind, payload: ExportJob(exportID: id).json, userID: userID, in: db)
+            return try await Self.export(id: id, in: db)!
+        }
+    }
+
+    /// The user's export with this id.
+    func export(id: UUID, userID: UUID) async throws -> ExportRecord? {
+        try await driver.read { db in
+            try await db.raw(
+                """
+                SELECT \(unsafeRaw: ExportRecord.columns) FROM exports
+                WHERE id = \(bind: id.lowercased) AND user_id = \(bind: userID.lowercased)
+                """
+            ).first().map(ExportRecord.init(row:))
+        }
+    }
+
+    /// The export whose archive is at `blobKey`, if its user's account is open.
+    func export(blobKey: String) async throws -> ExportRecord? {
+        try await driver.read { db in
+            try await db.raw(
+                """
+                SELECT \(unsafeRaw: ExportRecord.columns) FROM exports WHERE blob_key = \(bind: blobKey)
+                    AND user_id IN (SELECT id FROM users WHERE deleted_at IS NULL)
+                """
+            ).first().map(ExportRecord.init(row:))
+        }
+    }
+
+    /// The user's exports, newest first.
+    func exports(userID: UUID) async throws -> [ExportRecord] {
+        try await driver.read { db in
+            try await db.raw(
+                """
+                SELECT \(unsafeRaw: ExportRecord.columns) FROM exports WHERE user_id = \(bind: userID.lowercased)
+                ORDER BY created_at DESC LIMIT 100
+                """
+            ).all().map(ExportRecord.init(row:))
+        }
+    }
+
+    /// Marks a queued (or interrupted) export as building and answers it; nil when it is gone or finished.
+    func startBuilding(id: UUID) async throws -> ExportRecord? {
+        try await driver.write { db in
+            try await db.raw(
+                """
+                UPDATE exports SET status = 'building', updated_at = \(bind: StoredTime.now())
+                WHERE id = \(bind: id.lowercased) AND status IN ('queued', 'building')
+                """
+            ).run()
+            return try await Self.export(id: id, in: db).flatMap { $0.status == .building ? $0 : nil }
+        }
+    }
+
+    /// One page of the entries an export holds: live, recorded in [start, end), in recording order after `after`.
+    func entries(userID: UUID, start: Date, end: Date, after: (createdAt: Int, id: String)?, limit: Int) async throws
+        -> [ExportedEntry]
+    {
+        let after = after ?? (Int.min, "")
+        return try await driver.read { db in
+            try await db.raw(
+                """
+                SELECT \(unsafeRaw: EntryRecord.columns), words FROM entries
+                WHERE user_id = \(bind: userID.lowercased) AND deleted_at IS NULL
+                    AND created_at >= \(bind: StoredTime.milliseconds(start)) AND created_at < \(bind: StoredTime.milliseconds(end))
+                    AND (created_at > \(bind: after.createdAt) OR (created_at = \(bind: after.createdAt) AND id > \(bind: after.id)))
+                ORDER BY created_at, id LIMIT \(bind: limit)
+                """
+            ).all().map { row in
+                ExportedEntry(
+                    entry: try EntryRecord(row: row), wordsJSON: try row.decodeOptional(column: "words", as: String.self))
+            }
+        }
+    }
+
+    /// Records a finished archive, in the transaction that finishes its build.
+    static func markReady(
+        id: UUID, counts: ExportCounts, sizeBytes: Int, blobKey: String, linkExpiresAt: Date, in db: any SQLDatabase
+    ) async throws {
+        try await db.raw(
+            """
+            UPDATE exports SET status = 'ready', entry_count = \(bind: counts.entries), audio_count = \(bind: counts.audioFiles),
+                untranscribed_count = \(bind: counts.untranscribed), size_bytes = \(bind: sizeBytes), blob_key = \(bind: blobKey),
+                link_expires_at = \(bind: StoredTime.milliseconds(linkExpiresAt)), updated_at = \(bind: StoredTime.now())
+            WHERE id = \(bind: id.lowercased)
+            """
+        ).run()
+    }
+
+    static func markFailed(id: UUID, reason: String, in db: any SQLDatabase) async throws {
+        try await db.raw(
+            """
+            UPDATE exports SET status = 'failed', failure_reason = \(bind: reason), updated_at = \(bind: StoredTime.now())
+            WHERE id = \(bind: id.lowercased) AND status <> 'ready'
+            """
+        ).run()
+    }
+
+    static func export(id: UUID, in db: any SQLDatabase) async throws -> ExportRecord? {
+        try await db.raw("SELECT \(unsafeRaw: ExportRecord.columns) FROM exports WHERE id = \(bind: id.lowercased)")
+            .first().map(ExportRecord.init(row:))
+    }
+}
+
+/// An entry with what an export adds to it: the recognised words and their timings, as stored.
+struct ExportedEntry: Sendable {
+    let entry: EntryRecord
+    let wordsJSON: String?
+}
+
+/// What an archive holds.
+struct ExportCounts: Sendable, Equatable {
+    var entries = 0
+    var audioFiles = 0
+    var untranscribed = 0
+}
+
+/// The payload of `build_export` and `mail_export` jobs.
+struct ExportJob: JobPayload {
+    let exportID: UUID
+
+    enum CodingKeys: String, CodingKey { case exportID = "export_id" }
+}

@@ -1,0 +1,187 @@
+import Crypto
+import Foundation
+import HTTPTypes
+import Testing
+import Yams
+
+@testable import MyDayServer
+
+/// Exports end to end: entries in, an archive built by the worker, the link mailed to the outbox,
+/// the zip downloaded through it and opened with Python's zipfile.
+@Suite(.serialized) struct ExportTests {
+    /// What Python's zipfile sees in an archive: per file, its compression method, SHA-256 and, for text, the text.
+    struct ZipFile: Decodable {
+        let method: Int
+        let sha256: String
+        let text: String?
+    }
+
+    static func openZip(_ data: Data) throws -> [String: ZipFile] {
+        let path = FileManager.default.temporaryDirectory.appendingPathComponent("myday-\(UUID().uuidString).zip")
+        try data.write(to: path)
+        defer { try? FileManager.default.removeItem(at: path) }
+        let script = """
+            import hashlib, json, sys, zipfile
+            z = zipfile.ZipFile(sys.argv[1])
+            assert z.testzip() is None
+            out = {}
+            for i in z.infolist():
+                b = z.read(i)
+                t = b.decode('utf-8') if i.filename.endswith(('.txt', '.md', '.json')) else None
+                out[i.filename] = {'method': i.compress_type, 'sha256': hashlib.sha256(b).hexdigest(), 'text': t}
+            print(json.dumps(out))
+            """
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        process.arguments = ["python3", "-c", script, path.path]
+        let output = Pipe()
+        process.standardOutput = output
+        try process.run()
+        let json = output.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        try #require(process.terminationStatus == 0, "zipfile could not read the archive")
+        return try JSONDecoder().decode([String: ZipFile].self, from: json)
+    }
+
+    static func sha256(_ data: Data) -> String { SHA256.hash(data: data).map { String(format: "%02x", $0) }.joined() }
+
+    private func text(_ api: APIClient, _ session: APIClient.Session, at createdAt: String, tz: String, _ text: String)
+        async throws
+    {
+        let reply = try await api.send(
+            .post, "/v1/entries", token: session.accessToken,
+            json: ["id": UUID().uuidString, "created_at": createdAt, "tz": tz, "kind": "text", "text": text, "duration_s": 0])
+        try #require(reply.status == .created)
+    }
+
+    private func waitForExport(_ api: APIClient, _ session: APIClient.Session, _ id: String) async throws -> [String: Any] {
+        var export: [String: Any] = [:]
+        try await pollUntil("the export is ready") {
+            export = try await api.send(.get, "/v1/exports/\(id)", token: session.accessToken).json
+            return ["ready", "failed"].contains(export["status"] as? String ?? "")
+        }
+        return export
+    }
+
+    @Test(arguments: TestDatabase.available)
+    func anExportHoldsEveryEntryOfTheRangeAndIsMailed(_ database: TestDatabase) async throws {
+        let server = try await TestServer.make(database) { $0.workers = 1 }
+        try await server.run { api in
+            let session = try await api.register("exporter@example.com")
+            // Given audio and text entries over three days and two time zones, around Paris's spring-forward night
+            let parisAudio = UUID()
+            try await api.createUploadedEntry(session, id: parisAudio)  // 2026-05-01T08:30:00Z, Europe/Paris
+            let created = try await api.createAudioEntry(
+                session, sizeBytes: TestAudio.m4a.count, createdAt: "2026-03-29T16:00:00Z", tz: "America/New_York")
+            let newYorkAudio = try #require(UUID(uuidString: created.entry["id"] as? String ?? ""))
+            _ = try await api.upload(try #require(created.uploadURL), TestAudio.m4a)
+            _ = try await api.send(.post, "/v1/entries/\(newYorkAudio)/complete", token: session.accessToken)
+            try await text(api, session, at: "2026-03-28T09:00:00Z", tz: "Europe/Paris", "Before the clocks change.")
+            try await text(api, session, at: "2026-03-29T01:30:00Z", tz: "Europe/Paris", "Just after they went forward.")
+            try await text(api, session, at: "2026-03-29T01:30:00Z", tz: "Europe/Paris", "The same second, again.")
+            try await text(api, session, at: "2026-03-30T08:00:00Z", tz: "Europe/Paris", "The day after the range.")
+            try await pollUntil("the audio is transcribed") {
+                let page = try await api.send(.get, "/v1/entries", token: session.accessToken).json["entries"] as? [[String: Any]]
+                return page?.allSatisfy { $0["status"] as? String == "transcribed" } == true
+            }
+
+            // When the 28th and 29th of March in Paris are exported with markdown and JSON
+            let asked = try await api.send(
+                .post, "/v1/exports", token: session.accessToken,
+                json: ["from": "2026-03-28", "to": "2026-03-29", "tz": "Europe/Paris", "formats": ["markdown", "json"]])
+            #expect(asked.status == .accepted && asked.json["status"] as? String == "queued")
+            let export = try await waitForExport(api, session, try #require(asked.json["id"] as? String))
+            #expect(
+                export["status"] as? String == "ready" && export["entries"] as? Int == 4 && export["audio_files"] as? Int == 1)
+
+            // Then the outbox holds one mail with the link, and nothing of the diary
+            let outbox = server.configuration.outboxDirectory
+            func mails() -> [String] {
+                ((try? FileManager.default.contentsOfDirectory(atPath: outbox.path)) ?? []).filter { $0.hasSuffix(".eml") }
+            }
+            try await pollUntil("the mail is in the outbox") { !mails().isEmpty }
+            #expect(mails().count == 1)
+            let mail = try String(contentsOf: outbox.appendingPathComponent(try #require(mails().first)), encoding: .utf8)
+            #expect(mail.contains("To: exporter@example.com\r\n") && mail.contains("Subject: Your My Day export is ready"))
+            #expect(!mail.contains("clocks"))
+            let link = try #require(mail.firstMatch(of: /https?:\/\/\S+/).map { String($0.0) })
+            #expect(link == export["download_url"] as? String)
+
+            // And the link downloads, without a token, an archive with exactly the range's files
+            let download = try await api.send(.get, link)
+            #expect(download.status == .ok)
+            #expect(download.headers[.contentDisposition] == #"attachment; filename="myday-export-2026-03-28-2026-03-29.zip""#)
+            let files = try Self.openZip(download.body)
+            // (two entries of one second: the later one's name carries its uuid8)
+            let twins = files.keys.filter { $0.hasPrefix("2026-03-29_03-30-00_") && $0.hasSuffix(".txt") }
+            #expect(twins.count == 1)
+            let twin = String(twins.first?.dropLast(4) ?? "")
+            #expect(
+                Set(files.keys) == [
+                    "2026-03-28_10-00-00.txt", "2026-03-28_10-00-00.md", "2026-03-29_03-30-00.txt", "2026-03-29_03-30-00.md",
+                    "\(twin).txt", "\(twin).md", "2026-03-29_12-00-00.m4a", "2026-03-29_12-00-00.txt",
+                    "2026-03-29_12-00-00.md", "entries.json", "README.txt",
+                ])
+            let audio = try #require(files["2026-03-29_12-00-00.m4a"])
+            #expect(audio.sha256 == Self.sha256(TestAudio.m4a) && audio.method == 0)
+            #expect(files["2026-03-28_10-00-00.txt"]?.text == "Before the clocks change.")
+            #expect(files["2026-03-28_10-00-00.txt"]?.method == 8)
+            let newYork = try await api.send(.get, "/v1/entries/\(newYorkAudio)", token: session.accessToken).json
+            #expect(files["2026-03-29_12-00-00.txt"]?.text == newYork["transcript_clean"] as? String)
+
+            // Markdown front matter is YAML with the date's own offset
+            let markdown = try #require(files["2026-03-29_12-00-00.md"]?.text)
+            let frontMatter = try #require(markdown.split(separator: "---\n").first.map(String.init))
+            let yaml = try #require(try Yams.load(yaml: frontMatter) as? [String: Any])
+            #expect(yaml["time_zone"] as? String == "America/New_York")
+            #expect((yaml["date"] as? Date) == (try Date("2026-03-29T16:00:00Z", strategy: .iso8601)))
+            #expect(markdown.contains("date: 2026-03-29T12:00:00-04:00"))
+            #expect(yaml["status"] as? String == "transcribed")
+
+            // entries.json holds every entry of the range with both transcripts
+            let entries = try #require(
+                try JSONSerialization.jsonObject(with: Data((files["entries.json"]?.text ?? "").utf8)) as? [[String: Any]])
+            #expect(entries.count == 4)
+            #expect(
+                entries.contains { $0["id"] as? String == newYorkAudio.uuidString.lowercased() && $0["transcript_raw"] != nil })
+            #expect(files["README.txt"]?.text?.contains("2026-03-28 to 2026-03-29") == true)
+
+            // And a range request gets part of it
+            let part = try await api.send(.get, link, headers: [.range: "bytes=0-3"])
+            #expect(part.status == .partialContent && part.body == Data([0x50, 0x4b, 0x03, 0x04]))
+        }
+    }
+
+    @Test func emptyRangesBadRangesAndBadLinks() async throws {
+        let server = try await TestServer.make(.sqlite) { $0.workers = 1 }
+        try await server.run { api in
+            let session = try await api.register()
+            // An empty range is a valid archive with a README only
+            let asked = try await api.send(
+                .post, "/v1/exports", token: session.accessToken, json: ["from": "2020-01-01", "to": "2020-01-31", "tz": "UTC"])
+            let export = try await waitForExport(api, session, try #require(asked.json["id"] as? String))
+            let link = try #require(export["download_url"] as? String)
+            let files = try Self.openZip(try await api.send(.get, link).body)
+            #expect(Array(files.keys) == ["README.txt"])
+            #expect(files["README.txt"]?.text?.contains("Entries: 0") == true)
+
+            // Ranges that are backwards or not dates are refused and make no export
+            for (from, to) in [("2026-05-02", "2026-05-01"), ("2026-02-30", "2026-03-01")] {
+                let reply = try await api.send(
+                    .post, "/v1/exports", token: session.accessToken, json: ["from": from, "to": to, "tz": "UTC"])
+                #expect(reply.status == .unprocessableContent, "\(from)…\(to)")
+            }
+            let list = try await api.send(.get, "/v1/exports", token: session.accessToken).json["exports"] as? [Any]
+            #expect(list?.count == 1)
+
+            // A tampered link and an expired one are refused
+            let tampered = link.replacingOccurrences(of: "signature=", with: "signature=A")
+            #expect(try await api.send(.get, tampered).status == .forbidden)
+            let path = try #require(URLComponents(string: link)?.path)
+            let secret = try SigningSecret.load(configured: server.configuration.secret, file: server.configuration.secretFile)
+            let expired = URLSigner(secret: secret).query(
+                method: "GET", blobKey: String(path.dropFirst("/v1/blobs/".count)), expires: Date().addingTimeInterval(-60))
+            #expect(try await api.send(.get, "\(path)?\(expired)").status == .forbidden)
+        }
+    }
+}
