@@ -169,6 +169,61 @@ import Testing
         #expect(try await files.rows(of: staying) > 0)
     }
 
+    @Test(arguments: TestDatabase.available)
+    func aWorkerKilledMidExportLeavesNoArchiveAndTheExportCompletesAfterRestart(_ database: TestDatabase) async throws {
+        var configuration = try await database.freshConfiguration()
+        configuration.dataDirectory = dataDirectory()
+        var environment = ["MYDAY_WORKERS": "0", "MYDAY_JOB_LEASE_SECONDS": "2", "MYDAY_RATE_LIMIT_ENTRIES_PER_MINUTE": "100000"]
+        if let url = configuration.databaseURL { environment["MYDAY_DATABASE_URL"] = url }
+        let files = TestServer(configuration: configuration)
+        func status() async throws -> String? {
+            try await files.withDatabase { driver in
+                try await driver.read { try await $0.raw("SELECT status FROM exports").first()?.decode(column: "status", as: String.self) }
+            }
+        }
+
+        // Given an API node with 400 entries and an export asked for
+        let api = try await ServerProcess(dataDirectory: configuration.dataDirectory, environment: environment)
+        defer { api.kill() }
+        let (session, exportID) = try await api.withClient { client in
+            let session = try await client.register()
+            for index in 0..<400 {
+                _ = try await client.send(
+                    .post, "/v1/entries", token: session.accessToken,
+                    json: [
+                        "id": UUID().uuidString, "created_at": "2026-05-01T08:\(String(format: "%02d", index % 60)):00Z",
+                        "tz": "UTC", "kind": "text", "text": "Entry number \(index).",
+                    ])
+            }
+            let export = try await client.send(
+                .post, "/v1/exports", token: session.accessToken, json: ["from": "2026-05-01", "to": "2026-05-01", "tz": "UTC"])
+            return (session, try #require(export.json["id"] as? String))
+        }
+
+        // When a worker is killed while it builds the archive
+        environment["MYDAY_WORKERS"] = "1"
+        let first = try await ServerProcess(dataDirectory: configuration.dataDirectory, environment: environment, command: "worker")
+        try await pollUntil("the export is building") { try await status() == "building" }
+        first.kill()
+        _ = try await first.waitForExit()
+
+        // Then no archive is stored or offered
+        #expect(try await status() == "building")
+        #expect(!files.storedBlobs().contains { $0.hasPrefix("exports/") })
+
+        // And a new worker takes the job over after its lease and completes a whole, valid archive
+        let second = try await ServerProcess(dataDirectory: configuration.dataDirectory, environment: environment, command: "worker")
+        defer { second.kill() }
+        try await pollUntil("the export is ready") { try await status() == "ready" }
+        try await api.withClient { client in
+            let export = try await client.send(.get, "/v1/exports/\(exportID)", token: session.accessToken).json
+            #expect(export["entries"] as? Int == 400)
+            let archive = try await client.send(.get, try #require(export["download_url"] as? String))
+            let listed = try ExportTests.openZip(archive.body)
+            #expect(listed.count == 401 && listed["README.txt"] != nil)
+        }
+    }
+
     @Test(.enabled(if: TestDatabase.postgresAdminURL != nil))
     func twoWorkerProcessesShareFiftyEntriesWithoutDoubleWork() async throws {
         var configuration = try await TestDatabase.postgres.freshConfiguration()
