@@ -182,6 +182,20 @@ import Yams
             let expired = URLSigner(secret: secret).query(
                 method: "GET", blobKey: String(path.dropFirst("/v1/blobs/".count)), expires: Date().addingTimeInterval(-60))
             #expect(try await api.send(.get, "\(path)?\(expired)").status == .forbidden)
+
+            // Once the link has expired, the cleanup deletes the archive and the export says so
+            let exportID = try #require(export["id"] as? String)
+            let cleanup = try await server.withDatabase { driver in
+                try await ExportCleanupService(
+                    exports: ExportStore(driver: driver), blobs: try DiskBlobStore(root: server.configuration.blobDirectory),
+                    logger: .init(label: "test")
+                ).cleanUp(now: Date().addingTimeInterval(server.configuration.exportLinkLifetime.seconds + 60))
+            }
+            #expect(cleanup == 1)
+            #expect(!server.storedBlobs().contains { $0.hasPrefix("exports/") })
+            let after = try await api.send(.get, "/v1/exports/\(exportID)", token: session.accessToken).json
+            #expect(after["status"] as? String == "expired" && after["download_url"] == nil)
+            #expect(try await api.send(.get, link).status == .notFound)
         }
     }
 }

@@ -178,7 +178,9 @@ import Testing
         let files = TestServer(configuration: configuration)
         func status() async throws -> String? {
             try await files.withDatabase { driver in
-                try await driver.read { try await $0.raw("SELECT status FROM exports").first()?.decode(column: "status", as: String.self) }
+                try await driver.read {
+                    try await $0.raw("SELECT status FROM exports").first()?.decode(column: "status", as: String.self)
+                }
             }
         }
 
@@ -202,7 +204,8 @@ import Testing
 
         // When a worker is killed while it builds the archive
         environment["MYDAY_WORKERS"] = "1"
-        let first = try await ServerProcess(dataDirectory: configuration.dataDirectory, environment: environment, command: "worker")
+        let first = try await ServerProcess(
+            dataDirectory: configuration.dataDirectory, environment: environment, command: "worker")
         try await pollUntil("the export is building") { try await status() == "building" }
         first.kill()
         _ = try await first.waitForExit()
@@ -212,7 +215,8 @@ import Testing
         #expect(!files.storedBlobs().contains { $0.hasPrefix("exports/") })
 
         // And a new worker takes the job over after its lease and completes a whole, valid archive
-        let second = try await ServerProcess(dataDirectory: configuration.dataDirectory, environment: environment, command: "worker")
+        let second = try await ServerProcess(
+            dataDirectory: configuration.dataDirectory, environment: environment, command: "worker")
         defer { second.kill() }
         try await pollUntil("the export is ready") { try await status() == "ready" }
         try await api.withClient { client in

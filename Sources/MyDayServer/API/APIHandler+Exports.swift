@@ -40,6 +40,7 @@ extension APIHandler {
             case .queued: .queued
             case .building: .building
             case .failed: .failed
+            case .expired: .expired
             case .ready: export.isDownloadable(now: now) ? .ready : .expired
             }
         let link =

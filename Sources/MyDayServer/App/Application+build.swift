@@ -69,6 +69,7 @@ public func buildApplication(
                     configuration: configuration, driver: driver, blobs: blobs, links: links,
                     metrics: PipelineMetrics(registry: registry),
                     logger: logger))
+            services.append(ExportCleanupService(exports: ExportStore(driver: driver), blobs: blobs, logger: logger))
         }
         return Application(
             router: router,

@@ -20,7 +20,8 @@ public func buildWorker(configuration: ServerConfiguration, logger: Logger) asyn
             configuration: settings, driver: driver, blobs: blobs, links: BlobLinks(configuration: configuration, secret: secret),
             metrics: PipelineMetrics(registry: PrometheusCollectorRegistry()),
             logger: logger)
-        return [DatabaseService(driver: driver), worker]
+        let cleanup = ExportCleanupService(exports: ExportStore(driver: driver), blobs: blobs, logger: logger)
+        return [DatabaseService(driver: driver), worker, cleanup]
     } catch {
         await driver.shutdown()
         throw error

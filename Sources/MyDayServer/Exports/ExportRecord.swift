@@ -3,7 +3,7 @@ import SQLKit
 
 /// An export of a date range as the server keeps it.
 struct ExportRecord: Sendable, Equatable {
-    enum Status: String, Sendable { case queued, building, ready, failed }
+    enum Status: String, Sendable { case queued, building, ready, failed, expired }
 
     let id: UUID
     let userID: UUID

@@ -96,6 +96,30 @@ struct ExportStore: Sendable {
         }
     }
 
+    /// Ready exports whose link expired before `now` (at most 100 at a time).
+    func expiredArchives(now: Date) async throws -> [ExportRecord] {
+        try await driver.read { db in
+            try await db.raw(
+                """
+                SELECT \(unsafeRaw: ExportRecord.columns) FROM exports
+                WHERE status = 'ready' AND link_expires_at < \(bind: StoredTime.milliseconds(now)) LIMIT 100
+                """
+            ).all().map(ExportRecord.init(row:))
+        }
+    }
+
+    /// Records that an expired export's archive is gone.
+    func markArchiveDeleted(id: UUID) async throws {
+        try await driver.write { db in
+            try await db.raw(
+                """
+                UPDATE exports SET status = 'expired', blob_key = NULL, updated_at = \(bind: StoredTime.now())
+                WHERE id = \(bind: id.lowercased) AND status = 'ready'
+                """
+            ).run()
+        }
+    }
+
     /// Records a finished archive, in the transaction that finishes its build.
     static func markReady(
         id: UUID, counts: ExportCounts, sizeBytes: Int, blobKey: String, linkExpiresAt: Date, in db: any SQLDatabase
