@@ -16,6 +16,7 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-crypto", "4.1.0"..<"5.0.0"),
         .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
         .package(url: "https://github.com/apple/swift-nio", from: "2.101.2"),
+        .package(url: "https://github.com/apple/swift-nio-ssl", from: "2.37.6"),
         .package(url: "https://github.com/apple/swift-openapi-runtime", from: "1.13.4"),
         .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.28.1"),
         .package(url: "https://github.com/hummingbird-project/hummingbird-auth", from: "2.5.0"),
@@ -51,6 +52,7 @@ let package = Package(
             dependencies: [
                 "MyDayModels",
                 .product(name: "ZIPFoundation", package: "ZIPFoundation"),
+                .product(name: "NIOSSL", package: "swift-nio-ssl"),
                 "MyDayAPI",
                 "CPocketSphinx",
                 "PocketSphinxShim",

@@ -22,6 +22,13 @@ public struct ServerConfiguration: Sendable {
     public var exportLinkLifetime: Duration = .seconds(7 * 24 * 3600)
     /// The sender of the mail the server sends (`MYDAY_MAIL_FROM`).
     public var mailFrom = "My Day <no-reply@localhost>"
+    /// `smtp://user:password@host:587` (STARTTLS when offered) or `smtps://…:465`; nil means no SMTP.
+    public var smtpURL: String?
+    /// A PEM file of the CA that signed the SMTP server's certificate, if not a public one.
+    public var smtpCAFile: String?
+    /// SendGrid's API key; with it (and no SMTP), mail goes through SendGrid's HTTP API.
+    public var sendGridAPIKey: String?
+    public var sendGridURL = "https://api.sendgrid.com"
     /// bcrypt work factor; never below 12.
     public var bcryptCost: UInt8 = 12
     public var logLevel = "info"
@@ -108,6 +115,15 @@ public struct ServerConfiguration: Sendable {
         }
         exportLinkLifetime = .seconds(exportLinkSeconds)
         mailFrom = config.string(forKey: "mail.from", default: mailFrom)
+        smtpURL = config.string(forKey: "smtp.url", isSecret: true)
+        if let smtpURL {
+            guard let url = URL(string: smtpURL), ["smtp", "smtps"].contains(url.scheme ?? ""), url.host != nil else {
+                throw ConfigurationError("MYDAY_SMTP_URL must look like smtp://user:password@host:587 or smtps://host:465")
+            }
+        }
+        smtpCAFile = config.string(forKey: "smtp.ca.file")
+        sendGridAPIKey = config.string(forKey: "sendgrid.api.key", isSecret: true)
+        sendGridURL = config.string(forKey: "sendgrid.url", default: sendGridURL)
         let leaseSeconds = config.int(forKey: "job.lease.seconds", default: 60)
         guard leaseSeconds >= 1 else { throw ConfigurationError("MYDAY_JOB_LEASE_SECONDS must be at least 1") }
         jobLease = .seconds(leaseSeconds)

@@ -56,9 +56,15 @@ func makeJobWorker(
     return JobWorker(queue: JobQueue(driver: driver), handlers: handlers, settings: settings, logger: logger)
 }
 
-/// Where mail goes: the outbox folder in the data directory.
+/// Where mail goes: an SMTP server, SendGrid, or else the outbox folder in the data directory.
 func makeMailer(_ configuration: ServerConfiguration) -> any Mailer {
-    OutboxMailer(folder: configuration.outboxDirectory, from: configuration.mailFrom)
+    if let url = configuration.smtpURL.flatMap(URL.init(string:)) {
+        return SMTPMailer(url: url, from: configuration.mailFrom, caFile: configuration.smtpCAFile)
+    }
+    if let key = configuration.sendGridAPIKey {
+        return SendGridMailer(baseURL: configuration.sendGridURL, apiKey: key, from: configuration.mailFrom)
+    }
+    return OutboxMailer(folder: configuration.outboxDirectory, from: configuration.mailFrom)
 }
 
 /// The speech-to-text engine the configuration names: a Whisper-compatible server, or PocketSphinx here.
