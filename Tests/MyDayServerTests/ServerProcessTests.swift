@@ -306,3 +306,97 @@ import Testing
         #expect(silence["noSpeech"] as? Bool == true && silence["clean"] as? String == "")
     }
 }
+
+/// Exports of gigabytes, with a worker process whose memory is measured.
+@Suite(.serialized) struct LargeExportTests {
+    /// A valid 2 MB AAC recording (ffmpeg's sine wave at 128 kbit/s).
+    private func twoMegabyteRecording(in folder: URL) throws -> URL {
+        let file = folder.appendingPathComponent("two-megabytes.m4a")
+        let ffmpeg = Process()
+        ffmpeg.executableURL = URL(fileURLWithPath: "/usr/bin/ffmpeg")
+        ffmpeg.arguments = [
+            "-nostdin", "-loglevel", "error", "-f", "lavfi", "-i", "sine=frequency=440:duration=128", "-c:a", "aac", "-b:a",
+            "128k", file.path,
+        ]
+        try ffmpeg.run()
+        ffmpeg.waitUntilExit()
+        try #require(ffmpeg.terminationStatus == 0)
+        return file
+    }
+
+    @Test func aTwoGigabyteExportKeepsTheWorkerUnder100MB() async throws {
+        var configuration = try await TestDatabase.sqlite.freshConfiguration()
+        configuration.dataDirectory = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "myday-large-\(UUID().uuidString.prefix(8))")
+        defer { try? FileManager.default.removeItem(at: configuration.dataDirectory) }
+        var environment = ["MYDAY_WORKERS": "0"]
+        let files = TestServer(configuration: configuration)
+
+        // Given 1,000 entries of 2 MB recordings (one file, linked 1,000 times into the blob store)
+        let api = try await ServerProcess(dataDirectory: configuration.dataDirectory, environment: environment)
+        defer { api.kill() }
+        let session = try await api.withClient { try await $0.register() }
+        let recording = try twoMegabyteRecording(in: configuration.dataDirectory)
+        let size = try #require(try FileManager.default.attributesOfItem(atPath: recording.path)[.size] as? Int)
+        let userID = try #require(UUID(uuidString: session.userID))
+        let blobDirectory = configuration.blobDirectory
+        try await files.withDatabase { driver in
+            try await driver.write { db in
+                for index in 0..<1000 {
+                    let id = UUID()
+                    let key = BlobKey.audio(userID: userID, entryID: id)
+                    let blob = blobDirectory.appendingPathComponent(key)
+                    try FileManager.default.createDirectory(
+                        at: blob.deletingLastPathComponent(), withIntermediateDirectories: true)
+                    try FileManager.default.linkItem(at: recording, to: blob)
+                    let created = 1_777_622_400_000 + index * 30_000  // 2026-05-01T08:00:00Z onwards, 30 s apart
+                    try await db.raw(
+                        """
+                        INSERT INTO entries (id, user_id, created_at, tz, duration_s, kind, status, filename, content_type,
+                            audio_key, size_bytes, transcript_clean, change_seq, updated_at)
+                        VALUES (\(bind: id.lowercased), \(bind: session.userID), \(bind: created), 'UTC', 128, 'audio', 'transcribed',
+                            \(bind: "entry-\(index).m4a"), 'audio/mp4', \(bind: key), \(bind: size), 'A tone.', \(bind: index + 1),
+                            \(bind: created))
+                        """
+                    ).run()
+                }
+            }
+        }
+        let exportID = try await api.withClient { client in
+            let export = try await client.send(
+                .post, "/v1/exports", token: session.accessToken, json: ["from": "2026-05-01", "to": "2026-05-01", "tz": "UTC"])
+            return try #require(export.json["id"] as? String)
+        }
+
+        // When a worker process builds the export
+        environment["MYDAY_WORKERS"] = "1"
+        let worker = try await ServerProcess(
+            dataDirectory: configuration.dataDirectory, environment: environment, command: "worker")
+        defer { worker.kill() }
+        try await pollUntil("the export is ready", deadline: .seconds(600)) {
+            try await files.withDatabase { driver in
+                try await driver.read {
+                    try await $0.raw("SELECT status FROM exports").first()?.decode(column: "status", as: String.self) == "ready"
+                }
+            }
+        }
+
+        // Then the archive holds 2 GB of audio, and the worker never used more than 100 MB of memory
+        let peak = try #require(Self.peakResidentKilobytes(of: worker.process.processIdentifier))
+        #expect(peak < 100 * 1024, "peak RSS \(peak / 1024) MB")
+        let (audioFiles, archiveSize) = try await api.withClient { client in
+            let export = try await client.send(.get, "/v1/exports/\(exportID)", token: session.accessToken).json
+            return (export["audio_files"] as? Int, export["size_bytes"] as? Int ?? 0)
+        }
+        #expect(audioFiles == 1000)
+        #expect(archiveSize > 1000 * size)
+    }
+
+    /// The peak resident set size (VmHWM) of a running process, in kB.
+    static func peakResidentKilobytes(of pid: Int32) -> Int? {
+        guard let status = try? String(contentsOfFile: "/proc/\(pid)/status", encoding: .utf8),
+            let line = status.split(separator: "\n").first(where: { $0.hasPrefix("VmHWM:") })
+        else { return nil }
+        return Int(line.split(separator: " ").dropFirst().first ?? "")
+    }
+}
