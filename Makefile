@@ -22,6 +22,7 @@ bench:
 	scripts/install-dependencies
 	bench/run
 	bench/pipeline
+	bench/export
 
 ## Regenerates Sources/MyDayAPI/Generated after openapi.yaml changed.
 generate:
