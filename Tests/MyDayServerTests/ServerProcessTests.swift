@@ -324,15 +324,19 @@ import Testing
         return file
     }
 
-    @Test func aTwoGigabyteExportKeepsTheWorkerUnder100MB() async throws {
+    /// Builds an export of `count` 2 MB recordings with a worker process; answers the archive's path,
+    /// its size, the export as the API shows it, and the worker's peak RSS in kB.
+    private func export(recordings count: Int) async throws -> (
+        archive: URL, recordingSize: Int, export: [String: Int], peakKilobytes: Int, cleanUp: @Sendable () -> Void
+    ) {
         var configuration = try await TestDatabase.sqlite.freshConfiguration()
         configuration.dataDirectory = FileManager.default.temporaryDirectory.appendingPathComponent(
             "myday-large-\(UUID().uuidString.prefix(8))")
-        defer { try? FileManager.default.removeItem(at: configuration.dataDirectory) }
+        let dataDirectory = configuration.dataDirectory
         var environment = ["MYDAY_WORKERS": "0"]
         let files = TestServer(configuration: configuration)
 
-        // Given 1,000 entries of 2 MB recordings (one file, linked 1,000 times into the blob store)
+        // Given the recordings (one file, linked into the blob store once per entry), all on 1 May
         let api = try await ServerProcess(dataDirectory: configuration.dataDirectory, environment: environment)
         defer { api.kill() }
         let session = try await api.withClient { try await $0.register() }
@@ -342,14 +346,14 @@ import Testing
         let blobDirectory = configuration.blobDirectory
         try await files.withDatabase { driver in
             try await driver.write { db in
-                for index in 0..<1000 {
+                for index in 0..<count {
                     let id = UUID()
                     let key = BlobKey.audio(userID: userID, entryID: id)
                     let blob = blobDirectory.appendingPathComponent(key)
                     try FileManager.default.createDirectory(
                         at: blob.deletingLastPathComponent(), withIntermediateDirectories: true)
                     try FileManager.default.linkItem(at: recording, to: blob)
-                    let created = 1_777_622_400_000 + index * 30_000  // 2026-05-01T08:00:00Z onwards, 30 s apart
+                    let created = 1_777_593_600_000 + index * 30_000  // 2026-05-01T00:00:00Z onwards, 30 s apart
                     try await db.raw(
                         """
                         INSERT INTO entries (id, user_id, created_at, tz, duration_s, kind, status, filename, content_type,
@@ -373,23 +377,50 @@ import Testing
         let worker = try await ServerProcess(
             dataDirectory: configuration.dataDirectory, environment: environment, command: "worker")
         defer { worker.kill() }
-        try await pollUntil("the export is ready", deadline: .seconds(600)) {
+        try await pollUntil("the export is ready", deadline: .seconds(900)) {
             try await files.withDatabase { driver in
                 try await driver.read {
                     try await $0.raw("SELECT status FROM exports").first()?.decode(column: "status", as: String.self) == "ready"
                 }
             }
         }
-
-        // Then the archive holds 2 GB of audio, and the worker never used more than 100 MB of memory
         let peak = try #require(Self.peakResidentKilobytes(of: worker.process.processIdentifier))
-        #expect(peak < 100 * 1024, "peak RSS \(peak / 1024) MB")
-        let (audioFiles, archiveSize) = try await api.withClient { client in
+        let export = try await api.withClient { client in
             let export = try await client.send(.get, "/v1/exports/\(exportID)", token: session.accessToken).json
-            return (export["audio_files"] as? Int, export["size_bytes"] as? Int ?? 0)
+            return export.compactMapValues { $0 as? Int }
         }
-        #expect(audioFiles == 1000)
-        #expect(archiveSize > 1000 * size)
+        let archive = blobDirectory.appendingPathComponent(BlobKey.export(userID: userID, exportID: UUID(uuidString: exportID)!))
+        return (archive, size, export, peak, { try? FileManager.default.removeItem(at: dataDirectory) })
+    }
+
+    @Test func aTwoGigabyteExportKeepsTheWorkerUnder100MB() async throws {
+        let result = try await export(recordings: 1000)
+        defer { result.cleanUp() }
+        // Then the archive holds 2 GB of audio, and the worker never used more than 100 MB of memory
+        #expect(result.peakKilobytes < 100 * 1024, "peak RSS \(result.peakKilobytes / 1024) MB")
+        #expect(result.export["audio_files"] == 1000)
+        #expect((result.export["size_bytes"] ?? 0) > 1000 * result.recordingSize)
+    }
+
+    @Test func anArchiveOver4GBIsAValidZip64File() async throws {
+        let result = try await export(recordings: 2100)
+        defer { result.cleanUp() }
+        // Then the archive is past the 32-bit limit, and Python's zipfile reads every member and its CRC
+        #expect((result.export["size_bytes"] ?? 0) > 4 << 30)
+        let check = Process()
+        check.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        check.arguments = [
+            "python3", "-c",
+            "import sys, zipfile; z = zipfile.ZipFile(sys.argv[1]); assert z.testzip() is None; print(len(z.infolist()))",
+            result.archive.path,
+        ]
+        let output = Pipe()
+        check.standardOutput = output
+        try check.run()
+        let members = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        check.waitUntilExit()
+        #expect(check.terminationStatus == 0)
+        #expect(members.trimmingCharacters(in: .whitespacesAndNewlines) == "\(2100 * 2 + 1)")
     }
 
     /// The peak resident set size (VmHWM) of a running process, in kB.
