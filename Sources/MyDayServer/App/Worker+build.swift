@@ -36,6 +36,10 @@ func makeJobWorker(
     try FileManager.default.createDirectory(at: configuration.scratchDirectory, withIntermediateDirectories: true)
     // Decoded audio a crashed worker left behind; an hour old, so no running job of another process owns it.
     FileManager.default.removeFiles(in: configuration.scratchDirectory, endingWith: ".pcm", olderThan: 3600)
+    // Archives of export builds a crash cut short; a day old, so no build still running owns them.
+    for suffix in [".zip.part", ".zip.part.entries.json"] {
+        FileManager.default.removeFiles(in: configuration.scratchDirectory, endingWith: suffix, olderThan: 24 * 3600)
+    }
     let transcription = TranscriptionHandler(
         entries: EntryStore(driver: driver), blobs: blobs, decoder: AudioDecoder(), recognizer: try makeRecognizer(configuration),
         cleaner: makeCleaner(configuration, metrics: metrics, logger: logger), scratch: configuration.scratchDirectory,
