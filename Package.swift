@@ -1,6 +1,8 @@
 // swift-tools-version: 6.1
 import PackageDescription
 
+let applePlatforms: [Platform] = [.iOS, .macOS]
+
 let package = Package(
     name: "MyDay",
     platforms: [.macOS(.v15), .iOS(.v17)],
@@ -8,20 +10,26 @@ let package = Package(
         .library(name: "MyDayModels", targets: ["MyDayModels"]),
         .library(name: "MyDayAPI", targets: ["MyDayAPI"]),
         .library(name: "MyDayServer", targets: ["MyDayServer"]),
+        .library(name: "MyDayKit", targets: ["MyDayKit"]),
         .executable(name: "myday-server", targets: ["MyDayServerMain"]),
+        .executable(name: "myday", targets: ["MyDayCLI"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
         .package(url: "https://github.com/apple/swift-configuration", from: "1.4.0"),
         .package(url: "https://github.com/apple/swift-crypto", "4.1.0"..<"5.0.0"),
+        .package(url: "https://github.com/apple/swift-http-types", from: "1.8.0"),
         .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
         .package(url: "https://github.com/apple/swift-nio", from: "2.101.2"),
         .package(url: "https://github.com/apple/swift-nio-ssl", from: "2.37.6"),
         .package(url: "https://github.com/apple/swift-openapi-runtime", from: "1.13.4"),
+        .package(url: "https://github.com/apple/swift-openapi-urlsession", from: "1.4.0"),
+        .package(url: "https://github.com/groue/GRDB.swift", from: "7.10.0"),
         .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.28.1"),
         .package(url: "https://github.com/hummingbird-project/hummingbird-auth", from: "2.5.0"),
         .package(url: "https://github.com/hummingbird-project/swift-openapi-hummingbird", from: "2.1.0"),
         .package(url: "https://github.com/swift-server/async-http-client", from: "1.37.0"),
+        .package(url: "https://github.com/swift-server/swift-openapi-async-http-client", from: "1.5.0"),
         .package(url: "https://github.com/swift-server/swift-prometheus", from: "2.4.1"),
         .package(url: "https://github.com/swift-server/swift-service-lifecycle", from: "2.13.0"),
         .package(url: "https://github.com/vapor/jwt-kit", from: "5.8.0"),
@@ -84,11 +92,38 @@ let package = Package(
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
+        /// The client core every app uses: API client, local store, upload queue, sync, recorder logic, view models.
+        .target(
+            name: "MyDayKit",
+            dependencies: [
+                "MyDayModels",
+                "MyDayAPI",
+                .product(name: "GRDB", package: "GRDB.swift"),
+                .product(name: "HTTPTypes", package: "swift-http-types"),
+                .product(name: "OpenAPIRuntime", package: "swift-openapi-runtime"),
+                .product(
+                    name: "OpenAPIURLSession", package: "swift-openapi-urlsession", condition: .when(platforms: applePlatforms)),
+                .product(name: "AsyncHTTPClient", package: "async-http-client", condition: .when(platforms: [.linux])),
+                .product(name: "NIOCore", package: "swift-nio", condition: .when(platforms: [.linux])),
+                .product(
+                    name: "OpenAPIAsyncHTTPClient", package: "swift-openapi-async-http-client",
+                    condition: .when(platforms: [.linux])),
+            ]
+        ),
+        /// `myday`: the command-line client on MyDayKit.
+        .executableTarget(
+            name: "MyDayCLI",
+            dependencies: ["MyDayKit", .product(name: "ArgumentParser", package: "swift-argument-parser")]
+        ),
+        /// Starts the real `myday-server` as a child process, for end-to-end tests of any part.
+        .target(name: "MyDayTestSupport", path: "Tests/MyDayTestSupport"),
         .testTarget(name: "MyDayModelsTests", dependencies: ["MyDayModels"]),
+        .testTarget(name: "MyDayKitTests", dependencies: ["MyDayKit", "MyDayTestSupport"]),
         .testTarget(
             name: "MyDayServerTests",
             dependencies: [
                 "MyDayServer",
+                "MyDayTestSupport",
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                 .product(name: "JWTKit", package: "jwt-kit"),

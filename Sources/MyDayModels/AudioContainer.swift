@@ -17,6 +17,18 @@ public enum AudioContainer: String, Sendable, Codable, CaseIterable {
         }
     }
 
+    /// The container a file's extension names (`m4a`, `wav`…), in any case.
+    public init?(fileExtension: String) {
+        switch fileExtension.lowercased() {
+        case "m4a", "mp4", "aac": self = .mp4
+        case "wav", "wave": self = .wav
+        case "webm": self = .webm
+        case "ogg", "oga", "opus": self = .ogg
+        case "mp3": self = .mpeg
+        default: return nil
+        }
+    }
+
     /// The container a `Content-Type` header names, ignoring parameters such as `codecs=opus`.
     public init?(contentType: String) {
         let essence = contentType.split(separator: ";").first.map { $0.trimmingSpaces().lowercased() } ?? ""

@@ -1,5 +1,6 @@
 import Foundation
 import HTTPTypes
+import MyDayTestSupport
 import Testing
 
 @testable import MyDayServer

@@ -1,6 +1,7 @@
 import Crypto
 import Foundation
 import HTTPTypes
+import MyDayTestSupport
 import Testing
 import Yams
 

@@ -1,5 +1,6 @@
 import Foundation
 import Hummingbird
+import MyDayAPI
 import OpenAPIRuntime
 
 /// Turns every error into the one JSON shape `{"error": {"code", "message"}}`; never a stack trace.

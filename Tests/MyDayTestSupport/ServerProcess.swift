@@ -1,15 +1,13 @@
 import Foundation
-import HummingbirdTesting
-import Testing
 
 /// The real `myday-server` executable, started as a child process, for tests that kill or signal it.
-final class ServerProcess: @unchecked Sendable {
-    let process = Process()
-    let port: Int
+public final class ServerProcess: @unchecked Sendable {
+    public let process = Process()
+    public let port: Int
     private let output: Pipe
 
     /// Starts `myday-server <command>` with `environment` and waits until it listens (`serve`) or works (`worker`).
-    init(dataDirectory: URL, environment: [String: String] = [:], command: String = "serve") async throws {
+    public init(dataDirectory: URL, environment: [String: String] = [:], command: String = "serve") async throws {
         let executable = try Self.executable()
         process.executableURL = executable
         process.arguments = [command]
@@ -28,16 +26,11 @@ final class ServerProcess: @unchecked Sendable {
         output.fileHandleForReading.readabilityHandler = { _ = $0.availableData }
     }
 
-    /// Runs `body` with a client connected to the server.
-    func withClient<T: Sendable>(_ body: @escaping @Sendable (APIClient) async throws -> T) async throws -> T {
-        let port = port
-        return try await TestClient.withClient(host: "127.0.0.1", port: port) { connection in
-            try await body(APIClient(connection: connection, port: port))
-        }
-    }
+    /// The server's base URL.
+    public var url: URL { URL(string: "http://127.0.0.1:\(port)")! }
 
     /// Whether the server holds a file open under `blobs/tmp/` (an upload being written).
-    func isWritingAnUpload() -> Bool {
+    public func isWritingAnUpload() -> Bool {
         let folder = "/proc/\(process.processIdentifier)/fd"
         let descriptors = (try? FileManager.default.contentsOfDirectory(atPath: folder)) ?? []
         return descriptors.contains { descriptor in
@@ -46,10 +39,10 @@ final class ServerProcess: @unchecked Sendable {
         }
     }
 
-    func kill(signal: Int32 = SIGKILL) { Foundation.kill(process.processIdentifier, signal) }
+    public func kill(signal: Int32 = SIGKILL) { Foundation.kill(process.processIdentifier, signal) }
 
     /// Waits for the process to end and answers its exit status.
-    func waitForExit(deadline: ContinuousClock.Instant = .now + .seconds(30)) async throws -> Int32 {
+    public func waitForExit(deadline: ContinuousClock.Instant = .now + .seconds(30)) async throws -> Int32 {
         while process.isRunning {
             guard ContinuousClock.now < deadline else { throw ServerProcessError.stillRunning }
             try await Task.sleep(for: .milliseconds(20))
@@ -59,11 +52,12 @@ final class ServerProcess: @unchecked Sendable {
 
     deinit { if process.isRunning { process.terminate() } }
 
-    static func executable() throws -> URL {
+    /// An executable product of the same build as the running tests, such as `myday-server` or `myday`.
+    public static func executable(named name: String = "myday-server") throws -> URL {
         // The test bundle sits beside the products of the same build.
         var folder = Bundle.main.bundleURL
         for _ in 0..<4 {
-            let candidate = folder.appendingPathComponent("myday-server")
+            let candidate = folder.appendingPathComponent(name)
             if FileManager.default.isExecutableFile(atPath: candidate.path) { return candidate }
             folder.deleteLastPathComponent()
         }
@@ -86,7 +80,8 @@ final class ServerProcess: @unchecked Sendable {
     }
 }
 
-enum ServerProcessError: Error {
+/// Why a child process did not do what a test waited for.
+public enum ServerProcessError: Error {
     case executableMissing
     case exited(String)
     case stillRunning

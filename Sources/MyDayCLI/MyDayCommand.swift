@@ -1,0 +1,15 @@
+import ArgumentParser
+
+/// `myday`: the My Day command-line client.
+@main
+struct MyDayCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "myday",
+        abstract: "My Day from the command line: add recordings and notes, sync, read, export.",
+        discussion: "State lives in ~/.myday (or MYDAY_HOME). The server comes from --server, MYDAY_SERVER or the last login.",
+        subcommands: [
+            Register.self, Login.self, Logout.self, Add.self, Note.self, Sync.self, List.self, Show.self, PlayURL.self,
+            Delete.self, Export.self, Stats.self, Status.self,
+        ]
+    )
+}

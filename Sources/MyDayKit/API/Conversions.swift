@@ -1,0 +1,83 @@
+import Foundation
+import MyDayAPI
+import MyDayModels
+
+/// Between the generated wire types and MyDayKit's own; the rest of the library never sees the generated ones.
+enum Conversions {
+    static func credentials(_ session: Components.Schemas.Session, now: Date) throws -> Credentials {
+        Credentials(
+            accessToken: session.accessToken, refreshToken: session.refreshToken,
+            accessTokenExpiresAt: now.addingTimeInterval(TimeInterval(session.expiresIn)),
+            account: try account(session.user))
+    }
+
+    static func account(_ user: Components.Schemas.User) throws -> Account {
+        Account(
+            id: try uuid(user.id), email: user.email, name: user.name, hasPassword: user.hasPassword, createdAt: user.createdAt)
+    }
+
+    static func entry(_ entry: Components.Schemas.Entry) throws -> ServerEntry {
+        guard let kind = EntryKind(rawValue: entry.kind.rawValue), let status = EntryStatus(rawValue: entry.status.rawValue)
+        else { throw MyDayClientError.unexpectedResponse("entry kind \(entry.kind) or status \(entry.status)") }
+        return ServerEntry(
+            id: try uuid(entry.id), createdAt: entry.createdAt, timeZone: entry.tz, duration: entry.durationS, kind: kind,
+            status: status, failureReason: entry.failureReason, filename: entry.filename, contentType: entry.contentType,
+            sizeBytes: entry.sizeBytes, language: entry.language, title: entry.title, tags: entry.tags, mood: entry.mood,
+            transcriptRaw: entry.transcriptRaw, transcriptClean: entry.transcriptClean, noSpeech: entry.noSpeech,
+            updatedAt: entry.updatedAt)
+    }
+
+    static func newEntry(_ entry: NewEntry) -> Components.Schemas.NewEntry {
+        Components.Schemas.NewEntry(
+            id: entry.id.uuidString.lowercased(), createdAt: entry.createdAt, tz: entry.timeZone, durationS: entry.duration,
+            kind: entry.kind == .audio ? .audio : .text, text: entry.text, sizeBytes: entry.sizeBytes,
+            contentType: entry.container.flatMap { Components.Schemas.AudioContentType(rawValue: $0.rawValue) },
+            language: entry.language)
+    }
+
+    static func createdEntry(_ created: Components.Schemas.CreatedEntry) throws -> CreatedEntry {
+        CreatedEntry(
+            entry: try entry(created.entry),
+            upload: try created.upload.map { upload in
+                UploadTarget(
+                    url: try url(upload.url), headers: upload.headers.additionalProperties, expiresAt: upload.expiresAt)
+            })
+    }
+
+    static func changes(_ page: Components.Schemas.EntryPage) throws -> EntryChanges {
+        EntryChanges(
+            entries: try page.entries.map(entry), deletedIDs: try page.deletedIds.map(uuid), nextCursor: page.nextCursor,
+            hasMore: page.hasMore)
+    }
+
+    static func link(_ link: Components.Schemas.SignedLink) throws -> SignedLink {
+        SignedLink(url: try url(link.url), expiresAt: link.expiresAt)
+    }
+
+    static func statistics(_ stats: Components.Schemas.Stats) -> DiaryStatistics {
+        DiaryStatistics(
+            timeZone: stats.tz, totalEntries: stats.totalEntries, totalDuration: stats.totalDurationS, words: stats.words,
+            currentStreakDays: stats.currentStreakDays, longestStreakDays: stats.longestStreakDays,
+            months: stats.months.map { .init(month: $0.month, entries: $0.entries, duration: $0.durationS) })
+    }
+
+    static func export(_ export: Components.Schemas.Export) throws -> ExportStatus {
+        guard let state = ExportStatus.State(rawValue: export.status.rawValue) else {
+            throw MyDayClientError.unexpectedResponse("export status \(export.status)")
+        }
+        return ExportStatus(
+            id: try uuid(export.id), from: export.from, to: export.to, state: state, failureReason: export.failureReason,
+            entries: export.entries, sizeBytes: export.sizeBytes, downloadURL: try export.downloadUrl.map(url),
+            expiresAt: export.expiresAt)
+    }
+
+    private static func uuid(_ text: String) throws -> UUID {
+        guard let id = UUID(uuidString: text) else { throw MyDayClientError.unexpectedResponse("id \(text)") }
+        return id
+    }
+
+    private static func url(_ text: String) throws -> URL {
+        guard let url = URL(string: text) else { throw MyDayClientError.unexpectedResponse("URL \(text)") }
+        return url
+    }
+}

@@ -1,0 +1,192 @@
+import Foundation
+import MyDayAPI
+import MyDayModels
+import OpenAPIRuntime
+
+/// The `MyDayClient` that talks to a real server, through the client generated from `openapi.yaml`.
+public struct LiveMyDayClient: MyDayClient {
+    /// Where the tokens live and how they are refreshed; shared by everything that calls the server.
+    public let session: SessionManager
+    private let client: Client
+    private let now: @Sendable () -> Date
+
+    /// A client for the server at `serverURL` (for example `http://127.0.0.1:8080`), keeping its session in `credentials`.
+    public init(
+        serverURL: URL, credentials: CredentialStore, transport: (any ClientTransport)? = nil,
+        now: @escaping @Sendable () -> Date = Date.init
+    ) {
+        let transport = transport ?? DefaultTransport.make()
+        let configuration = Configuration(dateTranscoder: RFC3339DateTranscoder())
+        let unauthenticated = Client(
+            serverURL: serverURL, configuration: configuration, transport: transport,
+            middlewares: [ErrorResponseMiddleware()])
+        let session = SessionManager(store: credentials, now: now) { refreshToken in
+            let output = try await unwrapping {
+                try await unauthenticated.refreshSession(body: .json(.init(refreshToken: refreshToken)))
+            }
+            guard case .ok(let ok) = output else { throw MyDayClientError.unexpectedResponse("refreshSession") }
+            return try Conversions.credentials(try ok.body.json, now: now())
+        }
+        self.session = session
+        self.now = now
+        self.client = Client(
+            serverURL: serverURL, configuration: configuration, transport: transport,
+            middlewares: [ErrorResponseMiddleware(), BearerTokenMiddleware(session: session)])
+    }
+
+    public func register(email: String, password: String) async throws -> Account {
+        let output = try await call { try await client.registerWithEmail(body: .json(.init(email: email, password: password))) }
+        guard case .created(let created) = output else { throw unexpected(output) }
+        return try await begin(try created.body.json)
+    }
+
+    public func login(email: String, password: String) async throws -> Account {
+        let output = try await call { try await client.loginWithEmail(body: .json(.init(email: email, password: password))) }
+        guard case .ok(let ok) = output else { throw unexpected(output) }
+        return try await begin(try ok.body.json)
+    }
+
+    public func signIn(with provider: IdentityProvider, token: String, nonce: String?, name: String?) async throws -> Account {
+        switch provider {
+        case .apple:
+            let output = try await call {
+                try await client.signInWithApple(body: .json(.init(identityToken: token, nonce: nonce, name: name)))
+            }
+            switch output {
+            case .ok(let ok): return try await begin(try ok.body.json)
+            case .created(let created): return try await begin(try created.body.json)
+            default: throw unexpected(output)
+            }
+        case .google:
+            let output = try await call { try await client.signInWithGoogle(body: .json(.init(idToken: token, nonce: nonce))) }
+            switch output {
+            case .ok(let ok): return try await begin(try ok.body.json)
+            case .created(let created): return try await begin(try created.body.json)
+            default: throw unexpected(output)
+            }
+        }
+    }
+
+    public func logout() async throws {
+        if let refreshToken = try await session.credentials()?.refreshToken {
+            // The server forgets the token; a failure here must not keep the person signed in on this device.
+            _ = try? await call { try await client.logout(body: .json(.init(refreshToken: refreshToken))) }
+        }
+        try await session.end()
+    }
+
+    public func me() async throws -> Account {
+        let output = try await call { try await client.getMe() }
+        guard case .ok(let ok) = output else { throw unexpected(output) }
+        return try Conversions.account(try ok.body.json)
+    }
+
+    public func stats(timeZone: String) async throws -> DiaryStatistics {
+        let output = try await call { try await client.getStats(query: .init(tz: timeZone)) }
+        guard case .ok(let ok) = output else { throw unexpected(output) }
+        return Conversions.statistics(try ok.body.json)
+    }
+
+    public func createEntry(_ entry: NewEntry) async throws -> CreatedEntry {
+        let output = try await call { try await client.createEntry(body: .json(Conversions.newEntry(entry))) }
+        switch output {
+        case .ok(let ok): return try Conversions.createdEntry(try ok.body.json)
+        case .created(let created): return try Conversions.createdEntry(try created.body.json)
+        default: throw unexpected(output)
+        }
+    }
+
+    public func completeUpload(of id: UUID) async throws -> ServerEntry {
+        let output = try await call { try await client.completeEntryUpload(path: .init(id: id.uuidString.lowercased())) }
+        guard case .ok(let ok) = output else { throw unexpected(output) }
+        return try Conversions.entry(try ok.body.json)
+    }
+
+    public func changes(since cursor: String?, limit: Int) async throws -> EntryChanges {
+        let output = try await call { try await client.listEntries(query: .init(since: cursor, limit: limit)) }
+        guard case .ok(let ok) = output else { throw unexpected(output) }
+        return try Conversions.changes(try ok.body.json)
+    }
+
+    public func search(_ query: String) async throws -> [ServerEntry] {
+        let output = try await call { try await client.listEntries(query: .init(limit: 500, q: query)) }
+        guard case .ok(let ok) = output else { throw unexpected(output) }
+        return try Conversions.changes(try ok.body.json).entries
+    }
+
+    public func entry(_ id: UUID) async throws -> ServerEntry {
+        let output = try await call { try await client.getEntry(path: .init(id: id.uuidString.lowercased())) }
+        guard case .ok(let ok) = output else { throw unexpected(output) }
+        return try Conversions.entry(try ok.body.json)
+    }
+
+    public func edit(_ id: UUID, _ edit: EntryEdit) async throws -> ServerEntry {
+        let body = Components.Schemas.EntryEdit(title: edit.title, text: edit.text, tags: edit.tags, mood: edit.mood)
+        let output = try await call {
+            try await client.updateEntry(path: .init(id: id.uuidString.lowercased()), body: .json(body))
+        }
+        guard case .ok(let ok) = output else { throw unexpected(output) }
+        return try Conversions.entry(try ok.body.json)
+    }
+
+    public func deleteEntry(_ id: UUID) async throws {
+        let output = try await call { try await client.deleteEntry(path: .init(id: id.uuidString.lowercased())) }
+        guard case .noContent = output else { throw unexpected(output) }
+    }
+
+    public func retranscribe(_ id: UUID) async throws -> ServerEntry {
+        let output = try await call { try await client.retranscribeEntry(path: .init(id: id.uuidString.lowercased())) }
+        guard case .accepted(let accepted) = output else { throw unexpected(output) }
+        return try Conversions.entry(try accepted.body.json)
+    }
+
+    public func audioLink(for id: UUID) async throws -> SignedLink {
+        let output = try await call { try await client.getEntryAudio(path: .init(id: id.uuidString.lowercased())) }
+        guard case .ok(let ok) = output else { throw unexpected(output) }
+        return try Conversions.link(try ok.body.json)
+    }
+
+    public func requestExport(from: String, to: String, timeZone: String, email: String?) async throws -> ExportStatus {
+        let output = try await call {
+            try await client.createExport(body: .json(.init(from: from, to: to, tz: timeZone, email: email)))
+        }
+        guard case .accepted(let accepted) = output else { throw unexpected(output) }
+        return try Conversions.export(try accepted.body.json)
+    }
+
+    public func export(_ id: UUID) async throws -> ExportStatus {
+        let output = try await call { try await client.getExport(path: .init(id: id.uuidString.lowercased())) }
+        guard case .ok(let ok) = output else { throw unexpected(output) }
+        return try Conversions.export(try ok.body.json)
+    }
+
+    public func deleteAccount(password: String?) async throws {
+        let body = password.map { Operations.DeleteMe.Input.Body.json(.init(password: $0)) }
+        let output = try await call { try await client.deleteMe(body: body) }
+        guard case .accepted = output else { throw unexpected(output) }
+        try await session.end()
+    }
+
+    private func begin(_ session: Components.Schemas.Session) async throws -> Account {
+        let credentials = try Conversions.credentials(session, now: now())
+        try await self.session.begin(credentials)
+        return credentials.account
+    }
+
+    private func call<Output>(_ operation: () async throws -> Output) async throws -> Output {
+        try await unwrapping(operation)
+    }
+
+    private func unexpected(_ output: some Any) -> MyDayClientError {
+        .unexpectedResponse(String(describing: output).prefix(200).description)
+    }
+}
+
+/// Runs a generated operation and rethrows what a middleware or transport threw, not the runtime's wrapper.
+private func unwrapping<Output>(_ operation: () async throws -> Output) async throws -> Output {
+    do {
+        return try await operation()
+    } catch let error as ClientError {
+        throw error.underlyingError
+    }
+}

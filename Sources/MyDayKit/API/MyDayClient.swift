@@ -1,0 +1,31 @@
+import Foundation
+
+/// Everything MyDayKit asks of the My Day server; the live client speaks `openapi.yaml`, tests use doubles.
+///
+/// Calls that need a session get a valid access token from the `SessionManager`, refreshing it first
+/// when it is about to expire; sign-in calls store the new session there.
+public protocol MyDayClient: Sendable {
+    func register(email: String, password: String) async throws -> Account
+    func login(email: String, password: String) async throws -> Account
+    /// Signs in with an Apple identity token or a Google ID token the app obtained.
+    func signIn(with provider: IdentityProvider, token: String, nonce: String?, name: String?) async throws -> Account
+    /// Ends this device's session on the server (best effort) and forgets it here.
+    func logout() async throws
+    func me() async throws -> Account
+    func stats(timeZone: String) async throws -> DiaryStatistics
+
+    func createEntry(_ entry: NewEntry) async throws -> CreatedEntry
+    func completeUpload(of id: UUID) async throws -> ServerEntry
+    func changes(since cursor: String?, limit: Int) async throws -> EntryChanges
+    func search(_ query: String) async throws -> [ServerEntry]
+    func entry(_ id: UUID) async throws -> ServerEntry
+    func edit(_ id: UUID, _ edit: EntryEdit) async throws -> ServerEntry
+    func deleteEntry(_ id: UUID) async throws
+    func retranscribe(_ id: UUID) async throws -> ServerEntry
+    func audioLink(for id: UUID) async throws -> SignedLink
+
+    func requestExport(from: String, to: String, timeZone: String, email: String?) async throws -> ExportStatus
+    func export(_ id: UUID) async throws -> ExportStatus
+    /// Deletes the account and every entry; `password` proves a recent sign-in for email accounts.
+    func deleteAccount(password: String?) async throws
+}

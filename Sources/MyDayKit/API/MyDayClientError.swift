@@ -1,0 +1,28 @@
+import Foundation
+
+/// What went wrong talking to the server, in terms a client can act on.
+public enum MyDayClientError: Error, Equatable, CustomStringConvertible {
+    /// No session is stored: sign in first.
+    case notSignedIn
+    /// The server refused the refresh token (revoked, reused or expired); the session is gone.
+    case sessionEnded
+    /// The server answered with an error: its status, stable code and sentence for people.
+    case server(status: Int, code: String, message: String, retryAfter: TimeInterval?)
+    /// The server answered something the API does not describe.
+    case unexpectedResponse(String)
+
+    public var description: String {
+        switch self {
+        case .notSignedIn: "Not signed in."
+        case .sessionEnded: "The session ended; sign in again."
+        case .server(let status, _, let message, _): "\(message) (HTTP \(status))"
+        case .unexpectedResponse(let what): "Unexpected answer from the server: \(what)"
+        }
+    }
+
+    /// The HTTP status, when the server answered with an error.
+    public var status: Int? {
+        if case .server(let status, _, _, _) = self { return status }
+        return nil
+    }
+}

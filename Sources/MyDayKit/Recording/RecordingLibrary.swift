@@ -1,0 +1,128 @@
+import Foundation
+import MyDayModels
+
+/// The folder of recordings on this device: finished files in `recordings/`, recordings in progress in `incoming/`.
+///
+/// A recording is written under `incoming/` next to a small JSON note of when and where it started, and
+/// moved into `recordings/` with one rename when it stops. After a crash, `recoverInterrupted()` turns
+/// what `incoming/` holds into finished recordings, or discards it when it holds no audio.
+public struct RecordingLibrary: Sendable {
+    public let root: URL
+
+    /// What a recording in progress needs to become an entry, kept beside its audio.
+    struct Start: Codable {
+        let id: UUID
+        let startedAt: Date
+        let timeZone: String
+        let container: AudioContainer
+        let language: String?
+    }
+
+    public init(root: URL) throws {
+        self.root = root
+        for folder in [recordings, incoming] {
+            try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        }
+    }
+
+    var recordings: URL { root.appendingPathComponent("recordings", isDirectory: true) }
+    var incoming: URL { root.appendingPathComponent("incoming", isDirectory: true) }
+
+    /// Where the audio of a recording that starts now is written until it stops.
+    public func beginRecording(
+        id: UUID, startedAt: Date, timeZone: TimeZone, container: AudioContainer = .mp4, language: String? = nil
+    ) throws -> URL {
+        let start = Start(id: id, startedAt: startedAt, timeZone: timeZone.identifier, container: container, language: language)
+        try JSONEncoder.myDay.encode(start).write(to: note(for: id), options: .atomic)
+        return temporaryAudio(for: id, container: container)
+    }
+
+    /// Moves a stopped recording into the library. `duration` is used when the file's own cannot be read.
+    public func finishRecording(id: UUID, duration: TimeInterval? = nil) throws -> FinishedRecording {
+        let start = try JSONDecoder.myDay.decode(Start.self, from: Data(contentsOf: note(for: id)))
+        return try finish(start, duration: duration)
+    }
+
+    /// Copies an audio file (for example one the CLI was given) into the library as a new recording.
+    public func importFile(
+        _ source: URL, id: UUID = UUID(), startedAt: Date, timeZone: TimeZone, language: String? = nil
+    ) throws -> FinishedRecording {
+        guard let container = AudioContainer(fileExtension: source.pathExtension) else {
+            throw RecordingLibraryError.unsupportedFile(source.lastPathComponent)
+        }
+        let temporary = try beginRecording(
+            id: id, startedAt: startedAt, timeZone: timeZone, container: container, language: language)
+        try FileManager.default.copyItem(at: source, to: temporary)
+        return try finishRecording(id: id)
+    }
+
+    /// Turns the recordings a crash left in `incoming/` into finished ones; discards those without audio.
+    public func recoverInterrupted() throws -> [FinishedRecording] {
+        let notes = try FileManager.default.contentsOfDirectory(at: incoming, includingPropertiesForKeys: nil)
+            .filter { $0.pathExtension == "json" }
+        var recovered: [FinishedRecording] = []
+        for note in notes {
+            guard let start = try? JSONDecoder.myDay.decode(Start.self, from: Data(contentsOf: note)) else {
+                try FileManager.default.removeItem(at: note)
+                continue
+            }
+            let audio = temporaryAudio(for: start.id, container: start.container)
+            let duration = AudioDuration.of(audio)
+            if Self.size(of: audio) == 0 || duration == 0 {
+                try? FileManager.default.removeItem(at: audio)
+                try FileManager.default.removeItem(at: note)
+                continue
+            }
+            recovered.append(try finish(start, duration: duration))
+        }
+        return recovered
+    }
+
+    /// The file of an entry's audio path.
+    public func url(of audioPath: String) -> URL { root.appendingPathComponent(audioPath) }
+
+    /// Removes audio the server has and no entry needs any more.
+    public func removeAudio(_ audioPath: String) {
+        try? FileManager.default.removeItem(at: url(of: audioPath))
+    }
+
+    private func finish(_ start: Start, duration: TimeInterval?) throws -> FinishedRecording {
+        let temporary = temporaryAudio(for: start.id, container: start.container)
+        let zone = TimeZone(identifier: start.timeZone) ?? .current
+        let filename = RecordingFilename.make(
+            id: start.id, start: start.startedAt, timeZone: zone, fileExtension: start.container.fileExtension)
+        let size = Self.size(of: temporary)
+        guard size > 0 else { throw RecordingLibraryError.empty(filename) }
+        let measured = AudioDuration.of(temporary)
+        try FileSystem.replace(recordings.appendingPathComponent(filename), with: temporary)
+        try FileManager.default.removeItem(at: note(for: start.id))
+        return FinishedRecording(
+            id: start.id, startedAt: start.startedAt, timeZone: start.timeZone, duration: measured ?? duration ?? 0,
+            audioPath: "recordings/\(filename)", container: start.container, sizeBytes: size, language: start.language)
+    }
+
+    private func temporaryAudio(for id: UUID, container: AudioContainer) -> URL {
+        incoming.appendingPathComponent("\(id.uuidString.lowercased()).\(container.fileExtension)")
+    }
+
+    private func note(for id: UUID) -> URL {
+        incoming.appendingPathComponent("\(id.uuidString.lowercased()).json")
+    }
+
+    private static func size(of file: URL) -> Int {
+        ((try? FileManager.default.attributesOfItem(atPath: file.path))?[.size] as? NSNumber)?.intValue ?? 0
+    }
+}
+
+/// Why a file could not become a recording.
+public enum RecordingLibraryError: Error, Equatable, CustomStringConvertible {
+    case unsupportedFile(String)
+    case empty(String)
+
+    public var description: String {
+        switch self {
+        case .unsupportedFile(let name): "\(name): not an audio file My Day takes (m4a, wav, webm, ogg, mp3)."
+        case .empty(let name): "\(name) holds no audio."
+        }
+    }
+}

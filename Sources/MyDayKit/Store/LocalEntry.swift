@@ -1,0 +1,125 @@
+import Foundation
+import GRDB
+import MyDayModels
+
+/// Where an entry is, as this device sees it: on its way up (local states), then the server's status.
+public enum LocalEntryState: String, Codable, Sendable, CaseIterable, DatabaseValueConvertible {
+    /// Saved on this device, waiting in the upload queue.
+    case queued
+    /// Being sent to the server right now.
+    case uploading
+    /// The server refused it for a reason retrying cannot fix; `failureReason` says why.
+    case uploadFailed = "upload_failed"
+    case pendingUpload = "pending_upload"
+    case uploaded
+    case transcribing
+    case transcribed
+    /// The server could not transcribe it; the audio is safe.
+    case failed
+
+    /// The state a server status maps to.
+    public init(_ status: EntryStatus) {
+        switch status {
+        case .pendingUpload: self = .pendingUpload
+        case .uploaded: self = .uploaded
+        case .transcribing: self = .transcribing
+        case .transcribed: self = .transcribed
+        case .failed: self = .failed
+        }
+    }
+
+    /// Whether the server may still lack this entry's audio, so a server row must not replace it.
+    public var isOnItsWayUp: Bool { self == .queued || self == .uploading || self == .uploadFailed }
+}
+
+/// An entry in the local store: everything the server said, plus what only this device knows.
+public struct LocalEntry: Codable, Sendable, Equatable, Identifiable, FetchableRecord, PersistableRecord {
+    public static let databaseTableName = "entry"
+
+    public var id: UUID
+    public var createdAt: Date
+    public var timeZone: String
+    public var duration: TimeInterval
+    public var kind: EntryKind
+    public var state: LocalEntryState
+    public var failureReason: String?
+    public var filename: String
+    public var contentType: String?
+    public var sizeBytes: Int?
+    public var language: String?
+    public var title: String?
+    public var tags: [String]
+    public var mood: Int?
+    public var transcriptRaw: String?
+    /// The clean transcript, or the text of a typed entry.
+    public var transcriptClean: String?
+    public var noSpeech: Bool
+    /// The server's `updated_at`; nil until the server has the entry.
+    public var serverUpdatedAt: Date?
+    /// The audio on this device, relative to the recording library; nil when only the server has it.
+    public var audioPath: String?
+    /// Edits made here that the server has not accepted yet.
+    public var pendingEdit: EntryEdit?
+    /// When `pendingEdit` was last changed; compared with `serverUpdatedAt` by the merge rule (ADR 0013).
+    public var editedAt: Date?
+    /// Deleted here; hidden, and deleted on the server at the next sync.
+    public var pendingDelete: Bool
+
+    public init(
+        id: UUID, createdAt: Date, timeZone: String, duration: TimeInterval, kind: EntryKind, state: LocalEntryState,
+        filename: String, contentType: String? = nil, sizeBytes: Int? = nil, language: String? = nil,
+        transcriptClean: String? = nil, audioPath: String? = nil
+    ) {
+        self.id = id
+        self.createdAt = createdAt
+        self.timeZone = timeZone
+        self.duration = duration
+        self.kind = kind
+        self.state = state
+        self.filename = filename
+        self.contentType = contentType
+        self.sizeBytes = sizeBytes
+        self.language = language
+        self.tags = []
+        self.transcriptClean = transcriptClean
+        self.noSpeech = false
+        self.audioPath = audioPath
+        self.pendingDelete = false
+    }
+
+    /// The entry as the server described it, keeping this device's audio path.
+    init(_ server: ServerEntry, audioPath: String?) {
+        self.init(
+            id: server.id, createdAt: server.createdAt, timeZone: server.timeZone, duration: server.duration,
+            kind: server.kind, state: LocalEntryState(server.status), filename: server.filename,
+            contentType: server.contentType, sizeBytes: server.sizeBytes, language: server.language,
+            transcriptClean: server.transcriptClean, audioPath: audioPath)
+        failureReason = server.failureReason
+        title = server.title
+        tags = server.tags
+        mood = server.mood
+        transcriptRaw = server.transcriptRaw
+        noSpeech = server.noSpeech
+        serverUpdatedAt = server.updatedAt
+    }
+
+    /// This entry with `edit`'s fields applied.
+    func applying(_ edit: EntryEdit) -> LocalEntry {
+        var entry = self
+        if let title = edit.title { entry.title = title.isEmpty ? nil : title }
+        if let text = edit.text { entry.transcriptClean = text }
+        if let tags = edit.tags { entry.tags = tags }
+        if let mood = edit.mood { entry.mood = mood == 0 ? nil : mood }
+        return entry
+    }
+
+    /// The request that creates this entry on the server.
+    var newEntryRequest: NewEntry {
+        NewEntry(
+            id: id, createdAt: createdAt, timeZone: timeZone, duration: duration, kind: kind,
+            text: kind == .text ? (transcriptClean ?? "") : nil, sizeBytes: sizeBytes,
+            container: contentType.flatMap(AudioContainer.init(contentType:)), language: language)
+    }
+}
+
+extension EntryKind: DatabaseValueConvertible {}

@@ -1,0 +1,231 @@
+import Foundation
+import GRDB
+import MyDayModels
+
+/// A recording that is complete and in the library, ready to be queued.
+public struct FinishedRecording: Sendable, Equatable {
+    public var id: UUID
+    public var startedAt: Date
+    public var timeZone: String
+    public var duration: TimeInterval
+    /// The file's path relative to the recording library.
+    public var audioPath: String
+    public var container: AudioContainer
+    public var sizeBytes: Int
+    public var language: String?
+
+    public init(
+        id: UUID, startedAt: Date, timeZone: String, duration: TimeInterval, audioPath: String, container: AudioContainer,
+        sizeBytes: Int, language: String? = nil
+    ) {
+        self.id = id
+        self.startedAt = startedAt
+        self.timeZone = timeZone
+        self.duration = duration
+        self.audioPath = audioPath
+        self.container = container
+        self.sizeBytes = sizeBytes
+        self.language = language
+    }
+}
+
+extension LocalStore {
+    /// A recording was saved: the entry appears at once and its upload is queued, both in one transaction.
+    public func recordFinished(_ recording: FinishedRecording, now: Date = Date()) throws {
+        let zone = TimeZone(identifier: recording.timeZone) ?? .current
+        let entry = LocalEntry(
+            id: recording.id, createdAt: recording.startedAt, timeZone: recording.timeZone, duration: recording.duration,
+            kind: .audio, state: .queued,
+            filename: RecordingFilename.make(
+                id: recording.id, start: recording.startedAt, timeZone: zone,
+                fileExtension: recording.container.fileExtension),
+            contentType: recording.container.rawValue, sizeBytes: recording.sizeBytes, language: recording.language,
+            audioPath: recording.audioPath)
+        try writer.write { db in
+            try entry.insert(db)
+            try PendingUpload(entryID: entry.id, attempts: 0, nextAttemptAt: now).insert(db)
+        }
+    }
+
+    /// A typed entry was written; it is queued like a recording.
+    @discardableResult
+    public func noteWritten(_ text: String, id: UUID = UUID(), at date: Date = Date(), timeZone: TimeZone = .current)
+        throws -> LocalEntry
+    {
+        let entry = LocalEntry(
+            id: id, createdAt: date, timeZone: timeZone.identifier, duration: 0, kind: .text, state: .queued,
+            filename: RecordingFilename.make(id: id, start: date, timeZone: timeZone, fileExtension: "txt"),
+            transcriptClean: text)
+        try writer.write { db in
+            try entry.insert(db)
+            try PendingUpload(entryID: id, attempts: 0, nextAttemptAt: date).insert(db)
+        }
+        return entry
+    }
+
+    /// An upload attempt started.
+    public func markUploading(_ id: UUID) throws {
+        try writer.write { db in
+            try db.execute(
+                sql: "UPDATE entry SET state = ? WHERE id = ? AND state = ?",
+                arguments: [LocalEntryState.uploading, id, LocalEntryState.queued])
+        }
+    }
+
+    /// The server confirmed the entry (and its audio): the queue forgets it and the server's view is kept.
+    public func markUploaded(_ server: ServerEntry) throws {
+        try writer.write { db in
+            try PendingUpload.deleteOne(db, key: server.id)
+            guard let local = try LocalEntry.fetchOne(db, key: server.id) else { return }
+            try Self.merge(server, into: local).update(db)
+        }
+    }
+
+    /// An attempt failed in a way a later attempt may fix; the entry goes back to the queue until `next`.
+    public func markUploadRetry(_ id: UUID, reason: String, next: Date) throws {
+        try writer.write { db in
+            try db.execute(
+                sql: "UPDATE entry SET state = ? WHERE id = ? AND state IN (?, ?)",
+                arguments: [LocalEntryState.queued, id, LocalEntryState.uploading, LocalEntryState.queued])
+            try db.execute(
+                sql: "UPDATE upload SET attempts = attempts + 1, nextAttemptAt = ?, lastError = ? WHERE entryID = ?",
+                arguments: [next, reason, id])
+        }
+    }
+
+    /// The server refused the entry for good; it stays on this device with the reason, until a retry.
+    public func markUploadGaveUp(_ id: UUID, reason: String) throws {
+        try writer.write { db in
+            try db.execute(
+                sql: "UPDATE entry SET state = ?, failureReason = ? WHERE id = ?",
+                arguments: [LocalEntryState.uploadFailed, reason, id])
+            try db.execute(sql: "UPDATE upload SET lastError = ? WHERE entryID = ?", arguments: [reason, id])
+        }
+    }
+
+    /// A person asked to try a refused upload again.
+    public func retryUpload(_ id: UUID, now: Date = Date()) throws {
+        try writer.write { db in
+            try db.execute(
+                sql: "UPDATE entry SET state = ?, failureReason = NULL WHERE id = ? AND state = ?",
+                arguments: [LocalEntryState.queued, id, LocalEntryState.uploadFailed])
+            try db.execute(
+                sql: "UPDATE upload SET attempts = 0, nextAttemptAt = ?, lastError = NULL WHERE entryID = ?",
+                arguments: [now, id])
+        }
+    }
+
+    /// Uploads a dead process left `uploading` go back to the queue; call once at launch.
+    public func requeueInterruptedUploads() throws {
+        try writer.write { db in
+            try db.execute(
+                sql: "UPDATE entry SET state = ? WHERE state = ?", arguments: [LocalEntryState.queued, LocalEntryState.uploading])
+        }
+    }
+
+    /// A person edited an entry here: shown at once, pushed at the next sync.
+    public func editEntry(_ id: UUID, _ edit: EntryEdit, at date: Date = Date()) throws {
+        try writer.write { db in
+            guard var entry = try LocalEntry.fetchOne(db, key: id) else { return }
+            entry = entry.applying(edit)
+            entry.pendingEdit = (entry.pendingEdit ?? EntryEdit()).merged(with: edit)
+            entry.editedAt = date
+            try entry.update(db)
+        }
+    }
+
+    /// The server accepted the pending edit sent at `sentAt`; a newer local edit stays pending.
+    public func markEditPushed(_ server: ServerEntry, sentAt: Date) throws {
+        try writer.write { db in
+            guard var local = try LocalEntry.fetchOne(db, key: server.id) else { return }
+            let stillPending = local.editedAt.map { $0 > sentAt } ?? false
+            if !stillPending {
+                local.pendingEdit = nil
+                local.editedAt = nil
+            }
+            try Self.merge(server, into: local).update(db)
+        }
+    }
+
+    /// A person deleted an entry here. Answers the audio path to remove now, if the server never had it.
+    @discardableResult
+    public func deleteEntry(_ id: UUID) throws -> String? {
+        try writer.write { db in
+            guard var entry = try LocalEntry.fetchOne(db, key: id) else { return nil }
+            if entry.serverUpdatedAt == nil && entry.state != .uploading {
+                try entry.delete(db)
+                return entry.audioPath
+            }
+            entry.pendingDelete = true
+            try entry.update(db)
+            return nil
+        }
+    }
+
+    /// The server confirmed a deletion (or never had the entry). Answers the audio path to remove.
+    @discardableResult
+    public func markDeleted(_ id: UUID) throws -> String? {
+        try writer.write { db in
+            let entry = try LocalEntry.fetchOne(db, key: id)
+            try entry?.delete(db)
+            return entry?.audioPath
+        }
+    }
+
+    /// Merges one page of server changes (ADR 0013) and keeps its cursor. Answers audio paths no longer needed.
+    @discardableResult
+    public func applyServerChanges(_ changes: EntryChanges, now: Date = Date()) throws -> [String] {
+        try writer.write { db in
+            var orphanedAudio: [String] = []
+            for server in changes.entries {
+                guard let local = try LocalEntry.fetchOne(db, key: server.id) else {
+                    try LocalEntry(server, audioPath: nil).insert(db)
+                    continue
+                }
+                if local.pendingDelete { continue }
+                if local.state.isOnItsWayUp && server.status == .pendingUpload {
+                    // The server has the row but not the audio yet: the local upload goes on untouched.
+                    continue
+                }
+                if local.state.isOnItsWayUp { try PendingUpload.deleteOne(db, key: server.id) }
+                try Self.merge(server, into: local).update(db)
+            }
+            for id in changes.deletedIDs {
+                guard let local = try LocalEntry.fetchOne(db, key: id) else { continue }
+                try local.delete(db)
+                if let path = local.audioPath { orphanedAudio.append(path) }
+            }
+            try db.execute(
+                sql:
+                    "INSERT INTO syncState (id, cursor, lastSyncAt) VALUES (1, ?, ?) ON CONFLICT (id) DO UPDATE SET cursor = excluded.cursor, lastSyncAt = excluded.lastSyncAt",
+                arguments: [changes.nextCursor, now])
+            return orphanedAudio
+        }
+    }
+
+    /// Sign-out or account deletion: forget every entry, the queue and the cursor. Answers the audio paths.
+    @discardableResult
+    public func forgetEverything() throws -> [String] {
+        try writer.write { db in
+            let paths = try String.fetchAll(db, sql: "SELECT audioPath FROM entry WHERE audioPath IS NOT NULL")
+            try PendingUpload.deleteAll(db)
+            try LocalEntry.deleteAll(db)
+            try db.execute(sql: "DELETE FROM syncState")
+            return paths
+        }
+    }
+
+    /// The server's row wins, but a local edit newer than it is laid over it and stays pending. An edit
+    /// made before the server had the entry at all is newer than anything the server knows.
+    static func merge(_ server: ServerEntry, into local: LocalEntry) -> LocalEntry {
+        var merged = LocalEntry(server, audioPath: local.audioPath)
+        if let edit = local.pendingEdit, let editedAt = local.editedAt,
+            local.serverUpdatedAt == nil || editedAt > server.updatedAt
+        {
+            merged = merged.applying(edit)
+            merged.pendingEdit = edit
+            merged.editedAt = editedAt
+        }
+        return merged
+    }
+}

@@ -1,0 +1,69 @@
+import Foundation
+import GRDB
+
+/// The device's own database: entries, the upload queue and the sync cursor. Owns the migrations;
+/// every write is named by what happened (`recordFinished`, `markUploaded`, `applyServerChanges`…).
+public final class LocalStore: Sendable {
+    let writer: any DatabaseWriter
+
+    /// A store in a file (created if missing), migrated to the newest schema.
+    public convenience init(path: String) throws {
+        var configuration = Configuration()
+        configuration.foreignKeysEnabled = true
+        try self.init(writer: DatabasePool(path: path, configuration: configuration))
+    }
+
+    /// A store in memory, for tests and previews.
+    public static func inMemory() throws -> LocalStore {
+        var configuration = Configuration()
+        configuration.foreignKeysEnabled = true
+        return try LocalStore(writer: DatabaseQueue(configuration: configuration))
+    }
+
+    init(writer: any DatabaseWriter) throws {
+        self.writer = writer
+        try Self.migrator.migrate(writer)
+    }
+
+    static var migrator: DatabaseMigrator {
+        var migrator = DatabaseMigrator()
+        migrator.registerMigration("v1: entries, upload queue, sync cursor") { db in
+            try db.create(table: "entry") { t in
+                t.primaryKey("id", .blob)
+                t.column("createdAt", .datetime).notNull().indexed()
+                t.column("timeZone", .text).notNull()
+                t.column("duration", .double).notNull()
+                t.column("kind", .text).notNull()
+                t.column("state", .text).notNull()
+                t.column("failureReason", .text)
+                t.column("filename", .text).notNull()
+                t.column("contentType", .text)
+                t.column("sizeBytes", .integer)
+                t.column("language", .text)
+                t.column("title", .text)
+                t.column("tags", .jsonText).notNull()
+                t.column("mood", .integer)
+                t.column("transcriptRaw", .text)
+                t.column("transcriptClean", .text)
+                t.column("noSpeech", .boolean).notNull()
+                t.column("serverUpdatedAt", .datetime)
+                t.column("audioPath", .text)
+                t.column("pendingEdit", .jsonText)
+                t.column("editedAt", .datetime)
+                t.column("pendingDelete", .boolean).notNull()
+            }
+            try db.create(table: "upload") { t in
+                t.primaryKey("entryID", .blob).references("entry", onDelete: .cascade)
+                t.column("attempts", .integer).notNull()
+                t.column("nextAttemptAt", .datetime).notNull()
+                t.column("lastError", .text)
+            }
+            try db.create(table: "syncState") { t in
+                t.primaryKey("id", .integer).check { $0 == 1 }
+                t.column("cursor", .text)
+                t.column("lastSyncAt", .datetime)
+            }
+        }
+        return migrator
+    }
+}

@@ -1,0 +1,15 @@
+import Foundation
+import GRDB
+
+/// One entry waiting in the upload queue, persisted so the queue survives restarts.
+public struct PendingUpload: Codable, Sendable, Equatable, FetchableRecord, PersistableRecord {
+    public static let databaseTableName = "upload"
+
+    public var entryID: UUID
+    /// Failed attempts so far; the next delay grows with it.
+    public var attempts: Int
+    /// Not before this time.
+    public var nextAttemptAt: Date
+    /// Why the last attempt failed, for people.
+    public var lastError: String?
+}

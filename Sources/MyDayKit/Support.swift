@@ -1,0 +1,37 @@
+import Foundation
+import MyDayAPI
+
+extension JSONEncoder {
+    /// The encoding of MyDayKit's own files: ISO 8601 dates with fractions, sorted keys.
+    static var myDay: JSONEncoder {
+        let encoder = JSONEncoder()
+        encoder.dateEncodingStrategy = .custom { date, encoder in
+            var container = encoder.singleValueContainer()
+            try container.encode(try RFC3339DateTranscoder().encode(date))
+        }
+        encoder.outputFormatting = [.sortedKeys]
+        return encoder
+    }
+}
+
+extension JSONDecoder {
+    /// Reads what `JSONEncoder.myDay` wrote.
+    static var myDay: JSONDecoder {
+        let decoder = JSONDecoder()
+        decoder.dateDecodingStrategy = .custom { decoder in
+            let text = try decoder.singleValueContainer().decode(String.self)
+            return try RFC3339DateTranscoder().decode(text)
+        }
+        return decoder
+    }
+}
+
+/// File operations MyDayKit needs to be atomic.
+enum FileSystem {
+    /// Puts `source` at `destination` in one rename, replacing what was there.
+    static func replace(_ destination: URL, with source: URL) throws {
+        guard rename(source.path, destination.path) == 0 else {
+            throw CocoaError(.fileWriteUnknown, userInfo: [NSFilePathErrorKey: destination.path, "errno": errno])
+        }
+    }
+}

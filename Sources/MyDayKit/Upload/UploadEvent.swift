@@ -1,0 +1,23 @@
+import Foundation
+
+/// What the upload queue reports as it works, for progress output and status text.
+public enum UploadEvent: Sendable, Equatable {
+    case started(UUID)
+    case progress(UUID, sent: Int64, total: Int64)
+    case uploaded(UUID)
+    case willRetry(UUID, reason: String, at: Date)
+    case gaveUp(UUID, reason: String)
+    /// The queue stopped before the end: offline, or no session.
+    case paused(reason: String)
+}
+
+/// What one pass over the queue did.
+public struct UploadSummary: Sendable, Equatable {
+    public var uploaded = 0
+    public var retrying = 0
+    public var gaveUp = 0
+    /// Why the pass stopped early, if it did.
+    public var pausedBecause: String?
+
+    public init() {}
+}

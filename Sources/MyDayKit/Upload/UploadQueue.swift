@@ -1,0 +1,134 @@
+import Foundation
+import MyDayModels
+
+/// Sends queued entries to the server: create (idempotent by id) → PUT the audio → complete.
+///
+/// Every pending upload is a row in the local store, so the queue resumes after a restart. Network
+/// errors, 5xx and 429 are retried with `Backoff` (and `Retry-After`); only answers that retrying cannot
+/// change (other 4xx) give up, with the reason kept on the entry. Local audio is never deleted here.
+/// Each attempt creates the entry again, which also answers a fresh upload URL when the old one expired.
+public actor UploadQueue {
+    private let store: LocalStore
+    private let client: any MyDayClient
+    private let uploader: any BlobUploader
+    private let library: RecordingLibrary
+    private let network: any NetworkMonitor
+    private let backoff: Backoff
+    private let now: @Sendable () -> Date
+    private let random: @Sendable () -> Double
+    private let report: @Sendable (UploadEvent) -> Void
+    private var sleeper: Task<Void, Never>?
+
+    public init(
+        store: LocalStore, client: any MyDayClient, uploader: any BlobUploader, library: RecordingLibrary,
+        network: any NetworkMonitor = AssumeOnline(), backoff: Backoff = Backoff(),
+        now: @escaping @Sendable () -> Date = Date.init, random: @escaping @Sendable () -> Double = { Double.random(in: 0..<1) },
+        report: @escaping @Sendable (UploadEvent) -> Void = { _ in }
+    ) {
+        self.store = store
+        self.client = client
+        self.uploader = uploader
+        self.library = library
+        self.network = network
+        self.backoff = backoff
+        self.now = now
+        self.random = random
+        self.report = report
+    }
+
+    /// One pass: sends every upload that is due now, oldest first; with `evenIfNotDue`, also those waiting out a backoff.
+    @discardableResult
+    public func sendDue(evenIfNotDue: Bool = false) async throws -> UploadSummary {
+        var summary = UploadSummary()
+        guard await network.allowsUploads else {
+            summary.pausedBecause = "offline"
+            report(.paused(reason: "offline"))
+            return summary
+        }
+        for (upload, entry) in try store.pendingUploads()
+        where entry.state == .queued && (evenIfNotDue || upload.nextAttemptAt <= now()) {
+            switch try await send(entry, attempts: upload.attempts) {
+            case .uploaded: summary.uploaded += 1
+            case .retrying: summary.retrying += 1
+            case .gaveUp: summary.gaveUp += 1
+            case .paused(let reason):
+                summary.pausedBecause = reason
+                report(.paused(reason: reason))
+                return summary
+            }
+        }
+        return summary
+    }
+
+    /// Works until cancelled: sends what is due, then waits for the next due time, a network change or `wake()`.
+    public func run() async {
+        let network = network
+        let watcher = Task { [weak self] in
+            for await _ in network.changes() { await self?.wake() }
+        }
+        defer { watcher.cancel() }
+        while !Task.isCancelled {
+            let summary = try? await sendDue()
+            let next = (try? store.pendingUploads().filter { $0.entry.state == .queued }.map(\.upload.nextAttemptAt).min()) ?? nil
+            let wait = summary?.pausedBecause != nil || next == nil ? 3600 : max(0, next!.timeIntervalSince(now()))
+            let sleeper = Task<Void, Never> { try? await Task.sleep(for: .seconds(wait)) }
+            self.sleeper = sleeper
+            await sleeper.value
+        }
+    }
+
+    /// Ends the current wait of `run()`: something was queued, or the network came back.
+    public func wake() {
+        sleeper?.cancel()
+    }
+
+    private enum Outcome {
+        case uploaded, retrying, gaveUp
+        case paused(String)
+    }
+
+    private func send(_ entry: LocalEntry, attempts: Int) async throws -> Outcome {
+        try store.markUploading(entry.id)
+        report(.started(entry.id))
+        do {
+            let created = try await client.createEntry(entry.newEntryRequest)
+            var server = created.entry
+            if entry.kind == .audio {
+                if let target = created.upload {
+                    guard let path = entry.audioPath, FileManager.default.fileExists(atPath: library.url(of: path).path) else {
+                        return try giveUp(entry.id, reason: "The audio file is missing on this device.")
+                    }
+                    let id = entry.id
+                    let report = report
+                    try await uploader.upload(library.url(of: path), to: target) { sent, total in
+                        report(.progress(id, sent: sent, total: total))
+                    }
+                }
+                if server.status == .pendingUpload { server = try await client.completeUpload(of: entry.id) }
+            }
+            try store.markUploaded(server)
+            report(.uploaded(entry.id))
+            return .uploaded
+        } catch {
+            switch UploadFailure(error) {
+            case .retry(let reason, let retryAfter):
+                let wait = backoff.delay(afterAttempts: attempts + 1, retryAfter: retryAfter, random: random())
+                let next = now().addingTimeInterval(wait)
+                try store.markUploadRetry(entry.id, reason: reason, next: next)
+                report(.willRetry(entry.id, reason: reason, at: next))
+                return .retrying
+            case .permanent(let reason):
+                return try giveUp(entry.id, reason: reason)
+            case .needsSignIn(let reason):
+                try store.markUploadRetry(entry.id, reason: reason, next: now())
+                return .paused(reason)
+            }
+        }
+    }
+
+    private func giveUp(_ id: UUID, reason: String) throws -> Outcome {
+        try store.markUploadGaveUp(id, reason: reason)
+        report(.gaveUp(id, reason: reason))
+        return .gaveUp
+    }
+}

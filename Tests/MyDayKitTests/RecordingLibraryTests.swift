@@ -1,0 +1,113 @@
+import Foundation
+import MyDayModels
+import Testing
+
+@testable import MyDayKit
+
+@Suite struct RecordingLibraryTests {
+    let library = try! RecordingLibrary(root: Given.folder())
+    let id = UUID(uuidString: "5A1C0FFE-0000-4000-8000-000000000001")!
+
+    @Test func aStoppedRecordingMovesIntoTheLibraryUnderItsLocalName() throws {
+        // Given a recording started at 23:30 UTC in Tokyo and written to its temporary file
+        let start = try Date("2026-03-08T23:30:00Z", strategy: .iso8601)
+        let temporary = try library.beginRecording(
+            id: id, startedAt: start, timeZone: TimeZone(identifier: "Asia/Tokyo")!, container: .wav)
+        try Given.wav(seconds: 2).write(to: temporary)
+        // When it stops
+        let finished = try library.finishRecording(id: id)
+        // Then it is in recordings/ with Tokyo's wall clock and its real duration, and nothing is left in incoming/
+        #expect(finished.audioPath == "recordings/2026-03-09_08-30-00_5a1c0ffe.wav")
+        #expect(abs(finished.duration - 2) < 0.001)
+        #expect(FileManager.default.fileExists(atPath: library.url(of: finished.audioPath).path))
+        #expect(try FileManager.default.contentsOfDirectory(atPath: library.incoming.path).isEmpty)
+    }
+
+    @Test func aCrashMidRecordingIsRecoveredWithTheDurationOfWhatWasWritten() throws {
+        // Given a WAV whose header sizes were never written (the app died while recording) and an empty one
+        let temporary = try library.beginRecording(id: id, startedAt: Given.now, timeZone: Given.paris, container: .wav)
+        try Given.wav(seconds: 3.5, sizesWritten: false).write(to: temporary)
+        let emptyID = UUID()
+        let empty = try library.beginRecording(id: emptyID, startedAt: Given.now, timeZone: Given.paris, container: .mp4)
+        #expect(FileManager.default.createFile(atPath: empty.path, contents: nil))
+        // When the next launch recovers
+        let recovered = try library.recoverInterrupted()
+        // Then the first becomes a recording of 3.5 s and the empty one is discarded
+        #expect(recovered.map(\.id) == [id])
+        #expect(abs((recovered.first?.duration ?? 0) - 3.5) < 0.001)
+        #expect(try FileManager.default.contentsOfDirectory(atPath: library.incoming.path).isEmpty)
+    }
+
+    @Test func importRefusesFilesThatAreNotAudio() throws {
+        // Given a text file, when it is imported, then it is refused and nothing stays behind
+        let file = Given.folder().appendingPathComponent("notes.txt")
+        try Data("hello".utf8).write(to: file)
+        #expect(throws: RecordingLibraryError.unsupportedFile("notes.txt")) {
+            try library.importFile(file, startedAt: Given.now, timeZone: Given.paris)
+        }
+        #expect(try FileManager.default.contentsOfDirectory(atPath: library.incoming.path).isEmpty)
+    }
+}
+
+@Suite struct AudioDurationTests {
+    @Test func readsWavDurationsFromTheHeader() throws {
+        // Given a complete 1.25 s WAV, then its duration is read from the header
+        let file = Given.folder().appendingPathComponent("a.wav")
+        try Given.wav(seconds: 1.25, rate: 44_100).write(to: file)
+        #expect(abs((AudioDuration.of(file) ?? 0) - 1.25) < 0.001)
+    }
+
+    @Test func readsTheMovieHeaderOfAnM4AMadeByFFmpeg() throws {
+        // Given a 2 s AAC file made by the real ffmpeg, then its mvhd gives about 2 s
+        let file = Given.folder().appendingPathComponent("tone.m4a")
+        try runFFmpeg(["-f", "lavfi", "-i", "sine=frequency=440:duration=2", "-c:a", "aac", "-b:a", "64k", file.path])
+        let duration = try #require(AudioDuration.of(file))
+        #expect(abs(duration - 2) < 0.1)
+    }
+
+    @Test func anM4AWithoutItsIndexHasNoDuration() throws {
+        // Given the first half of an m4a (its moov box missing, as after a crash), then no duration is claimed
+        let file = Given.folder().appendingPathComponent("tone.m4a")
+        try runFFmpeg(["-f", "lavfi", "-i", "sine=frequency=440:duration=2", "-c:a", "aac", file.path])
+        let bytes = try Data(contentsOf: file)
+        try bytes.prefix(bytes.count / 2).write(to: file)
+        #expect(AudioDuration.of(file) == nil)
+    }
+
+    @Test func somethingElseHasNoDuration() throws {
+        let file = Given.folder().appendingPathComponent("x.bin")
+        try Data(repeating: 7, count: 100).write(to: file)
+        #expect(AudioDuration.of(file) == nil)
+    }
+
+    private func runFFmpeg(_ arguments: [String]) throws {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/ffmpeg")
+        process.arguments = ["-nostdin", "-hide_banner", "-loglevel", "error", "-y"] + arguments
+        try process.run()
+        process.waitUntilExit()
+        try #require(process.terminationStatus == 0)
+    }
+}
+
+@Suite struct BackoffTests {
+    @Test func doublesFromTwoSecondsUpToTenMinutes() {
+        // Given the default backoff without jitter (random 0), then the waits double and stop at the cap
+        let backoff = Backoff()
+        #expect((1...5).map { backoff.delay(afterAttempts: $0, random: 0) } == [2, 4, 8, 16, 32])
+        #expect(backoff.delay(afterAttempts: 20, random: 0) == 600)
+    }
+
+    @Test func jitterTakesOffUpToHalf() {
+        // Given attempt 3 (8 s), then the random part takes off between nothing and half
+        let backoff = Backoff()
+        #expect(backoff.delay(afterAttempts: 3, random: 0.999) > 4)
+        #expect(backoff.delay(afterAttempts: 3, random: 0.5) == 6)
+    }
+
+    @Test func retryAfterIsHonouredWhenLonger() {
+        let backoff = Backoff()
+        #expect(backoff.delay(afterAttempts: 1, retryAfter: 30, random: 0) == 30)
+        #expect(backoff.delay(afterAttempts: 6, retryAfter: 1, random: 0) == 64)
+    }
+}

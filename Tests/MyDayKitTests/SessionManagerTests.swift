@@ -1,0 +1,70 @@
+import Foundation
+import MyDayKit
+import Testing
+
+@Suite struct SessionManagerTests {
+    let account = Account(id: UUID(), email: "a@example.com", name: nil, hasPassword: true, createdAt: Given.now)
+
+    private func credentials(_ token: String, expiresIn: TimeInterval) -> Credentials {
+        Credentials(
+            accessToken: token, refreshToken: "refresh-\(token)", accessTokenExpiresAt: Given.now.addingTimeInterval(expiresIn),
+            account: account)
+    }
+
+    @Test func twentyCallersWithAnExpiringTokenShareOneRefresh() async throws {
+        // Given a token that expires in 30 s (inside the 60 s margin) and a refresh that takes a moment
+        let refreshes = CallCounter()
+        let store = InMemoryCredentialStore(credentials("old", expiresIn: 30))
+        let session = SessionManager(
+            store: store, now: { Given.now },
+            refresh: { refreshToken in
+                #expect(refreshToken == "refresh-old")
+                refreshes.increment()
+                try await Task.sleep(for: .milliseconds(50))
+                return credentials("new", expiresIn: 900)
+            })
+        // When 20 callers ask for a token at once
+        let tokens = try await withThrowingTaskGroup(of: String.self) { group in
+            for _ in 0..<20 { group.addTask { try await session.accessToken() } }
+            return try await group.reduce(into: []) { $0.append($1) }
+        }
+        // Then exactly one refresh ran, everyone got the new token, and it was stored
+        #expect(refreshes.count == 1)
+        #expect(Set(tokens) == ["new"])
+        #expect(try store.load()?.accessToken == "new")
+    }
+
+    @Test func aRefusedRefreshEndsTheSessionCleanly() async throws {
+        // Given a server that refuses the refresh token (its family was revoked)
+        let store = InMemoryCredentialStore(credentials("old", expiresIn: 0))
+        let session = SessionManager(
+            store: store, now: { Given.now },
+            refresh: { _ in
+                throw MyDayClientError.server(status: 401, code: "unauthorized", message: "Sign in again.", retryAfter: nil)
+            })
+        // When a token is needed, then the session ends and nothing is stored any more
+        await #expect(throws: MyDayClientError.sessionEnded) { try await session.accessToken() }
+        #expect(try store.load() == nil)
+        await #expect(throws: MyDayClientError.notSignedIn) { try await session.accessToken() }
+    }
+
+    @Test func aFailedNetworkKeepsTheSession() async throws {
+        let store = InMemoryCredentialStore(credentials("old", expiresIn: 0))
+        let session = SessionManager(store: store, now: { Given.now }, refresh: { _ in throw URLError(.notConnectedToInternet) })
+        await #expect(throws: URLError.self) { try await session.accessToken() }
+        #expect(try store.load()?.accessToken == "old")
+    }
+
+    @Test func aRejectedTokenIsReplacedByOneAnotherCallerAlreadyGot() async throws {
+        // Given a session that was refreshed after a request went out with the old token
+        let store = InMemoryCredentialStore(credentials("newer", expiresIn: 900))
+        let session = SessionManager(
+            store: store, now: { Given.now },
+            refresh: { _ in
+                Issue.record("no refresh expected")
+                throw UnexpectedCall(name: "refresh")
+            })
+        // When the old token is rejected, then the newer one is answered without a refresh
+        #expect(try await session.accessToken(afterRejecting: "old") == "newer")
+    }
+}

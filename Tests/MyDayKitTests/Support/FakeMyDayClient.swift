@@ -1,0 +1,76 @@
+import Foundation
+import MyDayKit
+import Testing
+
+/// A `MyDayClient` whose every call fails the test unless the test scripted it.
+struct FakeMyDayClient: MyDayClient {
+    var onCreateEntry: @Sendable (NewEntry) async throws -> CreatedEntry = unexpected("createEntry")
+    var onCompleteUpload: @Sendable (UUID) async throws -> ServerEntry = unexpected("completeUpload")
+    var onChanges: @Sendable (String?, Int) async throws -> EntryChanges = unexpected("changes")
+    var onEntry: @Sendable (UUID) async throws -> ServerEntry = unexpected("entry")
+    var onEdit: @Sendable (UUID, EntryEdit) async throws -> ServerEntry = unexpected("edit")
+    var onDeleteEntry: @Sendable (UUID) async throws -> Void = unexpected("deleteEntry")
+    var onRequestExport: @Sendable (String, String, String, String?) async throws -> ExportStatus = unexpected("requestExport")
+    var onExport: @Sendable (UUID) async throws -> ExportStatus = unexpected("export")
+    var onStats: @Sendable (String) async throws -> DiaryStatistics = unexpected("stats")
+    var onRetranscribe: @Sendable (UUID) async throws -> ServerEntry = unexpected("retranscribe")
+    var onAudioLink: @Sendable (UUID) async throws -> SignedLink = unexpected("audioLink")
+    var onLogout: @Sendable () async throws -> Void = unexpected("logout")
+    var onDeleteAccount: @Sendable (String?) async throws -> Void = unexpected("deleteAccount")
+
+    func register(email: String, password: String) async throws -> Account { try await unexpected("register")(()) }
+    func login(email: String, password: String) async throws -> Account { try await unexpected("login")(()) }
+    func signIn(with provider: IdentityProvider, token: String, nonce: String?, name: String?) async throws -> Account {
+        try await unexpected("signIn")(())
+    }
+    func logout() async throws { try await onLogout() }
+    func me() async throws -> Account { try await unexpected("me")(()) }
+    func stats(timeZone: String) async throws -> DiaryStatistics { try await onStats(timeZone) }
+    func createEntry(_ entry: NewEntry) async throws -> CreatedEntry { try await onCreateEntry(entry) }
+    func completeUpload(of id: UUID) async throws -> ServerEntry { try await onCompleteUpload(id) }
+    func changes(since cursor: String?, limit: Int) async throws -> EntryChanges { try await onChanges(cursor, limit) }
+    func search(_ query: String) async throws -> [ServerEntry] { try await unexpected("search")(()) }
+    func entry(_ id: UUID) async throws -> ServerEntry { try await onEntry(id) }
+    func edit(_ id: UUID, _ edit: EntryEdit) async throws -> ServerEntry { try await onEdit(id, edit) }
+    func deleteEntry(_ id: UUID) async throws { try await onDeleteEntry(id) }
+    func retranscribe(_ id: UUID) async throws -> ServerEntry { try await onRetranscribe(id) }
+    func audioLink(for id: UUID) async throws -> SignedLink { try await onAudioLink(id) }
+    func requestExport(from: String, to: String, timeZone: String, email: String?) async throws -> ExportStatus {
+        try await onRequestExport(from, to, timeZone, email)
+    }
+    func export(_ id: UUID) async throws -> ExportStatus { try await onExport(id) }
+    func deleteAccount(password: String?) async throws { try await onDeleteAccount(password) }
+}
+
+/// A call the test did not expect: recorded as a test failure, and thrown so the code under test stops.
+struct UnexpectedCall: Error {
+    let name: String
+}
+
+func unexpected<Input, Output>(_ name: String) -> @Sendable (Input) async throws -> Output {
+    { _ in
+        Issue.record("unexpected call to \(name)")
+        throw UnexpectedCall(name: name)
+    }
+}
+
+func unexpected<A, B, Output>(_ name: String) -> @Sendable (A, B) async throws -> Output {
+    { _, _ in
+        Issue.record("unexpected call to \(name)")
+        throw UnexpectedCall(name: name)
+    }
+}
+
+func unexpected<A, B, C, D, Output>(_ name: String) -> @Sendable (A, B, C, D) async throws -> Output {
+    { _, _, _, _ in
+        Issue.record("unexpected call to \(name)")
+        throw UnexpectedCall(name: name)
+    }
+}
+
+func unexpected<Output>(_ name: String) -> @Sendable () async throws -> Output {
+    {
+        Issue.record("unexpected call to \(name)")
+        throw UnexpectedCall(name: name)
+    }
+}
