@@ -60,7 +60,7 @@ import Testing
     @Test func readsTheMovieHeaderOfAnM4AMadeByFFmpeg() throws {
         // Given a 2 s AAC file made by the real ffmpeg, then its mvhd gives about 2 s
         let file = Given.folder().appendingPathComponent("tone.m4a")
-        try runFFmpeg(["-f", "lavfi", "-i", "sine=frequency=440:duration=2", "-c:a", "aac", "-b:a", "64k", file.path])
+        try ffmpeg(["-f", "lavfi", "-i", "sine=frequency=440:duration=2", "-c:a", "aac", "-b:a", "64k", file.path])
         let duration = try #require(AudioDuration.of(file))
         #expect(abs(duration - 2) < 0.1)
     }
@@ -68,7 +68,7 @@ import Testing
     @Test func anM4AWithoutItsIndexHasNoDuration() throws {
         // Given the first half of an m4a (its moov box missing, as after a crash), then no duration is claimed
         let file = Given.folder().appendingPathComponent("tone.m4a")
-        try runFFmpeg(["-f", "lavfi", "-i", "sine=frequency=440:duration=2", "-c:a", "aac", file.path])
+        try ffmpeg(["-f", "lavfi", "-i", "sine=frequency=440:duration=2", "-c:a", "aac", file.path])
         let bytes = try Data(contentsOf: file)
         try bytes.prefix(bytes.count / 2).write(to: file)
         #expect(AudioDuration.of(file) == nil)
@@ -78,15 +78,6 @@ import Testing
         let file = Given.folder().appendingPathComponent("x.bin")
         try Data(repeating: 7, count: 100).write(to: file)
         #expect(AudioDuration.of(file) == nil)
-    }
-
-    private func runFFmpeg(_ arguments: [String]) throws {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/ffmpeg")
-        process.arguments = ["-nostdin", "-hide_banner", "-loglevel", "error", "-y"] + arguments
-        try process.run()
-        process.waitUntilExit()
-        try #require(process.terminationStatus == 0)
     }
 }
 

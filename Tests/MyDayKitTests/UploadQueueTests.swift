@@ -168,6 +168,7 @@ final class CallCounter: @unchecked Sendable {
         let summary = try await queue(client, FakeBlobUploader(answers: [])).sendDue()
         #expect(summary.pausedBecause != nil)
         #expect(try store.entry(id)?.state == .queued)
+        #expect(try store.pendingUploads().first?.upload.attempts == 0)
     }
 
     @Test func aTypedNoteNeedsNoUpload() async throws {

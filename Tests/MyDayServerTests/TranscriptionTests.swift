@@ -1,4 +1,5 @@
 import Foundation
+import MyDayTestSupport
 import Testing
 
 @testable import MyDayServer

@@ -3,13 +3,14 @@ public struct PollingTimeout: Error, CustomStringConvertible {
     public let description: String
 }
 
-/// Waits until `condition` holds, checking every 10 ms; throws `PollingTimeout` naming `what` if it never does.
+/// Waits until `condition` holds, checking every `interval`; throws `PollingTimeout` naming `what` if it never does.
 public func pollUntil(
-    _ what: String, deadline: Duration = .seconds(90), _ condition: () async throws -> Bool
+    _ what: String, deadline: Duration = .seconds(90), every interval: Duration = .milliseconds(10),
+    _ condition: () async throws -> Bool
 ) async throws {
     let end = ContinuousClock.now + deadline
     while try await !condition() {
         guard ContinuousClock.now < end else { throw PollingTimeout(description: "timed out waiting until \(what)") }
-        try await Task.sleep(for: .milliseconds(10))
+        try await Task.sleep(for: interval)
     }
 }

@@ -3,6 +3,7 @@ import OpenAPIRuntime
 #if canImport(OpenAPIURLSession)
     import OpenAPIURLSession
 #else
+    import AsyncHTTPClient
     import OpenAPIAsyncHTTPClient
 #endif
 
@@ -12,7 +13,20 @@ enum DefaultTransport {
         #if canImport(OpenAPIURLSession)
             URLSessionTransport()
         #else
-            AsyncHTTPClientTransport()
+            AsyncHTTPClientTransport(configuration: .init(client: .myDayClient))
         #endif
     }
 }
+
+#if !canImport(OpenAPIURLSession)
+    extension HTTPClient {
+        /// The HTTP client of MyDayKit on Linux: it fails at once when the server cannot be reached, because the
+        /// upload queue retries with its own backoff (AsyncHTTPClient's default retries until the request's deadline).
+        static let myDayClient: HTTPClient = {
+            var configuration = HTTPClient.Configuration()
+            configuration.timeout = .init(connect: .seconds(10))
+            configuration.connectionPool.retryConnectionEstablishment = false
+            return HTTPClient(eventLoopGroup: HTTPClient.defaultEventLoopGroup, configuration: configuration)
+        }()
+    }
+#endif

@@ -75,6 +75,12 @@ public struct LiveMyDayClient: MyDayClient {
         try await session.end()
     }
 
+    public func logoutEverywhere() async throws {
+        let output = try await call { try await client.logoutAll() }
+        guard case .noContent = output else { throw unexpected(output) }
+        try await session.end()
+    }
+
     public func me() async throws -> Account {
         let output = try await call { try await client.getMe() }
         guard case .ok(let ok) = output else { throw unexpected(output) }

@@ -11,6 +11,8 @@ public protocol MyDayClient: Sendable {
     func signIn(with provider: IdentityProvider, token: String, nonce: String?, name: String?) async throws -> Account
     /// Ends this device's session on the server (best effort) and forgets it here.
     func logout() async throws
+    /// Ends every session of the account, on every device, this one included.
+    func logoutEverywhere() async throws
     func me() async throws -> Account
     func stats(timeZone: String) async throws -> DiaryStatistics
 

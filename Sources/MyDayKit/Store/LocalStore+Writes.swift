@@ -93,6 +93,16 @@ extension LocalStore {
         }
     }
 
+    /// The queue stopped before this entry for a reason of its own (no session): it waits, no attempt counted.
+    public func markUploadPaused(_ id: UUID, reason: String) throws {
+        try writer.write { db in
+            try db.execute(
+                sql: "UPDATE entry SET state = ? WHERE id = ? AND state = ?",
+                arguments: [LocalEntryState.queued, id, LocalEntryState.uploading])
+            try db.execute(sql: "UPDATE upload SET lastError = ? WHERE entryID = ?", arguments: [reason, id])
+        }
+    }
+
     /// The server refused the entry for good; it stays on this device with the reason, until a retry.
     public func markUploadGaveUp(_ id: UUID, reason: String) throws {
         try writer.write { db in

@@ -44,7 +44,7 @@ import Foundation
         private let client: HTTPClient
         private static let chunkSize = 256 * 1024
 
-        public init(client: HTTPClient = .shared) { self.client = client }
+        public init(client: HTTPClient? = nil) { self.client = client ?? .myDayClient }
 
         public func upload(
             _ file: URL, to target: UploadTarget, progress: @escaping @Sendable (_ sent: Int64, _ total: Int64) -> Void

@@ -24,7 +24,7 @@ enum UploadFailure: Equatable {
         case let error as RecordingLibraryError:
             self = .permanent(reason: error.description)
         default:
-            self = .retry(reason: "Network: \(error.localizedDescription)", retryAfter: nil)
+            self = .retry(reason: "Could not reach the server: \(String(describing: error))", retryAfter: nil)
         }
     }
 

@@ -120,7 +120,7 @@ public actor UploadQueue {
             case .permanent(let reason):
                 return try giveUp(entry.id, reason: reason)
             case .needsSignIn(let reason):
-                try store.markUploadRetry(entry.id, reason: reason, next: now())
+                try store.markUploadPaused(entry.id, reason: reason)
                 return .paused(reason)
             }
         }

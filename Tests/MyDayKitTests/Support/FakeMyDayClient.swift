@@ -16,6 +16,7 @@ struct FakeMyDayClient: MyDayClient {
     var onRetranscribe: @Sendable (UUID) async throws -> ServerEntry = unexpected("retranscribe")
     var onAudioLink: @Sendable (UUID) async throws -> SignedLink = unexpected("audioLink")
     var onLogout: @Sendable () async throws -> Void = unexpected("logout")
+    var onLogoutEverywhere: @Sendable () async throws -> Void = unexpected("logoutEverywhere")
     var onDeleteAccount: @Sendable (String?) async throws -> Void = unexpected("deleteAccount")
 
     func register(email: String, password: String) async throws -> Account { try await unexpected("register")(()) }
@@ -24,6 +25,7 @@ struct FakeMyDayClient: MyDayClient {
         try await unexpected("signIn")(())
     }
     func logout() async throws { try await onLogout() }
+    func logoutEverywhere() async throws { try await onLogoutEverywhere() }
     func me() async throws -> Account { try await unexpected("me")(()) }
     func stats(timeZone: String) async throws -> DiaryStatistics { try await onStats(timeZone) }
     func createEntry(_ entry: NewEntry) async throws -> CreatedEntry { try await onCreateEntry(entry) }

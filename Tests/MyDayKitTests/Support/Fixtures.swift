@@ -50,3 +50,13 @@ enum Given {
         return data
     }
 }
+
+/// Runs the real ffmpeg (quietly, overwriting) and throws when it fails.
+func ffmpeg(_ arguments: [String]) throws {
+    let process = Process()
+    process.executableURL = URL(fileURLWithPath: "/usr/bin/ffmpeg")
+    process.arguments = ["-nostdin", "-hide_banner", "-loglevel", "error", "-y"] + arguments
+    try process.run()
+    process.waitUntilExit()
+    guard process.terminationStatus == 0 else { throw CocoaError(.executableLoad) }
+}

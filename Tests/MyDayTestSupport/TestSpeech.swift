@@ -1,11 +1,11 @@
 import Foundation
 
 /// Spoken test audio made with espeak-ng and ffmpeg, as an iPhone-like AAC file.
-enum TestSpeech {
-    static let diarySentence = "today i walked to the park with my sister and we talked about the garden"
+public enum TestSpeech {
+    public static let diarySentence = "today i walked to the park with my sister and we talked about the garden"
 
     /// `text` spoken by espeak-ng, converted to AAC in MP4; `silenceAfter` seconds of silence appended.
-    static func m4a(_ text: String, voice: String = "en-us", volume: Double = 1, silenceAfter: Double = 0) throws -> Data {
+    public static func m4a(_ text: String, voice: String = "en-us", volume: Double = 1, silenceAfter: Double = 0) throws -> Data {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("myday-speech-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: folder) }
@@ -23,7 +23,7 @@ enum TestSpeech {
     }
 
     /// `seconds` of digital silence as AAC in MP4.
-    static func silence(seconds: Double) throws -> Data {
+    public static func silence(seconds: Double) throws -> Data {
         let file = FileManager.default.temporaryDirectory.appendingPathComponent("myday-silence-\(UUID().uuidString).m4a")
         defer { try? FileManager.default.removeItem(at: file) }
         try run(

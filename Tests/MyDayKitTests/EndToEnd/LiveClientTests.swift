@@ -1,0 +1,86 @@
+import Foundation
+import HTTPTypes
+import MyDayTestSupport
+import OpenAPIRuntime
+import Testing
+
+@testable import MyDayKit
+
+/// `LiveMyDayClient` against the real server on loopback.
+@Suite struct LiveClientTests {
+    @Test func twentyConcurrentRequestsWithAnExpiringTokenMakeExactlyOneRefresh() async throws {
+        // Given a signed-in client whose clock says its access token is about to expire
+        let server = try await ServerProcess(dataDirectory: Given.folder(), environment: ["MYDAY_WORKERS": "0"])
+        let transport = CountingTransport(DefaultTransport.make())
+        let clock = ShiftedClock()
+        let client = LiveMyDayClient(
+            serverURL: server.url, credentials: InMemoryCredentialStore(), transport: transport, now: clock.now)
+        _ = try await client.register(email: "busy@example.com", password: "a long diary password")
+        clock.shift(by: 15 * 60 - 30)
+        // When 20 requests go out at once
+        let emails = try await withThrowingTaskGroup(of: String.self) { group in
+            for _ in 0..<20 { group.addTask { try await client.me().email } }
+            return try await group.reduce(into: []) { $0.append($1) }
+        }
+        // Then all succeed after exactly one refresh (a second would also trip the server's reuse detection)
+        #expect(emails == Array(repeating: "busy@example.com", count: 20))
+        #expect(transport.count(of: "refreshSession") == 1)
+        #expect(transport.count(of: "getMe") == 20)
+    }
+
+    @Test func aRevokedSessionSignsOutCleanly() async throws {
+        // Given a client whose session another device ended with "sign out everywhere"
+        let server = try await ServerProcess(dataDirectory: Given.folder(), environment: ["MYDAY_WORKERS": "0"])
+        let store = InMemoryCredentialStore()
+        let clock = ShiftedClock()
+        let client = LiveMyDayClient(serverURL: server.url, credentials: store, now: clock.now)
+        _ = try await client.register(email: "gone@example.com", password: "a long diary password")
+        let other = LiveMyDayClient(serverURL: server.url, credentials: InMemoryCredentialStore())
+        _ = try await other.login(email: "gone@example.com", password: "a long diary password")
+        try await other.logoutEverywhere()
+        // When the first client needs a new token, then its session ends and nothing is kept
+        clock.shift(by: 15 * 60)
+        await #expect(throws: MyDayClientError.sessionEnded) { try await client.me() }
+        #expect(try store.load() == nil)
+    }
+
+    @Test func serverErrorsArriveWithTheirCodeAndMessage() async throws {
+        let server = try await ServerProcess(dataDirectory: Given.folder(), environment: ["MYDAY_WORKERS": "0"])
+        let client = LiveMyDayClient(serverURL: server.url, credentials: InMemoryCredentialStore())
+        await #expect(throws: MyDayClientError.notSignedIn) { try await client.me() }
+        do {
+            _ = try await client.login(email: "nobody@example.com", password: "a long diary password")
+            Issue.record("a login of an unknown account succeeded")
+        } catch let error as MyDayClientError {
+            #expect(error.status == 401)
+        }
+    }
+}
+
+/// Counts the operations that go through it.
+final class CountingTransport: ClientTransport, @unchecked Sendable {
+    private let base: any ClientTransport
+    private let lock = NSLock()
+    private var counts: [String: Int] = [:]
+
+    init(_ base: any ClientTransport) { self.base = base }
+
+    func count(of operationID: String) -> Int { lock.withLock { counts[operationID, default: 0] } }
+
+    func send(_ request: HTTPRequest, body: HTTPBody?, baseURL: URL, operationID: String) async throws -> (
+        HTTPResponse, HTTPBody?
+    ) {
+        lock.withLock { counts[operationID, default: 0] += 1 }
+        return try await base.send(request, body: body, baseURL: baseURL, operationID: operationID)
+    }
+}
+
+/// The real clock, moved forward by hand.
+final class ShiftedClock: @unchecked Sendable {
+    private let lock = NSLock()
+    private var offset: TimeInterval = 0
+
+    func shift(by seconds: TimeInterval) { lock.withLock { offset += seconds } }
+
+    var now: @Sendable () -> Date { { [self] in Date().addingTimeInterval(lock.withLock { offset }) } }
+}
