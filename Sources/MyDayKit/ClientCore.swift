@@ -58,6 +58,23 @@ public final class ClientCore: Sendable {
         return (uploads, try await syncEngine.sync())
     }
 
+    /// "Failed — tap to retry": a refused upload goes back to the queue and is sent; a failed transcription starts again.
+    public func retry(_ id: UUID) async throws {
+        switch try store.entry(id)?.state {
+        case .uploadFailed:
+            try store.retryUpload(id)
+            _ = try await uploads.sendDue()
+        case .failed: try await retranscribe(id)
+        default: return
+        }
+    }
+
+    /// Asks the server for a fresh transcript of the same audio, then brings the entry's new state in.
+    public func retranscribe(_ id: UUID) async throws {
+        _ = try await client.retranscribe(id)
+        _ = try await syncEngine.sync()
+    }
+
     /// Entries whose audio or text has not reached the server yet.
     public func unsentCount() throws -> Int { try store.pendingUploads().count }
 

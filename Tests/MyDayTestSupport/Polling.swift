@@ -6,7 +6,7 @@ public struct PollingTimeout: Error, CustomStringConvertible {
 /// Waits until `condition` holds, checking every `interval`; throws `PollingTimeout` naming `what` if it never does.
 public func pollUntil(
     _ what: String, deadline: Duration = .seconds(90), every interval: Duration = .milliseconds(10),
-    _ condition: () async throws -> Bool
+    isolation: isolated (any Actor)? = #isolation, _ condition: () async throws -> Bool
 ) async throws {
     let end = ContinuousClock.now + deadline
     while try await !condition() {

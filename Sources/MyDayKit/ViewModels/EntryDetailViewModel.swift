@@ -1,0 +1,102 @@
+import Foundation
+import Observation
+
+/// The Entry detail screen: the clean transcript (the raw one on demand), playback, edits, retry and delete.
+@MainActor
+@Observable
+public final class EntryDetailViewModel {
+    /// What the transcript area shows.
+    public enum Transcript: Equatable, Sendable {
+        /// Not there yet; the text says what is happening.
+        case waiting(String)
+        case noSpeech
+        case failed(String)
+        case text(String)
+    }
+
+    public private(set) var entry: LocalEntry
+    /// Shows the recognizer's raw words instead of the cleaned text.
+    public var showsOriginal = false
+    public private(set) var errorMessage: String?
+    /// Set once the entry is deleted; the screen closes.
+    public private(set) var isDeleted = false
+
+    private let core: ClientCore
+
+    public init(entry: LocalEntry, core: ClientCore) {
+        self.entry = entry
+        self.core = core
+    }
+
+    public var transcript: Transcript {
+        switch entry.state {
+        case .queued, .uploading: return .waiting("Uploading…")
+        case .pendingUpload, .uploaded, .transcribing: return .waiting("Transcribing…")
+        case .uploadFailed: return .failed(entry.failureReason ?? "The server refused this recording.")
+        case .failed: return .failed(entry.failureReason ?? "Transcription failed. The audio is safe.")
+        case .transcribed:
+            if entry.noSpeech { return .noSpeech }
+            let text = showsOriginal && entry.kind == .audio ? entry.transcriptRaw : entry.transcriptClean
+            return .text(text ?? "")
+        }
+    }
+
+    /// Whether "show original" makes sense: a transcribed recording.
+    public var hasOriginal: Bool { entry.kind == .audio && entry.transcriptRaw != nil }
+    public var canRetry: Bool { entry.state == .uploadFailed || entry.state == .failed }
+    /// A fresh transcript can be asked for once the server has the audio.
+    public var canRetranscribe: Bool { entry.kind == .audio && [.transcribed, .failed].contains(entry.state) }
+    public var duration: String { formattedDuration(entry.duration) }
+
+    /// What to play: the file on this device when it is still here, else a signed link from the server.
+    public func playbackURL() async -> URL? {
+        if let path = entry.audioPath, FileManager.default.fileExists(atPath: core.library.url(of: path).path) {
+            return core.library.url(of: path)
+        }
+        do {
+            return try await core.client.audioLink(for: entry.id).url
+        } catch {
+            errorMessage = LibraryViewModel.message(for: error)
+            return nil
+        }
+    }
+
+    /// Edits shown at once and sent at the next sync (now, if the server is reachable).
+    public func save(_ edit: EntryEdit) async {
+        guard !edit.isEmpty else { return }
+        do {
+            try core.store.editEntry(entry.id, edit)
+            reload()
+            _ = try await core.syncEngine.sync()
+        } catch {
+            errorMessage = "Saved on this device; it reaches the server at the next sync."
+        }
+        reload()
+    }
+
+    public func retry() async {
+        do { try await core.retry(entry.id) } catch { errorMessage = LibraryViewModel.message(for: error) }
+        reload()
+    }
+
+    /// Asks the server for a fresh transcript of the same audio.
+    public func retranscribe() async {
+        do { try await core.retranscribe(entry.id) } catch { errorMessage = LibraryViewModel.message(for: error) }
+        reload()
+    }
+
+    /// Deletes here at once and on the server when it can be reached.
+    public func delete() async {
+        do {
+            if let path = try core.store.deleteEntry(entry.id) { core.library.removeAudio(path) }
+            isDeleted = true
+            _ = try await core.syncEngine.sync()
+        } catch {
+            errorMessage = isDeleted ? nil : LibraryViewModel.message(for: error)
+        }
+    }
+
+    private func reload() {
+        if let fresh = try? core.store.entry(entry.id) { entry = fresh }
+    }
+}

@@ -1,0 +1,125 @@
+import Foundation
+import Observation
+
+/// The Profile screen: totals and streaks, export of a date range, sign out, delete account.
+@MainActor
+@Observable
+public final class ProfileViewModel {
+    /// Where an export request is.
+    public enum ExportProgress: Equatable, Sendable {
+        case idle
+        /// Asked for, or being built; the text says which.
+        case working(String)
+        case ready(URL)
+        case failed(String)
+    }
+
+    /// The word a person types to confirm deleting the account.
+    public static let deleteConfirmationWord = "DELETE"
+
+    public private(set) var stats: DiaryStatistics?
+    public var exportFrom: Date
+    public var exportTo: Date
+    /// Where to mail the link too; empty for none.
+    public var exportEmail = ""
+    public private(set) var export: ExportProgress = .idle
+    public var deleteConfirmation = ""
+    public private(set) var errorMessage: String?
+    /// Set after sign-out or account deletion; the app returns to the sign-in screen.
+    public private(set) var isSignedOut = false
+
+    private let core: ClientCore
+    private let timeZone: TimeZone
+    private let pollInterval: Duration
+
+    public init(core: ClientCore, timeZone: TimeZone = .current, now: Date = Date(), pollInterval: Duration = .seconds(1)) {
+        self.core = core
+        self.timeZone = timeZone
+        self.pollInterval = pollInterval
+        exportTo = now
+        exportFrom = now.addingTimeInterval(-30 * 86_400)
+    }
+
+    public var totalsText: String {
+        guard let stats else { return "" }
+        let entries = stats.totalEntries == 1 ? "1 entry" : "\(stats.totalEntries) entries"
+        return "\(entries) · \(formattedDuration(stats.totalDuration)) recorded"
+    }
+
+    public var streakText: String {
+        guard let stats else { return "" }
+        let days = stats.currentStreakDays == 1 ? "1 day" : "\(stats.currentStreakDays) days"
+        return "Streak: \(days) (longest \(stats.longestStreakDays))"
+    }
+
+    public var canDeleteAccount: Bool { deleteConfirmation == Self.deleteConfirmationWord }
+
+    public func load() async {
+        do {
+            stats = try await core.client.stats(timeZone: timeZone.identifier)
+            errorMessage = nil
+        } catch {
+            errorMessage = LibraryViewModel.message(for: error)
+        }
+    }
+
+    /// Asks for an export of the chosen days (in this device's time zone) and follows it until it is ready.
+    public func startExport() async {
+        let from = Self.localDay(exportFrom, timeZone)
+        let to = Self.localDay(exportTo, timeZone)
+        guard from <= to else {
+            export = .failed("The first day comes after the last.")
+            return
+        }
+        let email = exportEmail.trimmingCharacters(in: .whitespaces)
+        do {
+            var status = try await core.client.requestExport(
+                from: from, to: to, timeZone: timeZone.identifier, email: email.isEmpty ? nil : email)
+            while status.state == .queued || status.state == .building {
+                export = .working(status.state == .queued ? "Waiting to start…" : "Building the archive…")
+                try await Task.sleep(for: pollInterval)
+                status = try await core.client.export(status.id)
+            }
+            if status.state == .ready, let url = status.downloadURL {
+                export = .ready(url)
+            } else {
+                export = .failed(status.failureReason ?? "The export \(status.state.rawValue).")
+            }
+        } catch is CancellationError {
+            export = .idle
+        } catch {
+            export = .failed(LibraryViewModel.message(for: error))
+        }
+    }
+
+    /// Signs out; refused while entries are unsent unless the person chose to discard them.
+    public func signOut(discardingUnsent: Bool = false) async {
+        do {
+            try await core.signOut(discardingUnsent: discardingUnsent)
+            isSignedOut = true
+        } catch {
+            errorMessage = (error as? ClientCoreError)?.description ?? LibraryViewModel.message(for: error)
+        }
+    }
+
+    /// Deletes the account and every entry, after the typed confirmation.
+    public func deleteAccount(password: String?) async {
+        guard canDeleteAccount else {
+            errorMessage = "Type \(Self.deleteConfirmationWord) to confirm."
+            return
+        }
+        do {
+            try await core.deleteAccount(password: password)
+            isSignedOut = true
+        } catch {
+            errorMessage = LibraryViewModel.message(for: error)
+        }
+    }
+
+    static func localDay(_ date: Date, _ zone: TimeZone) -> String {
+        var calendar = Calendar(identifier: .gregorian)
+        calendar.timeZone = zone
+        let parts = calendar.dateComponents([.year, .month, .day], from: date)
+        return String(format: "%04d-%02d-%02d", parts.year ?? 0, parts.month ?? 0, parts.day ?? 0)
+    }
+}

@@ -1,0 +1,101 @@
+import Foundation
+import MyDayModels
+import Testing
+
+@testable import MyDayKit
+
+@MainActor
+@Suite struct EntryDetailViewModelTests {
+    let harness = CoreHarness()
+
+    @Test func showsTheCleanTranscriptAndTheOriginalOnDemand() throws {
+        let id = UUID()
+        try harness.synced([Given.serverEntry(id, transcript: "A walk by the river.")])
+        let detail = EntryDetailViewModel(entry: try #require(try harness.store.entry(id)), core: harness.core())
+        #expect(detail.transcript == .text("A walk by the river."))
+        #expect(detail.hasOriginal)
+        detail.showsOriginal = true
+        #expect(detail.transcript == .text("a walk by the river."))
+        #expect(detail.canRetranscribe && !detail.canRetry)
+    }
+
+    @Test func eachStateHasItsOwnTranscriptArea() throws {
+        let ids = (0..<3).map { _ in UUID() }
+        var silent = Given.serverEntry(ids[2], transcript: "")
+        silent.noSpeech = true
+        var failed = Given.serverEntry(ids[1], status: .failed, transcript: nil)
+        failed.failureReason = "The recognizer gave up."
+        try harness.synced([Given.serverEntry(ids[0], status: .transcribing, transcript: nil), failed, silent])
+        let core = harness.core()
+        let states = try ids.map { EntryDetailViewModel(entry: try #require(try harness.store.entry($0)), core: core).transcript }
+        #expect(states == [.waiting("Transcribing…"), .failed("The recognizer gave up."), .noSpeech])
+    }
+
+    @Test func playsTheLocalFileWhenItIsHereAndASignedLinkOtherwise() async throws {
+        // Given one entry recorded here and one only on the server
+        let local = UUID()
+        let temporary = try harness.library.beginRecording(
+            id: local, startedAt: Given.now, timeZone: Given.paris, container: .wav)
+        try Given.wav(seconds: 1).write(to: temporary)
+        try harness.store.recordFinished(try harness.library.finishRecording(id: local))
+        let remote = UUID()
+        try harness.synced([Given.serverEntry(remote)])
+        let link = URL(string: "http://127.0.0.1:1/v1/blobs/audio/x?sig=1")!
+        var client = FakeMyDayClient()
+        client.onAudioLink = {
+            #expect($0 == remote)
+            return SignedLink(url: link, expiresAt: Given.now)
+        }
+        let core = harness.core(client)
+        // Then each plays from where its audio is
+        let here = await EntryDetailViewModel(entry: try #require(try harness.store.entry(local)), core: core).playbackURL()
+        #expect(here?.isFileURL == true)
+        let there = await EntryDetailViewModel(entry: try #require(try harness.store.entry(remote)), core: core).playbackURL()
+        #expect(there == link)
+    }
+
+    @Test func editsShowAtOnceAndWaitForTheServerWhenItIsAway() async throws {
+        let id = UUID()
+        try harness.synced([Given.serverEntry(id)])
+        var client = FakeMyDayClient()
+        client.onChanges = { _, _ in throw URLError(.notConnectedToInternet) }
+        let detail = EntryDetailViewModel(entry: try #require(try harness.store.entry(id)), core: harness.core(client))
+        await detail.save(EntryEdit(title: "By the river", tags: ["walk"], mood: 5))
+        #expect(detail.entry.title == "By the river")
+        #expect(detail.entry.tags == ["walk"])
+        #expect(detail.errorMessage?.contains("next sync") == true)
+        #expect(try harness.store.pendingEdits().map(\.id) == [id])
+    }
+
+    @Test func retryingARefusedUploadSendsItAgain() async throws {
+        let note = try harness.store.noteWritten("Again.", at: Given.now, timeZone: Given.paris)
+        try harness.store.markUploadGaveUp(note.id, reason: "Busy.")
+        var client = FakeMyDayClient()
+        client.onCreateEntry = { entry in
+            var server = Given.serverEntry(entry.id, transcript: "Again.")
+            server.kind = .text
+            return CreatedEntry(entry: server, upload: nil)
+        }
+        let core = ClientCore(
+            store: harness.store, library: harness.library, client: client, uploader: FakeBlobUploader(answers: []))
+        let detail = EntryDetailViewModel(entry: try #require(try harness.store.entry(note.id)), core: core)
+        #expect(detail.canRetry)
+        await detail.retry()
+        #expect(detail.entry.state == .transcribed)
+    }
+
+    @Test func deletingAnUnsentEntryRemovesItAndItsAudioAtOnce() async throws {
+        let id = UUID()
+        let temporary = try harness.library.beginRecording(id: id, startedAt: Given.now, timeZone: Given.paris, container: .wav)
+        try Given.wav(seconds: 1).write(to: temporary)
+        let recording = try harness.library.finishRecording(id: id)
+        try harness.store.recordFinished(recording)
+        var client = FakeMyDayClient()
+        client.onChanges = { _, _ in EntryChanges(entries: [], deletedIDs: [], nextCursor: "0", hasMore: false) }
+        let detail = EntryDetailViewModel(entry: try #require(try harness.store.entry(id)), core: harness.core(client))
+        await detail.delete()
+        #expect(detail.isDeleted)
+        #expect(try harness.store.entry(id) == nil)
+        #expect(!FileManager.default.fileExists(atPath: harness.library.url(of: recording.audioPath).path))
+    }
+}

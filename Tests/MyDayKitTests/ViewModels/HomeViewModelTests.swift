@@ -1,0 +1,79 @@
+import Foundation
+import Testing
+
+@testable import MyDayKit
+
+@MainActor
+@Suite struct HomeViewModelTests {
+    let harness = CoreHarness()
+
+    private func model(_ capture: FileWritingCapture = FileWritingCapture(), time: ManualUptime = ManualUptime(0))
+        -> HomeViewModel
+    {
+        let core = harness.core()
+        let library = core.library
+        let recorder = Recorder(
+            capture: capture, hintStore: InMemoryHintStore(hasShownStopHint: false), now: { Given.now }, uptime: { time.current },
+            prepareFile: { id, start in try library.beginRecording(id: id, startedAt: start, timeZone: Given.paris) },
+            timeZone: Given.paris)
+        return HomeViewModel(core: core, recorder: recorder)
+    }
+
+    @Test func aLongPressStopsAndTheRecordingJoinsTheQueue() async throws {
+        // Given a recording started with a tap
+        let time = ManualUptime(10)
+        let home = model(time: time)
+        #expect(home.recordButtonLabel == "Record")
+        await home.recordButtonTapped()
+        #expect(home.recordButtonLabel == "Pause recording")
+        #expect(home.stopHint == "Tip: Long-press ~3s to stop.")
+        // When the button is held for 3 s after 20 s of recording
+        time.current = 30
+        #expect(home.elapsedText(at: 30) == "0:20")
+        home.pressBegan()
+        time.current = 31.5
+        await home.holdTick(at: 31.5)
+        #expect(home.recorder.holdProgress(at: 31.5) == 0.5)
+        time.current = 33
+        await home.holdTick(at: 33)
+        // Then the recording is saved, in the library and queued, with its file
+        guard case .saved(let result) = home.recorder.state else {
+            Issue.record("not saved: \(home.recorder.state)")
+            return
+        }
+        let entry = try #require(try harness.store.entry(result.id))
+        #expect(entry.state == .queued)
+        #expect(entry.filename.hasSuffix(".m4a"))
+        #expect(FileManager.default.fileExists(atPath: harness.library.url(of: try #require(entry.audioPath)).path))
+        #expect(try harness.store.pendingUploads().count == 1)
+        #expect(home.recordButtonLabel == "Record")
+    }
+
+    @Test func releasingEarlyKeepsRecordingAndTheVisibleStopWorksToo() async throws {
+        let time = ManualUptime(0)
+        let home = model(time: time)
+        await home.recordButtonTapped()
+        home.pressBegan()
+        time.current = 1.5
+        await home.pressEnded()
+        #expect(home.recorder.state == .recording)
+        #expect(home.recorder.holdProgress(at: 1.6) == 0)
+        await home.stopTapped()
+        #expect(try harness.store.entries().count == 1)
+    }
+
+    @Test func aDeniedMicrophoneSaysSoAndTypingStillWorks() async throws {
+        // Given a microphone the person did not allow
+        let home = model(FileWritingCapture(refusing: FakeCaptureError("Microphone access is off.")))
+        await home.recordButtonTapped()
+        #expect(home.recorder.state == .failed("Microphone access is off."))
+        // When they type instead, then the entry is saved and queued
+        home.isTypingInstead = true
+        home.typedText = "  Wrote it down instead.  "
+        #expect(await home.saveTypedEntry())
+        #expect(try harness.store.entries().map(\.transcriptClean) == ["Wrote it down instead."])
+        #expect(!home.isTypingInstead && home.typedText.isEmpty)
+        home.typedText = "   "
+        #expect(await home.saveTypedEntry() == false)
+    }
+}
