@@ -23,6 +23,7 @@ bench:
 	bench/run
 	bench/pipeline
 	bench/export
+	bench/kit
 
 ## Regenerates Sources/MyDayAPI/Generated after openapi.yaml changed.
 generate:

@@ -13,6 +13,7 @@ let package = Package(
         .library(name: "MyDayKit", targets: ["MyDayKit"]),
         .executable(name: "myday-server", targets: ["MyDayServerMain"]),
         .executable(name: "myday", targets: ["MyDayCLI"]),
+        .executable(name: "myday-kit-bench", targets: ["MyDayKitBench"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
@@ -114,6 +115,17 @@ let package = Package(
         .executableTarget(
             name: "MyDayCLI",
             dependencies: ["MyDayKit", .product(name: "ArgumentParser", package: "swift-argument-parser")]
+        ),
+        /// `myday-kit-bench`: MyDayKit's sync and waveform levels, measured for `bench/kit`.
+        .executableTarget(
+            name: "MyDayKitBench",
+            dependencies: [
+                "MyDayKit",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "HTTPTypes", package: "swift-http-types"),
+                .product(name: "OpenAPIRuntime", package: "swift-openapi-runtime"),
+            ],
+            path: "bench/MyDayKitBench"
         ),
         /// Starts the real `myday-server` as a child process, for end-to-end tests of any part.
         .target(name: "MyDayTestSupport", path: "Tests/MyDayTestSupport"),

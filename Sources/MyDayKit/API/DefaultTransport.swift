@@ -8,8 +8,9 @@ import OpenAPIRuntime
 #endif
 
 /// The HTTP transport of the platform: URLSession on Apple platforms, AsyncHTTPClient elsewhere.
-enum DefaultTransport {
-    static func make() -> any ClientTransport {
+public enum DefaultTransport {
+    /// A new transport; `LiveMyDayClient` uses one unless it is given another (to measure or record, say).
+    public static func make() -> any ClientTransport {
         #if canImport(OpenAPIURLSession)
             URLSessionTransport()
         #else

@@ -187,9 +187,13 @@ extension LocalStore {
     public func applyServerChanges(_ changes: EntryChanges, now: Date = Date()) throws -> [String] {
         try writer.write { db in
             var orphanedAudio: [String] = []
+            let known = try LocalEntry.fetchAll(db, keys: changes.entries.map(\.id))
+            var locals = Dictionary(known.map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })
             for server in changes.entries {
-                guard let local = try LocalEntry.fetchOne(db, key: server.id) else {
-                    try LocalEntry(server, audioPath: nil).insert(db)
+                guard let local = locals[server.id] else {
+                    let inserted = LocalEntry(server, audioPath: nil)
+                    try inserted.insert(db)
+                    locals[server.id] = inserted
                     continue
                 }
                 if local.pendingDelete { continue }
@@ -198,7 +202,9 @@ extension LocalStore {
                     continue
                 }
                 if local.state.isOnItsWayUp { try PendingUpload.deleteOne(db, key: server.id) }
-                try Self.merge(server, into: local).update(db)
+                let merged = Self.merge(server, into: local)
+                try merged.update(db)
+                locals[server.id] = merged
             }
             for id in changes.deletedIDs {
                 guard let local = try LocalEntry.fetchOne(db, key: id) else { continue }

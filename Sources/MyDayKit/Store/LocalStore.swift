@@ -8,16 +8,18 @@ public final class LocalStore: Sendable {
 
     /// A store in a file (created if missing), migrated to the newest schema.
     public convenience init(path: String) throws {
-        var configuration = Configuration()
-        configuration.foreignKeysEnabled = true
-        try self.init(writer: DatabasePool(path: path, configuration: configuration))
+        try self.init(writer: DatabasePool(path: path, configuration: Self.configuration))
     }
 
     /// A store in memory, for tests and previews.
     public static func inMemory() throws -> LocalStore {
+        try LocalStore(writer: DatabaseQueue(configuration: configuration))
+    }
+
+    private static var configuration: Configuration {
         var configuration = Configuration()
         configuration.foreignKeysEnabled = true
-        return try LocalStore(writer: DatabaseQueue(configuration: configuration))
+        return configuration
     }
 
     init(writer: any DatabaseWriter) throws {
