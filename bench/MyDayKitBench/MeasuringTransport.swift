@@ -13,7 +13,9 @@ final class MeasuringTransport: ClientTransport, @unchecked Sendable {
     var bytes: Int { lock.withLock { counts.bytes } }
     func reset() { lock.withLock { counts = (0, 0) } }
 
-    func send(_ request: HTTPRequest, body: HTTPBody?, baseURL: URL, operationID: String) async throws -> (HTTPResponse, HTTPBody?) {
+    func send(_ request: HTTPRequest, body: HTTPBody?, baseURL: URL, operationID: String) async throws -> (
+        HTTPResponse, HTTPBody?
+    ) {
         let (response, responseBody) = try await base.send(request, body: body, baseURL: baseURL, operationID: operationID)
         var data = Data()
         if let responseBody { data = try await Data(collecting: responseBody, upTo: 64 * 1024 * 1024) }
