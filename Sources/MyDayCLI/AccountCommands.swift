@@ -11,7 +11,8 @@ struct Register: AsyncParsableCommand {
 
     func run() async throws {
         let workspace = try Workspace(options: server)
-        let account = try await workspace.core.client.register(email: email, password: try password.resolve())
+        let password = try password.resolve()
+        let account = try await workspace.core.signIn { try await $0.register(email: email, password: password) }
         try workspace.rememberServer()
         Output().line("Registered and signed in as \(account.email) on \(workspace.serverURL.absoluteString).")
     }
@@ -27,7 +28,8 @@ struct Login: AsyncParsableCommand {
 
     func run() async throws {
         let workspace = try Workspace(options: server)
-        let account = try await workspace.core.client.login(email: email, password: try password.resolve())
+        let password = try password.resolve()
+        let account = try await workspace.core.signIn { try await $0.login(email: email, password: password) }
         try workspace.rememberServer()
         Output().line("Signed in as \(account.email) on \(workspace.serverURL.absoluteString).")
     }

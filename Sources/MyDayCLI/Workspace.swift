@@ -7,6 +7,8 @@ struct Workspace {
     let directory: URL
     let serverURL: URL
     let core: ClientCore
+    /// Held for the command's life: one `myday` at a time works on a state folder.
+    private let lock: FileHandle
 
     /// The settings kept between runs.
     private struct Settings: Codable {
@@ -22,6 +24,7 @@ struct Workspace {
             ?? FileManager.default.homeDirectoryForCurrentUser.appendingPathComponent(".myday", isDirectory: true)
         try FileManager.default.createDirectory(
             at: directory, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+        lock = try Self.lock(directory.appendingPathComponent("lock"), output: output)
         let remembered = (try? Data(contentsOf: directory.appendingPathComponent("settings.json")))
             .flatMap { try? JSONDecoder().decode(Settings.self, from: $0) }?.server
         let server = options.server ?? environment["MYDAY_SERVER"] ?? remembered ?? Self.defaultServer
@@ -34,6 +37,17 @@ struct Workspace {
             credentials: FileCredentialStore(file: directory.appendingPathComponent("credentials.json")),
             report: output.uploadEvent)
         try core.recoverAfterLaunch()
+    }
+
+    /// Takes the folder's lock, waiting (and saying so) while another `myday` holds it.
+    private static func lock(_ file: URL, output: Output) throws -> FileHandle {
+        let descriptor = open(file.path, O_RDWR | O_CREAT | O_CLOEXEC, 0o600)
+        guard descriptor >= 0 else { throw CLIError("Cannot open \(file.path): \(String(cString: strerror(errno))).") }
+        if flock(descriptor, LOCK_EX | LOCK_NB) != 0 {
+            output.note("Waiting for another myday command to finish…")
+            guard flock(descriptor, LOCK_EX) == 0 else { throw CLIError("Cannot lock \(file.path).") }
+        }
+        return FileHandle(fileDescriptor: descriptor, closeOnDealloc: true)
     }
 
     /// Remembers the server, so later commands need no `--server`.

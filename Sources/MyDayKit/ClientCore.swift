@@ -40,7 +40,7 @@ public final class ClientCore: Sendable {
     public func recoverAfterLaunch() throws -> [FinishedRecording] {
         try store.requeueInterruptedUploads()
         let recovered = try library.recoverInterrupted()
-        for recording in recovered { try store.recordFinished(recording) }
+        for recording in recovered { try record(recording) }
         return recovered
     }
 
@@ -48,8 +48,29 @@ public final class ClientCore: Sendable {
     @discardableResult
     public func keepRecording(id: UUID, duration: TimeInterval?) throws -> FinishedRecording {
         let recording = try library.finishRecording(id: id, duration: duration)
-        try store.recordFinished(recording)
+        try record(recording)
         return recording
+    }
+
+    /// Writes the entry (once), then lets the library forget the recording's start note.
+    private func record(_ recording: FinishedRecording) throws {
+        if try store.entry(recording.id) == nil { try store.recordFinished(recording) }
+        library.forgetStart(of: recording.id)
+    }
+
+    /// Signs in with `operation` (a login, a registration, a provider sign-in) and ties this device's
+    /// diary to the account (`LocalStore.claim(for:)`); when the device holds another account's unsent
+    /// entries, the new session is ended again and the error thrown.
+    @discardableResult
+    public func signIn(_ operation: (any MyDayClient) async throws -> Account) async throws -> Account {
+        let account = try await operation(client)
+        do {
+            for path in try store.claim(for: account.id) { library.removeAudio(path) }
+        } catch {
+            try? await client.logout()
+            throw error
+        }
+        return account
     }
 
     /// Pull-to-refresh: send what waits (even if backing off), then sync.
@@ -75,33 +96,21 @@ public final class ClientCore: Sendable {
         _ = try await syncEngine.sync()
     }
 
-    /// Entries whose audio or text has not reached the server yet.
-    public func unsentCount() throws -> Int { try store.pendingUploads().count }
+    /// Entries, edits and deletions that have not reached the server yet.
+    public func unsentCount() throws -> Int { try store.unsentCount() }
 
-    /// Signs out and forgets this device's diary. Refuses while entries are unsent, unless `discardingUnsent`.
+    /// Forgets this device's diary and signs out. Refuses while anything is unsent, unless `discardingUnsent`.
     public func signOut(discardingUnsent: Bool = false) async throws {
-        let unsent = try unsentCount()
-        guard unsent == 0 || discardingUnsent else { throw ClientCoreError.unsentEntries(unsent) }
+        let forgotten = discardingUnsent ? try store.forgetEverything() : try store.forgetEverythingIfAllSent()
+        forgotten.forEach(library.removeAudio)
+        try library.discardIncoming()
         try await client.logout()
-        for path in try store.forgetEverything() { library.removeAudio(path) }
     }
 
     /// Deletes the account on the server, then everything on this device.
     public func deleteAccount(password: String?) async throws {
         try await client.deleteAccount(password: password)
         for path in try store.forgetEverything() { library.removeAudio(path) }
-    }
-}
-
-/// Why the client core refused an action.
-public enum ClientCoreError: Error, Equatable, CustomStringConvertible {
-    /// Signing out now would lose entries the server does not have.
-    case unsentEntries(Int)
-
-    public var description: String {
-        switch self {
-        case .unsentEntries(let count):
-            "\(count) \(count == 1 ? "entry has" : "entries have") not reached the server yet; sync first, or discard them."
-        }
+        try library.discardIncoming()
     }
 }

@@ -88,7 +88,7 @@ import Testing
     @Test func anEntryStillUploadingIsNotClobberedByAServerRowWithoutAudio() throws {
         // Given an entry being uploaded whose create reached the server, but not its audio
         try recordOne()
-        try store.markUploading(id)
+        _ = try store.claimForUpload(id)
         // When the server's pending_upload row arrives in a sync
         try store.applyServerChanges(page([Given.serverEntry(id, status: .pendingUpload, transcript: nil)]))
         // Then the entry is still uploading, with its audio and its place in the queue
@@ -138,9 +138,76 @@ import Testing
 
     @Test func aKilledUploadGoesBackToTheQueueAtLaunch() throws {
         try recordOne()
-        try store.markUploading(id)
+        _ = try store.claimForUpload(id)
         try store.requeueInterruptedUploads()
         #expect(try store.entry(id)?.state == .queued)
+    }
+
+    @Test func anEntryDeletedWhileUploadingStaysDeletedWhenTheUploadFinishes() throws {
+        // Given an entry deleted here while its upload was under way
+        try recordOne()
+        _ = try store.claimForUpload(id)
+        #expect(try store.deleteEntry(id) == nil)
+        // When the upload completes
+        try store.markUploaded(Given.serverEntry(id, status: .uploaded, transcript: nil))
+        // Then it stays hidden and is still to be deleted on the server
+        #expect(try store.entries().isEmpty)
+        #expect(try store.pendingDeletes().map(\.id) == [id])
+    }
+
+    @Test func anEntryWhoseUploadWasTriedIsDeletedOnTheServerToo() throws {
+        // Given an entry whose first attempt failed after it may have reached the server
+        try recordOne()
+        _ = try store.claimForUpload(id)
+        try store.markUploadRetry(id, reason: "Timed out.", next: Given.now)
+        // When it is deleted here, then it is hidden and left for the sync to delete on the server
+        #expect(try store.deleteEntry(id) == nil)
+        #expect(try store.pendingDeletes().map(\.id) == [id])
+        // And the queue no longer takes it
+        #expect(try store.claimForUpload(id) == nil)
+    }
+
+    @Test func anEntryCanBeClaimedForUploadOnce() throws {
+        try recordOne()
+        #expect(try store.claimForUpload(id)?.state == .uploading)
+        #expect(try store.claimForUpload(id) == nil)
+    }
+
+    @Test func aTitleEditedDuringTranscriptionSurvivesIt() throws {
+        // Given an entry being transcribed, whose title was edited here at T+10
+        try store.applyServerChanges(page([Given.serverEntry(id, status: .transcribing, updatedAt: Given.now, transcript: nil)]))
+        try store.editEntry(id, EntryEdit(title: "Morning walk"), at: Given.now.addingTimeInterval(10))
+        // When the transcription finishes at T+20 (a newer row, but the title untouched)
+        try store.applyServerChanges(
+            page([Given.serverEntry(id, status: .transcribed, updatedAt: Given.now.addingTimeInterval(20), transcript: "Words.")])
+        )
+        // Then the title stays and is still to be sent, next to the new transcript
+        let entry = try #require(try store.entry(id))
+        #expect(entry.title == "Morning walk")
+        #expect(entry.transcriptClean == "Words.")
+        #expect(try store.pendingEdits().map(\.id) == [id])
+    }
+
+    @Test func aStoreBelongsToOneAccount() throws {
+        // Given a store with a synced entry of account A
+        let accountA = UUID()
+        let accountB = UUID()
+        try store.claim(for: accountA)
+        try store.applyServerChanges(page([Given.serverEntry(id)]))
+        // When A signs in again nothing changes; when B signs in, A's diary is forgotten
+        try store.claim(for: accountA)
+        #expect(try store.entries().count == 1)
+        try store.claim(for: accountB)
+        #expect(try store.entries().isEmpty)
+        #expect(try store.syncCursor() == nil)
+    }
+
+    @Test func anotherAccountCannotTakeAStoreWithUnsentEntries() throws {
+        try store.claim(for: UUID())
+        try recordOne()
+        #expect(throws: LocalStoreError.anotherAccountsEntriesUnsent) { try store.claim(for: UUID()) }
+        #expect(try store.entries().count == 1)
+        #expect(throws: LocalStoreError.unsent(1)) { try store.forgetEverythingIfAllSent() }
     }
 
     @Test func observersSeeEveryChange() async throws {

@@ -16,10 +16,16 @@ import Testing
         try Given.wav(seconds: 2).write(to: temporary)
         // When it stops
         let finished = try library.finishRecording(id: id)
-        // Then it is in recordings/ with Tokyo's wall clock and its real duration, and nothing is left in incoming/
+        // Then it is in recordings/ with Tokyo's wall clock and its real duration; only its start note
+        // stays in incoming/ until the entry is written
         #expect(finished.audioPath == "recordings/2026-03-09_08-30-00_5a1c0ffe.wav")
         #expect(abs(finished.duration - 2) < 0.001)
         #expect(FileManager.default.fileExists(atPath: library.url(of: finished.audioPath).path))
+        #expect(
+            try FileManager.default.contentsOfDirectory(atPath: library.incoming.path) == [
+                "5a1c0ffe-0000-4000-8000-000000000001.json"
+            ])
+        library.forgetStart(of: id)
         #expect(try FileManager.default.contentsOfDirectory(atPath: library.incoming.path).isEmpty)
     }
 
@@ -35,6 +41,23 @@ import Testing
         // Then the first becomes a recording of 3.5 s and the empty one is discarded
         #expect(recovered.map(\.id) == [id])
         #expect(abs((recovered.first?.duration ?? 0) - 3.5) < 0.001)
+        #expect(
+            try FileManager.default.contentsOfDirectory(atPath: library.incoming.path).map { $0.hasSuffix(".json") } == [true])
+    }
+
+    @Test func aCrashAfterTheMoveBeforeTheEntryIsRecoveredOnce() throws {
+        // Given a recording moved into the library whose entry was never written (the app died in between)
+        let store = try LocalStore.inMemory()
+        let core = ClientCore(store: store, library: library, client: FakeMyDayClient(), uploader: FakeBlobUploader(answers: []))
+        let temporary = try library.beginRecording(id: id, startedAt: Given.now, timeZone: Given.paris, container: .wav)
+        try Given.wav(seconds: 2).write(to: temporary)
+        _ = try library.finishRecording(id: id)
+        // When the next launch recovers, twice
+        try core.recoverAfterLaunch()
+        try core.recoverAfterLaunch()
+        // Then the recording is one queued entry with its real duration, and no start note is left
+        #expect(try store.entries().map(\.id) == [id])
+        #expect(abs((try store.entry(id)?.duration ?? 0) - 2) < 0.001)
         #expect(try FileManager.default.contentsOfDirectory(atPath: library.incoming.path).isEmpty)
     }
 

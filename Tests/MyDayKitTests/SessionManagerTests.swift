@@ -1,5 +1,6 @@
 import Foundation
 import MyDayKit
+import MyDayTestSupport
 import Testing
 
 @Suite struct SessionManagerTests {
@@ -46,6 +47,26 @@ import Testing
         await #expect(throws: MyDayClientError.sessionEnded) { try await session.accessToken() }
         #expect(try store.load() == nil)
         await #expect(throws: MyDayClientError.notSignedIn) { try await session.accessToken() }
+    }
+
+    @Test func aSignOutDuringARefreshIsNotUndoneByItsAnswer() async throws {
+        // Given a refresh that answers only after the person signed out
+        let store = InMemoryCredentialStore(credentials("old", expiresIn: 0))
+        let gate = AsyncStream<Void>.makeStream()
+        let session = SessionManager(
+            store: store, now: { Given.now },
+            refresh: { _ in
+                for await _ in gate.stream { break }
+                return credentials("revived", expiresIn: 900)
+            })
+        let refreshing = Task { try await session.accessToken() }
+        try await pollUntil("the refresh is under way", deadline: .seconds(10)) { await session.isRefreshing }
+        try await session.end()
+        gate.continuation.yield()
+        // Then the caller is told the session ended, and it stays ended
+        await #expect(throws: MyDayClientError.sessionEnded) { try await refreshing.value }
+        #expect(try store.load() == nil)
+        #expect(try await session.credentials() == nil)
     }
 
     @Test func aFailedNetworkKeepsTheSession() async throws {

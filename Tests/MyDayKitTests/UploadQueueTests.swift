@@ -171,6 +171,39 @@ final class CallCounter: @unchecked Sendable {
         #expect(try store.pendingUploads().first?.upload.attempts == 0)
     }
 
+    @Test func twoPassesAtOnceSendAnEntryOnce() async throws {
+        // Given a queued recording and a server that takes a moment to answer the create
+        try queueOneRecording()
+        let creates = CallCounter()
+        var client = FakeMyDayClient()
+        client.onCreateEntry = { [target] entry in
+            creates.increment()
+            try await Task.sleep(for: .milliseconds(50))
+            return CreatedEntry(entry: Given.serverEntry(entry.id, status: .pendingUpload), upload: target)
+        }
+        client.onCompleteUpload = { Given.serverEntry($0, status: .uploaded) }
+        let queue = queue(client, FakeBlobUploader(answers: [nil]))
+        // When two passes run at once (the background loop and a pull-to-refresh)
+        async let first = queue.sendDue()
+        async let second = queue.sendDue(evenIfNotDue: true)
+        let summaries = try await [first, second]
+        // Then the entry was created and uploaded once
+        #expect(creates.count == 1)
+        #expect(summaries.map(\.uploaded).reduce(0, +) == 1)
+    }
+
+    @Test func anEntryDeletedHereIsNotUploaded() async throws {
+        // Given a queued entry whose first attempt failed, then deleted here
+        try queueOneRecording()
+        var client = FakeMyDayClient()
+        client.onCreateEntry = { _ in throw URLError(.timedOut) }
+        try await queue(client, FakeBlobUploader(answers: [])).sendDue()
+        try store.deleteEntry(id)
+        // When the queue runs again, then it makes no call (the fake would fail the test)
+        let quiet = queue(FakeMyDayClient(), FakeBlobUploader(answers: []))
+        #expect(try await quiet.sendDue(evenIfNotDue: true).uploaded == 0)
+    }
+
     @Test func aTypedNoteNeedsNoUpload() async throws {
         // Given a note, then creating it is all it takes
         let note = try store.noteWritten("Typed.", at: Given.now, timeZone: Given.paris)
@@ -183,6 +216,17 @@ final class CallCounter: @unchecked Sendable {
         }
         #expect(try await queue(client, FakeBlobUploader(answers: [])).sendDue().uploaded == 1)
         #expect(try store.entry(note.id)?.state == .transcribed)
+    }
+}
+
+@Suite struct RetryAfterTests {
+    @Test func readsSecondsAndHTTPDates() throws {
+        let now = try Date("2026-11-21T10:00:00Z", strategy: .iso8601)
+        #expect(RetryAfter.seconds("120", now: now) == 120)
+        #expect(RetryAfter.seconds("Sat, 21 Nov 2026 10:01:30 GMT", now: now) == 90)
+        #expect(RetryAfter.seconds("Sat, 21 Nov 2026 09:00:00 GMT", now: now) == 0)
+        #expect(RetryAfter.seconds("soon", now: now) == nil)
+        #expect(RetryAfter.seconds(nil, now: now) == nil)
     }
 }
 

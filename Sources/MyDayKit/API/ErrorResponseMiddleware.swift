@@ -25,6 +25,6 @@ struct ErrorResponseMiddleware: ClientMiddleware {
         throw MyDayClientError.server(
             status: response.status.code, code: detail?.code ?? "http_\(response.status.code)",
             message: detail?.message ?? response.status.reasonPhrase,
-            retryAfter: response.headerFields[.retryAfter].flatMap(TimeInterval.init))
+            retryAfter: RetryAfter.seconds(response.headerFields[.retryAfter]))
     }
 }

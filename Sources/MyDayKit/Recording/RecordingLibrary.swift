@@ -38,9 +38,24 @@ public struct RecordingLibrary: Sendable {
     }
 
     /// Moves a stopped recording into the library. `duration` is used when the file's own cannot be read.
+    ///
+    /// The note of its start stays until `forgetStart(of:)`, called once the entry is in the store, so a
+    /// crash between the two is recovered at the next launch.
     public func finishRecording(id: UUID, duration: TimeInterval? = nil) throws -> FinishedRecording {
         let start = try JSONDecoder.myDay.decode(Start.self, from: Data(contentsOf: note(for: id)))
         return try finish(start, duration: duration)
+    }
+
+    /// The recording with this id is safely an entry now; its start note is no longer needed.
+    public func forgetStart(of id: UUID) {
+        try? FileManager.default.removeItem(at: note(for: id))
+    }
+
+    /// Removes every recording in progress (after the account's diary was forgotten on this device).
+    public func discardIncoming() throws {
+        for file in try FileManager.default.contentsOfDirectory(at: incoming, includingPropertiesForKeys: nil) {
+            try FileManager.default.removeItem(at: file)
+        }
     }
 
     /// Copies an audio file (for example one the CLI was given) into the library as a new recording.
@@ -50,13 +65,23 @@ public struct RecordingLibrary: Sendable {
         guard let container = AudioContainer(fileExtension: source.pathExtension) else {
             throw RecordingLibraryError.unsupportedFile(source.lastPathComponent)
         }
-        let temporary = try beginRecording(
-            id: id, startedAt: startedAt, timeZone: timeZone, container: container, language: language)
-        try FileManager.default.copyItem(at: source, to: temporary)
-        return try finishRecording(id: id)
+        // Copied under a name recovery ignores, and noted only once complete, so a half copy is never an entry.
+        let partial = incoming.appendingPathComponent("\(id.uuidString.lowercased()).partial")
+        try FileManager.default.copyItem(at: source, to: partial)
+        do {
+            let temporary = temporaryAudio(for: id, container: container)
+            try FileSystem.replace(temporary, with: partial)
+            _ = try beginRecording(id: id, startedAt: startedAt, timeZone: timeZone, container: container, language: language)
+            return try finishRecording(id: id)
+        } catch {
+            try? FileManager.default.removeItem(at: partial)
+            throw error
+        }
     }
 
-    /// Turns the recordings a crash left in `incoming/` into finished ones; discards those without audio.
+    /// Turns the recordings a crash left in `incoming/` into finished ones (also those moved into the
+    /// library whose entry was not written yet); discards those without audio. Their start notes stay
+    /// until `forgetStart(of:)`.
     public func recoverInterrupted() throws -> [FinishedRecording] {
         let notes = try FileManager.default.contentsOfDirectory(at: incoming, includingPropertiesForKeys: nil)
             .filter { $0.pathExtension == "json" }
@@ -67,6 +92,11 @@ public struct RecordingLibrary: Sendable {
                 continue
             }
             let audio = temporaryAudio(for: start.id, container: start.container)
+            if !FileManager.default.fileExists(atPath: audio.path), FileManager.default.fileExists(atPath: finalAudio(start).path)
+            {
+                recovered.append(try finish(start, duration: nil))
+                continue
+            }
             let duration = AudioDuration.of(audio)
             if Self.size(of: audio) == 0 || duration == 0 {
                 try? FileManager.default.removeItem(at: audio)
@@ -86,19 +116,28 @@ public struct RecordingLibrary: Sendable {
         try? FileManager.default.removeItem(at: url(of: audioPath))
     }
 
+    /// Moves the audio into `recordings/` (unless a crash after the move already put it there).
     private func finish(_ start: Start, duration: TimeInterval?) throws -> FinishedRecording {
         let temporary = temporaryAudio(for: start.id, container: start.container)
-        let zone = TimeZone(identifier: start.timeZone) ?? .current
-        let filename = RecordingFilename.make(
-            id: start.id, start: start.startedAt, timeZone: zone, fileExtension: start.container.fileExtension)
-        let size = Self.size(of: temporary)
+        let destination = finalAudio(start)
+        let filename = destination.lastPathComponent
+        if FileManager.default.fileExists(atPath: temporary.path) {
+            guard Self.size(of: temporary) > 0 else { throw RecordingLibraryError.empty(filename) }
+            try FileSystem.replace(destination, with: temporary)
+        }
+        let size = Self.size(of: destination)
         guard size > 0 else { throw RecordingLibraryError.empty(filename) }
-        let measured = AudioDuration.of(temporary)
-        try FileSystem.replace(recordings.appendingPathComponent(filename), with: temporary)
-        try FileManager.default.removeItem(at: note(for: start.id))
+        let measured = AudioDuration.of(destination)
         return FinishedRecording(
             id: start.id, startedAt: start.startedAt, timeZone: start.timeZone, duration: measured ?? duration ?? 0,
             audioPath: "recordings/\(filename)", container: start.container, sizeBytes: size, language: start.language)
+    }
+
+    private func finalAudio(_ start: Start) -> URL {
+        let zone = TimeZone(identifier: start.timeZone) ?? .current
+        return recordings.appendingPathComponent(
+            RecordingFilename.make(
+                id: start.id, start: start.startedAt, timeZone: zone, fileExtension: start.container.fileExtension))
     }
 
     private func temporaryAudio(for id: UUID, container: AudioContainer) -> URL {

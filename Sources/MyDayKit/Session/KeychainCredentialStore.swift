@@ -44,11 +44,16 @@
         }
 
         private var baseQuery: [String: Any] {
-            [
+            var query: [String: Any] = [
                 kSecClass as String: kSecClassGenericPassword,
                 kSecAttrService as String: service,
                 kSecAttrAccount as String: account,
             ]
+            #if os(macOS)
+                // The iOS-style keychain, where the accessibility setting applies, instead of the file-based one.
+                query[kSecUseDataProtectionKeychain as String] = true
+            #endif
+            return query
         }
     }
 

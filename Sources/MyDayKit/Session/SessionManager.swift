@@ -16,6 +16,8 @@ public actor SessionManager {
     private var current: Credentials?
     private var loaded = false
     private var inFlight: Task<Credentials, any Error>?
+    /// Changes with every sign-in and sign-out, so a refresh that started before one cannot undo it.
+    private var generation = 0
 
     public init(
         store: CredentialStore, refreshMargin: TimeInterval = 60, now: @escaping @Sendable () -> Date = Date.init,
@@ -36,8 +38,13 @@ public actor SessionManager {
         return current
     }
 
+    /// Whether a refresh request is out now.
+    public var isRefreshing: Bool { inFlight != nil }
+
     /// Keeps a session a sign-in answered.
     public func begin(_ credentials: Credentials) throws {
+        generation += 1
+        inFlight = nil
         try store.save(credentials)
         current = credentials
         loaded = true
@@ -45,7 +52,7 @@ public actor SessionManager {
 
     /// Forgets the session on this device.
     public func end() throws {
-        inFlight?.cancel()
+        generation += 1
         inFlight = nil
         current = nil
         loaded = true
@@ -67,22 +74,32 @@ public actor SessionManager {
     }
 
     private func refreshed() async throws -> Credentials {
-        if let inFlight { return try await inFlight.value }
+        if let inFlight { return try await Self.value(of: inFlight) }
         guard let refreshToken = current?.refreshToken else { throw MyDayClientError.notSignedIn }
-        let task = Task<Credentials, any Error> {
-            defer { inFlight = nil }
-            do {
-                let renewed = try await refresh(refreshToken)
-                try store.save(renewed)
-                current = renewed
-                return renewed
-            } catch let error as MyDayClientError where error.status == 401 {
-                current = nil
-                try? store.clear()
-                throw MyDayClientError.sessionEnded
-            }
-        }
+        let generation = self.generation
+        let refresh = self.refresh
+        let task = Task<Credentials, any Error> { try await refresh(refreshToken) }
         inFlight = task
-        return try await task.value
+        defer { if inFlight == task { inFlight = nil } }
+        do {
+            let renewed = try await task.value
+            // A sign-out or another sign-in while the request was out: its answer belongs to nobody now.
+            guard self.generation == generation else { throw MyDayClientError.sessionEnded }
+            try store.save(renewed)
+            current = renewed
+            return renewed
+        } catch let error as MyDayClientError where error.status == 401 {
+            if self.generation == generation { try end() }
+            throw MyDayClientError.sessionEnded
+        }
+    }
+
+    /// A refresh's answer as a waiting caller sees it: a refused refresh token ends the session for them too.
+    private static func value(of task: Task<Credentials, any Error>) async throws -> Credentials {
+        do {
+            return try await task.value
+        } catch let error as MyDayClientError where error.status == 401 {
+            throw MyDayClientError.sessionEnded
+        }
     }
 }

@@ -62,6 +62,8 @@ public struct LocalEntry: Codable, Sendable, Equatable, Identifiable, FetchableR
     public var pendingEdit: EntryEdit?
     /// When `pendingEdit` was last changed; compared with `serverUpdatedAt` by the merge rule (ADR 0013).
     public var editedAt: Date?
+    /// The values the edited fields had before the first pending edit: what the server had then.
+    public var editBase: EntryEdit?
     /// Deleted here; hidden, and deleted on the server at the next sync.
     public var pendingDelete: Bool
 
@@ -111,6 +113,11 @@ public struct LocalEntry: Codable, Sendable, Equatable, Identifiable, FetchableR
         if let tags = edit.tags { entry.tags = tags }
         if let mood = edit.mood { entry.mood = mood == 0 ? nil : mood }
         return entry
+    }
+
+    /// The four editable fields as they are, with removal spelled as an edit spells it ("" title, 0 mood).
+    var editableValues: EntryEdit {
+        EntryEdit(title: title ?? "", text: transcriptClean ?? "", tags: tags, mood: mood ?? 0)
     }
 
     /// The request that creates this entry on the server.

@@ -32,6 +32,11 @@ extension LocalStore {
         try writer.read { db in try LocalEntry.filter(Column("pendingDelete") == true).fetchAll(db) }
     }
 
+    /// Entries, edits and deletions the server has not received yet.
+    public func unsentCount() throws -> Int {
+        try writer.read { db in try Self.unsentCount(db) }
+    }
+
     /// Where the next sync starts; nil before the first.
     public func syncCursor() throws -> String? {
         try writer.read { db in try String.fetchOne(db, sql: "SELECT cursor FROM syncState WHERE id = 1") }

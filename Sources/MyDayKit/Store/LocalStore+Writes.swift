@@ -63,12 +63,14 @@ extension LocalStore {
         return entry
     }
 
-    /// An upload attempt started.
-    public func markUploading(_ id: UUID) throws {
+    /// Claims a queued entry for an upload attempt. Answers it as it is now, or nil when it is no longer
+    /// queued (another pass took it, it was deleted or uploaded meanwhile): then the attempt must not start.
+    public func claimForUpload(_ id: UUID) throws -> LocalEntry? {
         try writer.write { db in
             try db.execute(
-                sql: "UPDATE entry SET state = ? WHERE id = ? AND state = ?",
+                sql: "UPDATE entry SET state = ? WHERE id = ? AND state = ? AND pendingDelete = 0",
                 arguments: [LocalEntryState.uploading, id, LocalEntryState.queued])
+            return db.changesCount == 1 ? try LocalEntry.fetchOne(db, key: id) : nil
         }
     }
 
@@ -137,6 +139,13 @@ extension LocalStore {
     public func editEntry(_ id: UUID, _ edit: EntryEdit, at date: Date = Date()) throws {
         try writer.write { db in
             guard var entry = try LocalEntry.fetchOne(db, key: id) else { return }
+            let before = entry.editableValues
+            var base = entry.editBase ?? EntryEdit()
+            if edit.title != nil { base.title = base.title ?? before.title }
+            if edit.text != nil { base.text = base.text ?? before.text }
+            if edit.tags != nil { base.tags = base.tags ?? before.tags }
+            if edit.mood != nil { base.mood = base.mood ?? before.mood }
+            entry.editBase = base
             entry = entry.applying(edit)
             entry.pendingEdit = (entry.pendingEdit ?? EntryEdit()).merged(with: edit)
             entry.editedAt = date
@@ -152,17 +161,24 @@ extension LocalStore {
             if !stillPending {
                 local.pendingEdit = nil
                 local.editedAt = nil
+                local.editBase = nil
             }
             try Self.merge(server, into: local).update(db)
         }
     }
 
-    /// A person deleted an entry here. Answers the audio path to remove now, if the server never had it.
+    /// A person deleted an entry here. Answers the audio path to remove now, if the server cannot have it.
+    ///
+    /// An entry no upload attempt ever reached the server with goes at once; any other is hidden and
+    /// deleted on the server at the next sync (an attempt that failed may still have created it there).
     @discardableResult
     public func deleteEntry(_ id: UUID) throws -> String? {
         try writer.write { db in
             guard var entry = try LocalEntry.fetchOne(db, key: id) else { return nil }
-            if entry.serverUpdatedAt == nil && entry.state != .uploading {
+            let upload = try PendingUpload.fetchOne(db, key: id)
+            let neverSent =
+                entry.serverUpdatedAt == nil && entry.state == .queued && upload?.attempts == 0 && upload?.lastError == nil
+            if neverSent {
                 try entry.delete(db)
                 return entry.audioPath
             }
@@ -219,29 +235,99 @@ extension LocalStore {
         }
     }
 
+    /// Ties the store to the account that signed in. A different account than the one the store holds
+    /// finds it emptied first, unless entries of the other account have not reached the server yet.
+    /// Answers the audio paths of a forgotten diary.
+    @discardableResult
+    public func claim(for accountID: UUID) throws -> [String] {
+        try writer.write { db in
+            let owner = try UUID.fetchOne(db, sql: "SELECT accountID FROM syncState WHERE id = 1")
+            var forgotten: [String] = []
+            if let owner, owner != accountID {
+                guard try Self.unsentCount(db) == 0 else { throw LocalStoreError.anotherAccountsEntriesUnsent }
+                forgotten = try Self.forgetAll(db)
+            }
+            try db.execute(
+                sql:
+                    "INSERT INTO syncState (id, accountID) VALUES (1, ?) ON CONFLICT (id) DO UPDATE SET accountID = excluded.accountID",
+                arguments: [accountID])
+            return forgotten
+        }
+    }
+
     /// Sign-out or account deletion: forget every entry, the queue and the cursor. Answers the audio paths.
     @discardableResult
     public func forgetEverything() throws -> [String] {
+        try writer.write { db in try Self.forgetAll(db) }
+    }
+
+    /// Forgets everything, in one transaction with the check, unless something is unsent. Answers the audio paths.
+    public func forgetEverythingIfAllSent() throws -> [String] {
         try writer.write { db in
-            let paths = try String.fetchAll(db, sql: "SELECT audioPath FROM entry WHERE audioPath IS NOT NULL")
-            try PendingUpload.deleteAll(db)
-            try LocalEntry.deleteAll(db)
-            try db.execute(sql: "DELETE FROM syncState")
-            return paths
+            let unsent = try Self.unsentCount(db)
+            guard unsent == 0 else { throw LocalStoreError.unsent(unsent) }
+            return try Self.forgetAll(db)
         }
+    }
+
+    private static func forgetAll(_ db: Database) throws -> [String] {
+        let paths = try String.fetchAll(db, sql: "SELECT audioPath FROM entry WHERE audioPath IS NOT NULL")
+        try PendingUpload.deleteAll(db)
+        try LocalEntry.deleteAll(db)
+        try db.execute(sql: "DELETE FROM syncState")
+        return paths
+    }
+
+    /// Entries, edits and deletions the server has not received yet.
+    static func unsentCount(_ db: Database) throws -> Int {
+        try Int.fetchOne(
+            db,
+            sql: """
+                SELECT (SELECT COUNT(*) FROM upload)
+                     + (SELECT COUNT(*) FROM entry WHERE pendingDelete = 1 OR (pendingEdit IS NOT NULL AND id NOT IN (SELECT entryID FROM upload)))
+                """) ?? 0
     }
 
     /// The server's row wins, but a local edit newer than it is laid over it and stays pending. An edit
     /// made before the server had the entry at all is newer than anything the server knows.
+    ///
+    /// Field by field: an edited field stays when the edit is newer than the server's row, or when the
+    /// server still has the value the edit started from (a transcription finishing changes the row's
+    /// `updated_at`, not the title). A deletion made here survives any server row.
     static func merge(_ server: ServerEntry, into local: LocalEntry) -> LocalEntry {
         var merged = LocalEntry(server, audioPath: local.audioPath)
-        if let edit = local.pendingEdit, let editedAt = local.editedAt,
-            local.serverUpdatedAt == nil || editedAt > server.updatedAt
-        {
-            merged = merged.applying(edit)
-            merged.pendingEdit = edit
-            merged.editedAt = editedAt
-        }
+        merged.pendingDelete = local.pendingDelete
+        guard let edit = local.pendingEdit, let editedAt = local.editedAt else { return merged }
+        let newer = local.serverUpdatedAt == nil || editedAt > server.updatedAt
+        let base = local.editBase ?? EntryEdit()
+        let theirs = merged.editableValues
+        var kept = EntryEdit()
+        if let title = edit.title, newer || theirs.title == base.title { kept.title = title }
+        if let text = edit.text, newer || theirs.text == base.text { kept.text = text }
+        if let tags = edit.tags, newer || theirs.tags == base.tags { kept.tags = tags }
+        if let mood = edit.mood, newer || theirs.mood == base.mood { kept.mood = mood }
+        guard !kept.isEmpty else { return merged }
+        merged = merged.applying(kept)
+        merged.pendingEdit = kept
+        merged.editedAt = editedAt
+        merged.editBase = base
         return merged
+    }
+}
+
+/// Why the local store refused a change.
+public enum LocalStoreError: Error, Equatable, CustomStringConvertible {
+    /// Forgetting now would lose this many entries, edits or deletions the server has not received.
+    case unsent(Int)
+    /// The device holds entries of another account that have not reached the server yet.
+    case anotherAccountsEntriesUnsent
+
+    public var description: String {
+        switch self {
+        case .unsent(let count):
+            "\(count) \(count == 1 ? "change has" : "changes have") not reached the server yet; sync first, or discard them."
+        case .anotherAccountsEntriesUnsent:
+            "This device holds another account's entries that have not reached the server; sign in as that account and sync first."
+        }
     }
 }

@@ -52,6 +52,7 @@ public final class LocalStore: Sendable {
                 t.column("audioPath", .text)
                 t.column("pendingEdit", .jsonText)
                 t.column("editedAt", .datetime)
+                t.column("editBase", .jsonText)
                 t.column("pendingDelete", .boolean).notNull()
             }
             try db.create(table: "upload") { t in
@@ -63,6 +64,7 @@ public final class LocalStore: Sendable {
             try db.create(table: "syncState") { t in
                 t.primaryKey("id", .integer).check { $0 == 1 }
                 t.column("cursor", .text)
+                t.column("accountID", .blob)
                 t.column("lastSyncAt", .datetime)
             }
         }

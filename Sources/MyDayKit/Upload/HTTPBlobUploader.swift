@@ -17,7 +17,7 @@ import Foundation
             guard let http = response as? HTTPURLResponse else { throw BlobUploadError(status: 0, retryAfter: nil) }
             guard (200..<300).contains(http.statusCode) else {
                 throw BlobUploadError(
-                    status: http.statusCode, retryAfter: http.value(forHTTPHeaderField: "Retry-After").flatMap(TimeInterval.init))
+                    status: http.statusCode, retryAfter: RetryAfter.seconds(http.value(forHTTPHeaderField: "Retry-After")))
             }
         }
     }
@@ -63,7 +63,7 @@ import Foundation
             guard (200..<300).contains(Int(response.status.code)) else {
                 throw BlobUploadError(
                     status: Int(response.status.code),
-                    retryAfter: response.headers.first(name: "Retry-After").flatMap(TimeInterval.init))
+                    retryAfter: RetryAfter.seconds(response.headers.first(name: "Retry-After")))
             }
         }
     }

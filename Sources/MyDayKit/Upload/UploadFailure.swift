@@ -1,16 +1,18 @@
 import Foundation
 
-/// What an upload error means for the queue: try again later, give up with a reason, or wait for a sign-in.
+/// What an upload error means for the queue: try again later, give up with a reason, or pause without counting.
 enum UploadFailure: Equatable {
     case retry(reason: String, retryAfter: TimeInterval?)
     case permanent(reason: String)
-    case needsSignIn(reason: String)
+    /// Nothing is wrong with the entry: no session, or the pass was cancelled. It waits, no attempt counted.
+    case pause(reason: String)
 
     init(_ error: any Error) {
         switch error {
         case let error as MyDayClientError:
             switch error {
-            case .notSignedIn, .sessionEnded: self = .needsSignIn(reason: error.description)
+            case .notSignedIn, .sessionEnded: self = .pause(reason: error.description)
+            case .server(401, _, let message, _): self = .pause(reason: message)
             case .server(let status, _, let message, let retryAfter):
                 self =
                     Self.isWorthRetrying(status) ? .retry(reason: message, retryAfter: retryAfter) : .permanent(reason: message)
@@ -18,11 +20,14 @@ enum UploadFailure: Equatable {
             }
         case let error as BlobUploadError:
             // 403: the signed URL expired; the next attempt creates the entry again and gets a fresh one.
+            // 0: no HTTP answer at all, as a network failure.
             self =
-                Self.isWorthRetrying(error.status) || error.status == 403
+                Self.isWorthRetrying(error.status) || error.status == 403 || error.status == 0
                 ? .retry(reason: error.description, retryAfter: error.retryAfter) : .permanent(reason: error.description)
         case let error as RecordingLibraryError:
             self = .permanent(reason: error.description)
+        case is CancellationError:
+            self = .pause(reason: "Stopped before the end.")
         default:
             self = .retry(reason: "Could not reach the server: \(String(describing: error))", retryAfter: nil)
         }

@@ -46,8 +46,10 @@ public actor UploadQueue {
             return summary
         }
         for (upload, entry) in try store.pendingUploads()
-        where entry.state == .queued && (evenIfNotDue || upload.nextAttemptAt <= now()) {
-            switch try await send(entry, attempts: upload.attempts) {
+        where entry.state == .queued && !entry.pendingDelete && (evenIfNotDue || upload.nextAttemptAt <= now()) {
+            // The list is a snapshot: claiming re-checks that the entry is still queued and takes it.
+            guard let claimed = try store.claimForUpload(entry.id) else { continue }
+            switch try await send(claimed, attempts: upload.attempts) {
             case .uploaded: summary.uploaded += 1
             case .retrying: summary.retrying += 1
             case .gaveUp: summary.gaveUp += 1
@@ -73,7 +75,11 @@ public actor UploadQueue {
             let wait = summary?.pausedBecause != nil || next == nil ? 3600 : max(0, next!.timeIntervalSince(now()))
             let sleeper = Task<Void, Never> { try? await Task.sleep(for: .seconds(wait)) }
             self.sleeper = sleeper
-            await sleeper.value
+            await withTaskCancellationHandler {
+                await sleeper.value
+            } onCancel: {
+                sleeper.cancel()
+            }
         }
     }
 
@@ -88,7 +94,6 @@ public actor UploadQueue {
     }
 
     private func send(_ entry: LocalEntry, attempts: Int) async throws -> Outcome {
-        try store.markUploading(entry.id)
         report(.started(entry.id))
         do {
             let created = try await client.createEntry(entry.newEntryRequest)
@@ -119,7 +124,7 @@ public actor UploadQueue {
                 return .retrying
             case .permanent(let reason):
                 return try giveUp(entry.id, reason: reason)
-            case .needsSignIn(let reason):
+            case .pause(let reason):
                 try store.markUploadPaused(entry.id, reason: reason)
                 return .paused(reason)
             }

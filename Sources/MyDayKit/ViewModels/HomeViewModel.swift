@@ -87,12 +87,13 @@ public final class HomeViewModel {
     /// A saved recording joins the library and the upload queue, once.
     private func keepIfSaved() async {
         guard case .saved(let result) = recorder.state, !keptRecordings.contains(result.id) else { return }
-        keptRecordings.insert(result.id)
         do {
             try core.keepRecording(id: result.id, duration: result.duration)
+            keptRecordings.insert(result.id)
             await core.uploads.wake()
         } catch {
-            errorMessage = "The recording could not be saved: \(error)"
+            // The audio and its start note stay in the library; the next launch recovers them.
+            errorMessage = "The recording could not be saved yet: \(error). It is kept and will be recovered."
         }
     }
 }

@@ -98,7 +98,7 @@ public final class ProfileViewModel {
             try await core.signOut(discardingUnsent: discardingUnsent)
             isSignedOut = true
         } catch {
-            errorMessage = (error as? ClientCoreError)?.description ?? LibraryViewModel.message(for: error)
+            errorMessage = (error as? LocalStoreError)?.description ?? LibraryViewModel.message(for: error)
         }
     }
 

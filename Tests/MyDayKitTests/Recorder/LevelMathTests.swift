@@ -36,21 +36,25 @@ struct LevelMathTests {
         #expect(abs(rms - 0.353_553) < 0.0001)
     }
 
-    @Test func platformRMSAgreesWithThePlainLoop() {
+    @Test(arguments: [1_024, 1_027, 5])
+    func platformRMSAgreesWithThePlainLoop(count: Int) {
         // Given an irregular signal
-        let signal: [Float] = (0..<1_024).map { index in
+        let signal: [Float] = (0..<count).map { index in
             let time = Double(index)
             let mixed: Double = 0.6 * sin(time * 0.37) + 0.25 * cos(time * 1.9)
             return Float(mixed)
         }
 
-        // When both RMS implementations run (vDSP on Apple platforms, the loop elsewhere)
+        // When both RMS implementations run (vDSP on Apple platforms, the eight-lane loop elsewhere),
+        // next to the definition computed in Double one sample at a time
         let platform = signal.withUnsafeBufferPointer { WaveformLevels.rms($0) }
         let plain = signal.withUnsafeBufferPointer { WaveformLevels.rmsPlain($0) }
+        let definition = (signal.reduce(0.0) { $0 + Double($1) * Double($1) } / Double(signal.count)).squareRoot()
 
-        // Then they agree
+        // Then all three agree
         #expect(plain > 0.3)
-        #expect(abs(platform - plain) < 0.0001)
+        #expect(abs(Double(plain) - definition) < 0.0001)
+        #expect(abs(Double(platform) - definition) < 0.0001)
     }
 
     @Test func rmsOfAnEmptyBufferIsZero() {

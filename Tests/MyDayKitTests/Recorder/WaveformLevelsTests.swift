@@ -5,14 +5,16 @@ import Testing
 @Suite("WaveformLevels")
 struct WaveformLevelsTests {
     @Test func silenceGivesAnEmptyBar() {
-        // Given a waveform
+        // Given a waveform whose newest bar is full
         var levels = WaveformLevels()
+        levels.append(level: 1)
 
         // When a silent buffer arrives
         levels.append(samples: [Float](repeating: 0, count: 512))
 
-        // Then the newest bar is empty
+        // Then the newest bar is empty and the full one moved back by one
         #expect(levels.bars.last == 0)
+        #expect(levels.bars[levels.bars.count - 2] == 1)
     }
 
     @Test func fullScaleSquareWaveGivesAFullBar() {

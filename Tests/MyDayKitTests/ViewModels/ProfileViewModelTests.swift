@@ -76,7 +76,7 @@ import Testing
         // When signing out, then it is refused with the reason, and the note stays
         await profile.signOut()
         #expect(!profile.isSignedOut)
-        #expect(profile.errorMessage?.contains("1 entry has not reached the server") == true)
+        #expect(profile.errorMessage?.contains("1 change has not reached the server") == true)
         // Unless the person chooses to discard it
         await profile.signOut(discardingUnsent: true)
         #expect(profile.isSignedOut)
