@@ -83,7 +83,8 @@ let package = Package(
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                 .product(name: "SQLKit", package: "sql-kit"),
                 .product(name: "SQLiteKit", package: "sqlite-kit"),
-            ]
+            ],
+            resources: [.copy("WebApp")]
         ),
         /// `myday-server serve|worker|migrate`: wiring only.
         .executableTarget(

@@ -17,7 +17,7 @@ import Yams
         "unlinkIdentity", "createEntry",
         "listEntries",
         "health",
-        "readiness", "metrics", "openAPIDocument",
+        "readiness", "metrics", "openAPIDocument", "getConfig", "registerOnWeb", "loginOnWeb", "refreshOnWeb", "logoutOnWeb",
     ]
 
     struct Operation: CustomStringConvertible, Sendable {

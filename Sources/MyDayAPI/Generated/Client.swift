@@ -1202,6 +1202,66 @@ public struct Client: APIProtocol {
             }
         )
     }
+    /// The sign-in methods this server offers.
+    ///
+    /// - Remark: HTTP `GET /v1/config`.
+    /// - Remark: Generated from `#/paths//v1/config/get(getConfig)`.
+    public func getConfig(_ input: Operations.GetConfig.Input) async throws -> Operations.GetConfig.Output {
+        try await client.send(
+            input: input,
+            forOperation: Operations.GetConfig.id,
+            serializer: { input in
+                let path = try converter.renderedPath(
+                    template: "/v1/config",
+                    parameters: []
+                )
+                var request: HTTPTypes.HTTPRequest = .init(
+                    soar_path: path,
+                    method: .get
+                )
+                suppressMutabilityWarning(&request)
+                converter.setAcceptHeader(
+                    in: &request.headerFields,
+                    contentTypes: input.headers.accept
+                )
+                return (request, nil)
+            },
+            deserializer: { response, responseBody in
+                switch response.status.code {
+                case 200:
+                    let contentType = converter.extractContentTypeIfPresent(in: response.headerFields)
+                    let body: Operations.GetConfig.Output.Ok.Body
+                    let chosenContentType = try converter.bestContentType(
+                        received: contentType,
+                        options: [
+                            "application/json"
+                        ]
+                    )
+                    switch chosenContentType {
+                    case "application/json":
+                        body = try await converter.getResponseBodyAsJSON(
+                            Components.Schemas.ClientConfig.self,
+                            from: responseBody,
+                            transforming: { value in
+                                .json(value)
+                            }
+                        )
+                    default:
+                        preconditionFailure("bestContentType chose an invalid content type.")
+                    }
+                    return .ok(.init(body: body))
+                default:
+                    return .undocumented(
+                        statusCode: response.status.code,
+                        .init(
+                            headerFields: response.headerFields,
+                            body: responseBody
+                        )
+                    )
+                }
+            }
+        )
+    }
     /// The signed-in user.
     ///
     /// - Remark: HTTP `GET /v1/me`.

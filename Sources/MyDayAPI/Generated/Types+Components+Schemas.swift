@@ -60,6 +60,76 @@ extension Components {
                 case error
             }
         }
+        /// - Remark: Generated from `#/components/schemas/ClientConfig`.
+        public struct ClientConfig: Codable, Hashable, Sendable {
+            /// - Remark: Generated from `#/components/schemas/ClientConfig/sign_in`.
+            public struct SignInPayload: Codable, Hashable, Sendable {
+                /// - Remark: Generated from `#/components/schemas/ClientConfig/sign_in/email`.
+                public var email: Swift.Bool
+                /// - Remark: Generated from `#/components/schemas/ClientConfig/sign_in/apple`.
+                public var apple: Swift.Bool
+                /// - Remark: Generated from `#/components/schemas/ClientConfig/sign_in/google`.
+                public var google: Swift.Bool
+                /// Creates a new `SignInPayload`.
+                ///
+                /// - Parameters:
+                ///   - email:
+                ///   - apple:
+                ///   - google:
+                public init(
+                    email: Swift.Bool,
+                    apple: Swift.Bool,
+                    google: Swift.Bool
+                ) {
+                    self.email = email
+                    self.apple = apple
+                    self.google = google
+                }
+                public enum CodingKeys: String, CodingKey {
+                    case email
+                    case apple
+                    case google
+                }
+            }
+            /// - Remark: Generated from `#/components/schemas/ClientConfig/sign_in`.
+            public var signIn: Components.Schemas.ClientConfig.SignInPayload
+            /// The Services ID for Sign in with Apple on the web, when configured.
+            ///
+            /// - Remark: Generated from `#/components/schemas/ClientConfig/apple_client_id`.
+            public var appleClientId: Swift.String?
+            /// The OAuth client id for Google Sign-In on the web, when configured.
+            ///
+            /// - Remark: Generated from `#/components/schemas/ClientConfig/google_client_id`.
+            public var googleClientId: Swift.String?
+            /// Whether `GET /v1/entries?q=` searches on the server.
+            ///
+            /// - Remark: Generated from `#/components/schemas/ClientConfig/search`.
+            public var search: Swift.Bool?
+            /// Creates a new `ClientConfig`.
+            ///
+            /// - Parameters:
+            ///   - signIn:
+            ///   - appleClientId: The Services ID for Sign in with Apple on the web, when configured.
+            ///   - googleClientId: The OAuth client id for Google Sign-In on the web, when configured.
+            ///   - search: Whether `GET /v1/entries?q=` searches on the server.
+            public init(
+                signIn: Components.Schemas.ClientConfig.SignInPayload,
+                appleClientId: Swift.String? = nil,
+                googleClientId: Swift.String? = nil,
+                search: Swift.Bool? = nil
+            ) {
+                self.signIn = signIn
+                self.appleClientId = appleClientId
+                self.googleClientId = googleClientId
+                self.search = search
+            }
+            public enum CodingKeys: String, CodingKey {
+                case signIn = "sign_in"
+                case appleClientId = "apple_client_id"
+                case googleClientId = "google_client_id"
+                case search
+            }
+        }
         /// - Remark: Generated from `#/components/schemas/EmailCredentials`.
         public struct EmailCredentials: Codable, Hashable, Sendable {
             /// - Remark: Generated from `#/components/schemas/EmailCredentials/email`.

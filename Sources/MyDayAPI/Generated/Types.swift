@@ -70,6 +70,11 @@ public protocol APIProtocol: Sendable {
     /// - Remark: HTTP `POST /v1/auth/logout-all`.
     /// - Remark: Generated from `#/paths//v1/auth/logout-all/post(logoutAll)`.
     func logoutAll(_ input: Operations.LogoutAll.Input) async throws -> Operations.LogoutAll.Output
+    /// The sign-in methods this server offers.
+    ///
+    /// - Remark: HTTP `GET /v1/config`.
+    /// - Remark: Generated from `#/paths//v1/config/get(getConfig)`.
+    func getConfig(_ input: Operations.GetConfig.Input) async throws -> Operations.GetConfig.Output
     /// The signed-in user.
     ///
     /// - Remark: HTTP `GET /v1/me`.
@@ -323,6 +328,13 @@ extension APIProtocol {
     /// - Remark: Generated from `#/paths//v1/auth/logout-all/post(logoutAll)`.
     public func logoutAll(headers: Operations.LogoutAll.Input.Headers = .init()) async throws -> Operations.LogoutAll.Output {
         try await logoutAll(Operations.LogoutAll.Input(headers: headers))
+    }
+    /// The sign-in methods this server offers.
+    ///
+    /// - Remark: HTTP `GET /v1/config`.
+    /// - Remark: Generated from `#/paths//v1/config/get(getConfig)`.
+    public func getConfig(headers: Operations.GetConfig.Input.Headers = .init()) async throws -> Operations.GetConfig.Output {
+        try await getConfig(Operations.GetConfig.Input(headers: headers))
     }
     /// The signed-in user.
     ///

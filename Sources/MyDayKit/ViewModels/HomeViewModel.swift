@@ -28,13 +28,13 @@ public final class HomeViewModel {
         self.init(core: core, recorder: recorder)
     }
 
-    /// The record button's accessible name; it always starts with "Record" while nothing is recorded.
+    /// The record button's accessible name: it starts with "Record" in every state, then says what a tap does.
     public var recordButtonLabel: String {
         switch recorder.state {
         case .idle, .saved, .failed: "Record"
-        case .recording: "Pause recording"
-        case .paused, .interrupted: "Resume recording"
-        case .stopping: "Saving recording"
+        case .recording: "Recording — tap to pause"
+        case .paused, .interrupted: "Recording paused — tap to resume"
+        case .stopping: "Recording — saving"
         }
     }
 

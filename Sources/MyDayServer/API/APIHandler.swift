@@ -18,5 +18,7 @@ struct APIHandler: APIProtocol {
     let pipeline: any EntryPipeline
     let limits: RateLimits
     let identityVerifiers: IdentityVerifiers
+    /// What `GET /v1/config` answers: the sign-in methods of this server.
+    let clientConfig: Components.Schemas.ClientConfig
     let logger: Logger
 }

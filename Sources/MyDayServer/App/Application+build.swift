@@ -54,12 +54,15 @@ public func buildApplication(
             passwords: PasswordHasher(cost: configuration.bcryptCost), accessTokens: accessTokens,
             refreshTokenLifetime: configuration.refreshTokenLifetime, maxUploadBytes: configuration.maxUploadBytes,
             audioProbe: AudioProbe(), pipeline: TranscriptionPipeline(), limits: limits,
-            identityVerifiers: IdentityVerifiers(configuration: configuration, logger: logger), logger: logger)
+            identityVerifiers: IdentityVerifiers(configuration: configuration, logger: logger),
+            clientConfig: .init(configuration: configuration), logger: logger)
         try handler.registerHandlers(
             on: router,
             configuration: Configuration(
                 dateTranscoder: RFC3339DateTranscoder(), jsonEncodingOptions: [.sortedKeys, .withoutEscapingSlashes]),
             middlewares: [AbsentBodyMiddleware(), BearerAuthMiddleware(accessTokens: accessTokens, users: users)])
+        WebSessionRoutes(handler: handler, refreshTokenLifetime: configuration.refreshTokenLifetime).register(on: router)
+        try WebAppRoutes.bundled(config: handler.clientConfig).register(on: router)
 
         // Services stop in reverse order: the server drains first, then the worker, then the database closes.
         var services: [any Service] = [DatabaseService(driver: driver)]
@@ -81,6 +84,16 @@ public func buildApplication(
     } catch {
         await driver.shutdown()
         throw error
+    }
+}
+
+extension Components.Schemas.ClientConfig {
+    /// The sign-in methods a server with this configuration offers; the first client id of each provider is the web's.
+    init(configuration: ServerConfiguration) {
+        self.init(
+            signIn: .init(
+                email: true, apple: !configuration.appleClientIDs.isEmpty, google: !configuration.googleClientIDs.isEmpty),
+            appleClientId: configuration.appleClientIDs.first, googleClientId: configuration.googleClientIDs.first, search: true)
     }
 }
 

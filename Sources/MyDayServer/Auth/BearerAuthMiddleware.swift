@@ -27,7 +27,7 @@ struct BearerAuthMiddleware: ServerMiddleware {
     let users: UserStore
     /// Operations anyone may call.
     static let publicOperations: Set<String> = [
-        "registerWithEmail", "loginWithEmail", "signInWithApple", "signInWithGoogle", "refreshSession", "logout",
+        "registerWithEmail", "loginWithEmail", "signInWithApple", "signInWithGoogle", "refreshSession", "logout", "getConfig",
     ]
 
     func intercept(

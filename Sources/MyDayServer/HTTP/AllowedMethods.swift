@@ -7,7 +7,9 @@ enum AllowedMethods {
     static let byPath: [(template: [Substring], methods: [HTTPRequest.Method])] = [
         ("/v1/auth/email/register", [.post]), ("/v1/auth/email/login", [.post]), ("/v1/auth/apple", [.post]),
         ("/v1/auth/google", [.post]), ("/v1/auth/refresh", [.post]), ("/v1/auth/logout", [.post]),
-        ("/v1/auth/logout-all", [.post]), ("/v1/me", [.get, .delete]), ("/v1/me/password", [.post]), ("/v1/me/stats", [.get]),
+        ("/v1/auth/logout-all", [.post]), ("/v1/config", [.get]), ("/v1/auth/web/register", [.post]),
+        ("/v1/auth/web/login", [.post]), ("/v1/auth/web/refresh", [.post]), ("/v1/auth/web/logout", [.post]),
+        ("/v1/me", [.get, .delete]), ("/v1/me/password", [.post]), ("/v1/me/stats", [.get]),
         ("/v1/me/identities", [.get]), ("/v1/me/identities/{provider}", [.post, .delete]), ("/v1/entries", [.post, .get]),
         ("/v1/entries/{id}", [.get, .patch, .delete]), ("/v1/entries/{id}/complete", [.post]),
         ("/v1/entries/{id}/retranscribe", [.post]), ("/v1/entries/{id}/audio", [.get]),

@@ -25,7 +25,7 @@ import Testing
         let home = model(time: time)
         #expect(home.recordButtonLabel == "Record")
         await home.recordButtonTapped()
-        #expect(home.recordButtonLabel == "Pause recording")
+        #expect(home.recordButtonLabel == "Recording — tap to pause")
         #expect(home.stopHint == "Tip: Long-press ~3s to stop.")
         // When the button is held for 3 s after 20 s of recording
         time.current = 30

@@ -1,0 +1,125 @@
+import Foundation
+import HTTPTypes
+import Hummingbird
+import MyDayAPI
+
+/// `/v1/auth/web/*`: the web app's session, with the refresh token in an HttpOnly cookie (ADR 0015).
+///
+/// Each route calls the JSON operation it mirrors (same validation, rate limits and rotation), then
+/// moves the refresh token from the body into the `myday_refresh` cookie.
+struct WebSessionRoutes<Context: RequestContext>: Sendable {
+    static var cookieName: String { "myday_refresh" }
+    static var cookiePath: String { "/v1/auth/web" }
+
+    let handler: APIHandler
+    let refreshTokenLifetime: Duration
+
+    func register(on router: Router<Context>) {
+        router.post("/v1/auth/web/register") { request, context in
+            try Self.checkWebRequest(request)
+            let credentials = try await Self.credentials(request, context: context)
+            let output = try await handler.registerWithEmail(.init(body: .json(credentials)))
+            guard case .created(let created) = output, case .json(let session) = created.body else {
+                throw APIError.badRequest("The account could not be created.")
+            }
+            return try webSession(session, status: .created)
+        }
+        router.post("/v1/auth/web/login") { request, context in
+            try Self.checkWebRequest(request)
+            let credentials = try await Self.credentials(request, context: context)
+            let output = try await handler.loginWithEmail(.init(body: .json(credentials)))
+            guard case .ok(let ok) = output, case .json(let session) = ok.body else { throw APIError.wrongCredentials }
+            return try webSession(session, status: .ok)
+        }
+        router.post("/v1/auth/web/refresh") { request, _ in
+            try Self.checkWebRequest(request)
+            guard let token = Self.refreshCookie(request) else { throw APIError.unauthorized }
+            do {
+                let output = try await handler.refreshSession(.init(body: .json(.init(refreshToken: token))))
+                guard case .ok(let ok) = output, case .json(let session) = ok.body else { throw APIError.unauthorized }
+                return try webSession(session, status: .ok)
+            } catch let error as APIError where error.status == .unauthorized {
+                // A dead cookie is cleared, so the page shows the sign-in screen instead of retrying it.
+                var response = error.response()
+                response.headers[.setCookie] = clearedCookie()
+                return response
+            }
+        }
+        router.post("/v1/auth/web/logout") { request, _ in
+            try Self.checkWebRequest(request)
+            if let token = Self.refreshCookie(request) {
+                _ = try await handler.logout(.init(body: .json(.init(refreshToken: token))))
+            }
+            return Response(status: .noContent, headers: [.setCookie: clearedCookie()])
+        }
+    }
+
+    /// The header a form cannot send, and an `Origin` (when present) that is this server's own.
+    static func checkWebRequest(_ request: Request) throws {
+        guard request.headers[.xMyDayWeb] == "1" else {
+            throw APIError.forbidden("Web session requests need the header X-MyDay-Web: 1.")
+        }
+        if let origin = request.headers[.origin], origin != RequestOrigin.current {
+            throw APIError.forbidden("Requests from other sites are refused.")
+        }
+    }
+
+    private static func credentials(_ request: Request, context: Context) async throws -> Components.Schemas.EmailCredentials {
+        let body = try await request.body.collect(upTo: 64 * 1024)
+        do {
+            return try JSONDecoder().decode(Components.Schemas.EmailCredentials.self, from: Data(buffer: body))
+        } catch {
+            throw APIError.badRequest("Send {\"email\": …, \"password\": …} as JSON.")
+        }
+    }
+
+    private static func refreshCookie(_ request: Request) -> String? {
+        for header in request.headers[values: .cookie] {
+            for pair in header.split(separator: ";") {
+                let parts = pair.split(separator: "=", maxSplits: 1)
+                if parts.count == 2, parts[0].trimmingCharacters(in: .whitespaces) == cookieName {
+                    return String(parts[1]).trimmingCharacters(in: .whitespaces)
+                }
+            }
+        }
+        return nil
+    }
+
+    private func webSession(_ session: Components.Schemas.Session, status: HTTPResponse.Status) throws -> Response {
+        let body = WebSessionBody(
+            access_token: session.accessToken, token_type: "Bearer", expires_in: session.expiresIn, user: session.user)
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys]
+        encoder.dateEncodingStrategy = .custom { date, encoder in
+            var container = encoder.singleValueContainer()
+            try container.encode(try RFC3339DateTranscoder().encode(date))
+        }
+        return Response(
+            status: status,
+            headers: [
+                .contentType: "application/json; charset=utf-8",
+                .setCookie: cookie(value: session.refreshToken, maxAge: Int(refreshTokenLifetime.seconds)),
+            ],
+            body: .init(byteBuffer: ByteBuffer(data: try encoder.encode(body))))
+    }
+
+    private func clearedCookie() -> String { cookie(value: "", maxAge: 0) }
+
+    /// `Secure` whenever clients reach the server over HTTPS; plain loopback HTTP (development) goes without.
+    private func cookie(value: String, maxAge: Int) -> String {
+        let secure = RequestOrigin.current.hasPrefix("https://") ? "; Secure" : ""
+        return "\(Self.cookieName)=\(value); Path=\(Self.cookiePath); Max-Age=\(maxAge); HttpOnly; SameSite=Strict\(secure)"
+    }
+}
+
+/// `WebSession` of openapi.yaml: a session without its refresh token, which travels in the cookie.
+private struct WebSessionBody: Encodable {
+    let access_token: String
+    let token_type: String
+    let expires_in: Int
+    let user: Components.Schemas.User
+}
+
+extension HTTPField.Name {
+    static let xMyDayWeb = HTTPField.Name("X-MyDay-Web")!
+}

@@ -1,0 +1,117 @@
+// The server's API as the web app uses it. The access token lives in this module only; the refresh
+// token is an HttpOnly cookie the page never sees (ADR 0015).
+
+let accessToken = null;
+let expiresAt = 0;
+let refreshing = null;
+let account = null;
+
+/** An error answer: its status, stable code and sentence for people. */
+export class APIError extends Error {
+  constructor(status, code, message, retryAfter) {
+    super(message);
+    this.status = status;
+    this.code = code;
+    this.retryAfter = retryAfter;
+  }
+}
+
+/** The signed-in account, or null. */
+export function currentAccount() {
+  return account;
+}
+
+function adopt(session) {
+  accessToken = session.access_token;
+  expiresAt = Date.now() + session.expires_in * 1000;
+  account = session.user;
+  return session.user;
+}
+
+async function webSession(path, body) {
+  const response = await fetch(`/v1/auth/web/${path}`, {
+    method: "POST",
+    credentials: "same-origin",
+    headers: { "Content-Type": "application/json", "X-MyDay-Web": "1" },
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
+  if (!response.ok) throw await errorFrom(response);
+  return response.status === 204 ? null : response.json();
+}
+
+export async function register(email, password) {
+  return adopt(await webSession("register", { email, password }));
+}
+
+export async function login(email, password) {
+  return adopt(await webSession("login", { email, password }));
+}
+
+/** Restores the session from the cookie; answers the account, or null when there is none. */
+export async function resume() {
+  try {
+    return adopt(await refreshOnce());
+  } catch (error) {
+    if (error instanceof APIError && error.status === 401) return null;
+    throw error;
+  }
+}
+
+/** One refresh at a time, however many requests need a new token. */
+function refreshOnce() {
+  if (!refreshing) {
+    refreshing = webSession("refresh").finally(() => {
+      refreshing = null;
+    });
+  }
+  return refreshing;
+}
+
+export async function logout() {
+  await webSession("logout");
+  accessToken = null;
+  account = null;
+}
+
+async function validToken() {
+  if (!accessToken || Date.now() > expiresAt - 60_000) adopt(await refreshOnce());
+  return accessToken;
+}
+
+/** A JSON call with the access token; refreshes once after a 401. */
+export async function call(method, path, body) {
+  for (let attempt = 0; attempt < 2; attempt++) {
+    const token = await validToken();
+    const response = await fetch(path, {
+      method,
+      headers: { Authorization: `Bearer ${token}`, ...(body === undefined ? {} : { "Content-Type": "application/json" }) },
+      body: body === undefined ? undefined : JSON.stringify(body),
+    });
+    if (response.status === 401 && attempt === 0) {
+      accessToken = null;
+      continue;
+    }
+    if (!response.ok) throw await errorFrom(response);
+    return response.status === 204 ? null : response.json();
+  }
+}
+
+export async function config() {
+  const response = await fetch("/v1/config");
+  if (!response.ok) throw await errorFrom(response);
+  return response.json();
+}
+
+async function errorFrom(response) {
+  let code = `http_${response.status}`;
+  let message = response.statusText || "The server answered with an error.";
+  try {
+    const body = await response.json();
+    code = body.error?.code ?? code;
+    message = body.error?.message ?? message;
+  } catch {
+    // Not JSON: keep the status line.
+  }
+  const retry = response.headers.get("Retry-After");
+  return new APIError(response.status, code, message, retry === null ? null : Number(retry));
+}

@@ -1,0 +1,88 @@
+// IndexedDB: recordings and typed entries until the server has them, and a copy of the synced diary.
+
+const NAME = "myday";
+const VERSION = 1;
+let opened = null;
+
+function open() {
+  if (!opened) {
+    opened = new Promise((resolve, reject) => {
+      const request = indexedDB.open(NAME, VERSION);
+      request.onupgradeneeded = () => {
+        const db = request.result;
+        // Each recording or note the server has not confirmed yet, with its audio Blob.
+        db.createObjectStore("outbox", { keyPath: "id" });
+        // Audio arriving while recording, one chunk a second, so a closed tab loses at most a second.
+        db.createObjectStore("chunks", { keyPath: ["id", "seq"] });
+        // The synced diary, for the Library offline, and the sync cursor.
+        db.createObjectStore("entries", { keyPath: "id" });
+        db.createObjectStore("state");
+      };
+      request.onsuccess = () => resolve(request.result);
+      request.onerror = () => reject(request.error);
+    });
+  }
+  return opened;
+}
+
+function done(request) {
+  return new Promise((resolve, reject) => {
+    request.onsuccess = () => resolve(request.result);
+    request.onerror = () => reject(request.error);
+  });
+}
+
+async function store(name, mode = "readonly") {
+  return (await open()).transaction(name, mode).objectStore(name);
+}
+
+export async function put(name, value, key) {
+  return done((await store(name, "readwrite")).put(value, key));
+}
+
+export async function get(name, key) {
+  return done((await store(name)).get(key));
+}
+
+export async function all(name) {
+  return done((await store(name)).getAll());
+}
+
+export async function remove(name, key) {
+  return done((await store(name, "readwrite")).delete(key));
+}
+
+/** The chunks of one recording, in order. */
+export async function chunksOf(id) {
+  return done((await store("chunks")).getAll(IDBKeyRange.bound([id, 0], [id, Infinity])));
+}
+
+export async function removeChunks(id) {
+  return done((await store("chunks", "readwrite")).delete(IDBKeyRange.bound([id, 0], [id, Infinity])));
+}
+
+/** Writes several stores in one transaction: `changes` is [[store, "put"|"delete", value or key], …]. */
+export async function transact(names, changes) {
+  const transaction = (await open()).transaction(names, "readwrite");
+  for (const [name, kind, value] of changes) {
+    const target = transaction.objectStore(name);
+    if (kind === "put") target.put(value);
+    else target.delete(value);
+  }
+  return new Promise((resolve, reject) => {
+    transaction.oncomplete = () => resolve();
+    transaction.onerror = () => reject(transaction.error);
+    transaction.onabort = () => reject(transaction.error);
+  });
+}
+
+/** Forgets the synced diary (sign-out); what the outbox holds stays unless `everything`. */
+export async function clear(everything) {
+  const names = everything ? ["entries", "state", "outbox", "chunks"] : ["entries", "state"];
+  const transaction = (await open()).transaction(names, "readwrite");
+  for (const name of names) transaction.objectStore(name).clear();
+  return new Promise((resolve, reject) => {
+    transaction.oncomplete = () => resolve();
+    transaction.onerror = () => reject(transaction.error);
+  });
+}

@@ -1,0 +1,28 @@
+// Delta sync: the server's changes since the last cursor, page by page, into IndexedDB.
+
+import * as db from "./db.js";
+import { call } from "./api.js";
+
+/** Pulls every change; answers the number of pages. */
+export async function sync() {
+  let cursor = (await db.get("state", "cursor")) ?? null;
+  let pages = 0;
+  for (;;) {
+    const query = cursor === null ? "?limit=200" : `?since=${encodeURIComponent(cursor)}&limit=200`;
+    const page = await call("GET", `/v1/entries${query}`);
+    const changes = [
+      ...page.entries.map((entry) => ["entries", "put", entry]),
+      ...page.deleted_ids.map((id) => ["entries", "delete", id]),
+    ];
+    await db.transact(["entries"], changes);
+    cursor = page.next_cursor;
+    await db.put("state", cursor, "cursor");
+    pages++;
+    if (!page.has_more) return pages;
+  }
+}
+
+/** The synced entries, newest first. */
+export async function entries() {
+  return (await db.all("entries")).sort((a, b) => b.created_at.localeCompare(a.created_at));
+}

@@ -1,0 +1,58 @@
+// Small helpers every screen uses. Text goes into the page with textContent only, never as HTML.
+
+/** A fresh copy of a <template> in index.html, with lookups for its slots, actions and forms. */
+export function fromTemplate(id) {
+  const root = document.getElementById(id).content.firstElementChild.cloneNode(true);
+  return {
+    root,
+    slot: (name) => root.querySelector(`[data-slot="${name}"]`),
+    action: (name) => root.querySelector(`[data-action="${name}"]`),
+    form: (name) => root.querySelector(`[data-form="${name}"]`),
+  };
+}
+
+/** An element with text and attributes. */
+export function el(tag, attributes = {}, text) {
+  const element = document.createElement(tag);
+  for (const [name, value] of Object.entries(attributes)) element.setAttribute(name, value);
+  if (text !== undefined) element.textContent = text;
+  return element;
+}
+
+/** Says `text` through the live region, for screen readers. */
+export function announce(text) {
+  const live = document.getElementById("live");
+  live.textContent = "";
+  requestAnimationFrame(() => (live.textContent = text));
+}
+
+/** `m:ss`, or `h:mm:ss` from an hour on. */
+export function duration(seconds) {
+  const whole = Math.round(seconds);
+  const [h, m, s] = [Math.floor(whole / 3600), Math.floor(whole / 60) % 60, whole % 60];
+  const two = (n) => String(n).padStart(2, "0");
+  return h > 0 ? `${h}:${two(m)}:${two(s)}` : `${m}:${two(s)}`;
+}
+
+/** The pill an entry shows until it is readable. */
+export function pill(status) {
+  switch (status) {
+    case "queued":
+    case "uploading":
+      return { text: "Uploading…", kind: "" };
+    case "pending_upload":
+    case "uploaded":
+    case "transcribing":
+      return { text: "Transcribing…", kind: "" };
+    case "failed":
+    case "refused":
+      return { text: "Failed — retry", kind: "failed" };
+    default:
+      return null;
+  }
+}
+
+/** `YYYY-MM-DD` of a date in a time zone. */
+export function localDay(date, timeZone) {
+  return new Intl.DateTimeFormat("en-CA", { timeZone, year: "numeric", month: "2-digit", day: "2-digit" }).format(date);
+}

@@ -1,0 +1,169 @@
+// The upload queue: every recording and typed entry waits in IndexedDB until the server confirmed it.
+// Each attempt creates the entry again (same id, so exactly one entry however often it is retried),
+// PUTs the audio to the signed URL and completes it. Network errors, 5xx, 429 and an expired URL are
+// retried with exponential backoff and jitter; other refusals keep the item with the reason.
+
+import * as db from "./db.js";
+import { APIError, call, currentAccount } from "./api.js";
+
+const listeners = new Set();
+let running = null;
+let timer = null;
+
+/** Calls `listener` whenever the outbox changes; answers a function that stops it. */
+export function onChange(listener) {
+  listeners.add(listener);
+  return () => listeners.delete(listener);
+}
+
+function changed() {
+  for (const listener of listeners) listener();
+}
+
+/** Once per page load: uploads a reload interrupted go back to the queue; work starts. */
+export async function start() {
+  for (const item of await db.all("outbox")) {
+    if (item.state === "uploading") await db.put("outbox", { ...item, state: "queued" });
+  }
+  addEventListener("online", () => kick());
+  changed();
+  kick();
+}
+
+export async function enqueueRecording({ id, createdAt, tz, duration, blob, contentType }) {
+  await db.put("outbox", {
+    id, kind: "audio", owner: currentAccount()?.id, createdAt, tz, duration, blob, contentType, size: blob.size,
+    state: "queued", attempts: 0, nextAttemptAt: 0, lastError: null,
+  });
+  changed();
+  kick();
+}
+
+export async function enqueueNote(text) {
+  const id = crypto.randomUUID();
+  await db.put("outbox", {
+    id, kind: "text", owner: currentAccount()?.id, createdAt: new Date().toISOString(), tz: timeZone(), duration: 0, text,
+    state: "queued", attempts: 0, nextAttemptAt: 0, lastError: null,
+  });
+  changed();
+  kick();
+  return id;
+}
+
+/** What waits for the signed-in account (or for whoever signs in next, if recorded signed out), oldest first. */
+export async function pending() {
+  const me = currentAccount()?.id;
+  return (await db.all("outbox"))
+    .filter((item) => !item.owner || item.owner === me)
+    .sort((a, b) => a.createdAt.localeCompare(b.createdAt));
+}
+
+/** A refused item goes back to the queue, to be tried now. */
+export async function retry(id) {
+  const item = await db.get("outbox", id);
+  if (!item) return;
+  await db.put("outbox", { ...item, state: "queued", attempts: 0, nextAttemptAt: 0, lastError: null });
+  changed();
+  return kick();
+}
+
+/** Sends what is due; one pass at a time. */
+export function kick() {
+  if (!running) {
+    running = drain().finally(() => {
+      running = null;
+      schedule();
+    });
+  }
+  return running;
+}
+
+async function drain() {
+  if (!navigator.onLine) return;
+  for (const item of await pending()) {
+    if (item.state !== "queued" || item.nextAttemptAt > Date.now()) continue;
+    if (!(await send(item))) return;
+  }
+}
+
+async function schedule() {
+  clearTimeout(timer);
+  const waiting = (await pending()).filter((item) => item.state === "queued");
+  if (waiting.length === 0) return;
+  const next = Math.min(...waiting.map((item) => item.nextAttemptAt));
+  timer = setTimeout(kick, Math.max(1000, next - Date.now()));
+}
+
+/** One attempt; answers false when the queue should stop (offline, or signed out). */
+async function send(item) {
+  await db.put("outbox", { ...item, state: "uploading" });
+  changed();
+  try {
+    const created = await call("POST", "/v1/entries", newEntry(item));
+    let entry = created.entry;
+    if (item.kind === "audio") {
+      if (created.upload) {
+        const response = await fetch(created.upload.url, { method: "PUT", headers: created.upload.headers, body: item.blob });
+        if (!response.ok) {
+          const retryAfter = Number(response.headers.get("Retry-After")) || null;
+          throw new APIError(response.status, "upload_failed", `The upload answered ${response.status}.`, retryAfter);
+        }
+      }
+      if (entry.status === "pending_upload") entry = await call("POST", `/v1/entries/${item.id}/complete`);
+    }
+    // The server has it durably: only now does the local copy go, in the same step as the synced copy arrives.
+    await db.transact(["outbox", "entries"], [["outbox", "delete", item.id], ["entries", "put", entry]]);
+    changed();
+    return true;
+  } catch (error) {
+    const stillThere = await db.get("outbox", item.id);
+    if (!stillThere) return true;
+    if (error instanceof APIError && error.status === 401) {
+      await db.put("outbox", { ...stillThere, state: "queued", lastError: "Sign in to upload." });
+      changed();
+      return false;
+    }
+    if (isWorthRetrying(error)) {
+      const attempts = stillThere.attempts + 1;
+      const wait = backoff(attempts, error.retryAfter);
+      await db.put("outbox", {
+        ...stillThere, state: "queued", attempts, nextAttemptAt: Date.now() + wait, lastError: describe(error),
+      });
+      changed();
+      return navigator.onLine;
+    }
+    await db.put("outbox", { ...stillThere, state: "refused", lastError: describe(error) });
+    changed();
+    return true;
+  }
+}
+
+function newEntry(item) {
+  const body = { id: item.id, created_at: item.createdAt, tz: item.tz, duration_s: item.duration, kind: item.kind };
+  if (item.kind === "text") body.text = item.text;
+  else {
+    body.size_bytes = item.size;
+    body.content_type = item.contentType.split(";")[0];
+    body.language = navigator.language;
+  }
+  return body;
+}
+
+/** 2 s after the first failure, doubling up to 10 minutes, with up to half taken off at random. */
+export function backoff(attempts, retryAfterSeconds) {
+  const ceiling = Math.min(600_000, 2000 * 2 ** (attempts - 1));
+  return Math.max(ceiling * (1 - 0.5 * Math.random()), (retryAfterSeconds ?? 0) * 1000);
+}
+
+function isWorthRetrying(error) {
+  if (!(error instanceof APIError)) return true; // the network failed
+  return [403, 408, 425, 429].includes(error.status) || error.status >= 500; // 403: the upload URL expired
+}
+
+function describe(error) {
+  return error instanceof APIError ? error.message : "Could not reach the server; it will be sent when you are back online.";
+}
+
+export function timeZone() {
+  return Intl.DateTimeFormat().resolvedOptions().timeZone;
+}

@@ -1,0 +1,157 @@
+import * as db from "../db.js";
+import * as uploads from "../uploads.js";
+import { HOLD_MS, wireHold } from "../hold.js";
+import { Recording } from "../recorder.js";
+import { announce, duration, el, fromTemplate } from "../ui.js";
+import { Waveform } from "../waveform.js";
+
+const RING = 2 * Math.PI * 56;
+const HINT_SHOWN = "myday.stopHintShown";
+
+/** Home: the record button, the waveform, elapsed time, "Type instead", and what waits to upload. */
+export function homeView() {
+  const view = fromTemplate("home-template");
+  const button = view.slot("record");
+  const ring = view.slot("ring");
+  const elapsed = view.slot("elapsed");
+  const status = view.slot("status");
+  const hint = view.slot("hint");
+  const stop = view.action("stop");
+  const typed = view.form("typed");
+  const waveform = new Waveform(view.slot("waveform"));
+  let recording = null;
+  let state = "idle";
+  let busy = false;
+  let frame = null;
+
+  function show(next, spoken) {
+    state = next;
+    view.root.dataset.state = next;
+    const labels = {
+      idle: "Record", recording: "Recording — tap to pause", paused: "Recording paused — tap to resume", saving: "Recording — saving",
+    };
+    button.setAttribute("aria-label", labels[next]);
+    stop.hidden = !(next === "recording" || next === "paused");
+    if (spoken) {
+      status.textContent = spoken;
+      announce(spoken);
+    }
+  }
+
+  function animate() {
+    if (!recording) return;
+    elapsed.textContent = duration(recording.elapsed());
+    waveform.push(recording.paused ? 0 : recording.level());
+    waveform.draw();
+    frame = requestAnimationFrame(animate);
+  }
+
+  async function tap() {
+    if (busy) return;
+    busy = true;
+    try {
+      if (state === "idle") await begin();
+      else if (state === "recording") {
+        recording.pause();
+        show("paused", "Paused");
+      } else if (state === "paused") {
+        recording.resume();
+        show("recording", "Recording");
+      }
+    } finally {
+      busy = false;
+    }
+  }
+
+  async function begin() {
+    try {
+      recording = await Recording.start();
+    } catch (error) {
+      const denied = error?.name === "NotAllowedError" || error?.name === "SecurityError";
+      status.textContent = denied
+        ? "My Day cannot use the microphone. Allow it in the browser's site settings, or type instead."
+        : "No microphone was found. You can type instead.";
+      announce(status.textContent);
+      return;
+    }
+    if (!localStorage.getItem(HINT_SHOWN)) {
+      hint.hidden = false;
+      localStorage.setItem(HINT_SHOWN, "1");
+    }
+    show("recording", "Recording");
+    animate();
+  }
+
+  async function finish() {
+    if (!recording || busy) return;
+    busy = true;
+    const current = recording;
+    show("saving");
+    try {
+      const finished = await current.stop();
+      recording = null;
+      cancelAnimationFrame(frame);
+      await uploads.enqueueRecording(finished);
+      await db.removeChunks(finished.id);
+      hint.hidden = true;
+      elapsed.textContent = "0:00";
+      waveform.clear();
+      show("idle", "Saved");
+    } catch (error) {
+      show("idle", `The recording could not be saved: ${error.message}. It is kept and will be recovered.`);
+    } finally {
+      busy = false;
+    }
+  }
+
+  wireHold(button, {
+    onTap: tap,
+    onStop: finish,
+    onProgress: (progress) => ring.style.setProperty("stroke-dashoffset", String(RING * (1 - progress))),
+    canHold: () => state === "recording" || state === "paused",
+  });
+  stop.addEventListener("click", finish);
+  addEventListener("keydown", (event) => {
+    if (event.key === " " && (event.target === document.body || event.target === document.getElementById("view"))) {
+      event.preventDefault();
+      tap();
+    }
+  });
+
+  view.action("type").addEventListener("click", () => {
+    typed.hidden = false;
+    typed.elements.text.focus();
+  });
+  view.action("cancel-typing").addEventListener("click", () => (typed.hidden = true));
+  typed.addEventListener("submit", async (event) => {
+    event.preventDefault();
+    const text = typed.elements.text.value.trim();
+    if (!text) return;
+    await uploads.enqueueNote(text);
+    typed.elements.text.value = "";
+    typed.hidden = true;
+    status.textContent = "Saved";
+    announce("Saved");
+  });
+
+  const pending = view.slot("pending");
+  async function showPending() {
+    const items = await uploads.pending();
+    pending.replaceChildren(
+      ...items.map((item) => {
+        const row = el("li", { "data-id": item.id, "data-state": item.state });
+        const label = item.kind === "audio" ? `Recording, ${duration(item.duration)}` : "Typed entry";
+        const what = { queued: "Waiting to upload", uploading: "Uploading…", refused: `Failed — ${item.lastError}` }[item.state];
+        row.append(el("span", {}, label), el("span", { class: "meta" }, what ?? item.state));
+        return row;
+      }),
+    );
+  }
+  uploads.onChange(showPending);
+  showPending();
+  show("idle");
+  ring.style.setProperty("stroke-dasharray", String(RING));
+  ring.style.setProperty("stroke-dashoffset", String(RING));
+  view.root.dataset.holdMs = String(HOLD_MS);
+  return view.root;
+}

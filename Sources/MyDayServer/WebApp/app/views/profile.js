@@ -1,0 +1,91 @@
+import * as api from "../api.js";
+import * as db from "../db.js";
+import * as uploads from "../uploads.js";
+import { announce, duration, fromTemplate, localDay } from "../ui.js";
+
+/** Profile: totals and streak, export by date range, sign out, delete account. */
+export function profileView({ onSignedOut }) {
+  const view = fromTemplate("profile-template");
+  const error = view.slot("error");
+  const zone = uploads.timeZone();
+  const exportForm = view.form("export");
+  const today = new Date();
+  exportForm.elements.to.value = localDay(today, zone);
+  exportForm.elements.from.value = localDay(new Date(today.getTime() - 30 * 86_400_000), zone);
+
+  async function load() {
+    view.slot("email").textContent = api.currentAccount()?.email ?? "";
+    try {
+      const stats = await api.call("GET", `/v1/me/stats?tz=${encodeURIComponent(zone)}`);
+      view.slot("count").textContent = String(stats.total_entries);
+      view.slot("duration").textContent = duration(stats.total_duration_s);
+      view.slot("streak").textContent = `${stats.current_streak_days} ${stats.current_streak_days === 1 ? "day" : "days"}`;
+    } catch (failure) {
+      error.textContent = failure.message;
+    }
+  }
+
+  exportForm.addEventListener("submit", async (event) => {
+    event.preventDefault();
+    const status = view.slot("export-status");
+    const download = view.slot("download");
+    download.hidden = true;
+    const { from, to, email } = exportForm.elements;
+    if (from.value > to.value) {
+      status.textContent = "The first day comes after the last.";
+      return;
+    }
+    try {
+      const body = { from: from.value, to: to.value, tz: zone };
+      if (email.value.trim()) body.email = email.value.trim();
+      let job = await api.call("POST", "/v1/exports", body);
+      while (job.status === "queued" || job.status === "building") {
+        status.textContent = job.status === "queued" ? "Waiting to start…" : "Building the archive…";
+        await new Promise((resolve) => setTimeout(resolve, 1000));
+        job = await api.call("GET", `/v1/exports/${job.id}`);
+      }
+      if (job.status === "ready") {
+        status.textContent = `Ready: ${job.entries} entries.`;
+        download.href = job.download_url;
+        download.hidden = false;
+        announce("Export ready");
+      } else {
+        status.textContent = `The export ${job.status}: ${job.failure_reason ?? ""}`;
+      }
+    } catch (failure) {
+      status.textContent = failure.message;
+    }
+  });
+
+  view.action("signout").addEventListener("click", async () => {
+    const unsent = (await uploads.pending()).length;
+    if (unsent > 0 && !confirm(`${unsent} entries have not reached the server yet. Sign out and keep them on this device?`)) return;
+    try {
+      await api.logout();
+    } catch {
+      // Signed out here either way; the server's session expires on its own.
+    }
+    await db.clear(false);
+    onSignedOut();
+  });
+
+  view.form("delete").addEventListener("submit", async (event) => {
+    event.preventDefault();
+    const form = event.target;
+    if (form.elements.confirm.value !== "DELETE") {
+      error.textContent = "Type DELETE to confirm.";
+      return;
+    }
+    try {
+      const password = form.elements.password.value;
+      await api.call("DELETE", "/v1/me", password ? { password } : undefined);
+      await db.clear(true);
+      onSignedOut();
+    } catch (failure) {
+      error.textContent = failure.message;
+    }
+  });
+
+  load();
+  return view.root;
+}

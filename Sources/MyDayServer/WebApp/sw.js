@@ -1,0 +1,38 @@
+// The service worker keeps the app shell, so My Day opens offline; the API is never cached.
+
+const CACHE = "myday-shell-v1";
+const SHELL = [
+  "/", "/manifest.webmanifest", "/app/styles.css", "/app/icon.svg", "/app/main.js", "/app/api.js", "/app/db.js",
+  "/app/hold.js", "/app/recorder.js", "/app/sync.js", "/app/ui.js", "/app/uploads.js", "/app/waveform.js",
+  "/app/views/detail.js", "/app/views/home.js", "/app/views/library.js", "/app/views/profile.js", "/app/views/signin.js",
+];
+
+self.addEventListener("install", (event) => {
+  event.waitUntil(caches.open(CACHE).then((cache) => cache.addAll(SHELL)).then(() => self.skipWaiting()));
+});
+
+self.addEventListener("activate", (event) => {
+  event.waitUntil(
+    caches.keys()
+      .then((keys) => Promise.all(keys.filter((key) => key !== CACHE).map((key) => caches.delete(key))))
+      .then(() => self.clients.claim()),
+  );
+});
+
+// The shell: the network first (so an update shows at once), the cache when offline.
+self.addEventListener("fetch", (event) => {
+  const url = new URL(event.request.url);
+  if (event.request.method !== "GET" || url.origin !== location.origin) return;
+  if (url.pathname !== "/" && !url.pathname.startsWith("/app/") && url.pathname !== "/manifest.webmanifest") return;
+  event.respondWith(
+    fetch(event.request)
+      .then((response) => {
+        if (response.ok) {
+          const copy = response.clone();
+          caches.open(CACHE).then((cache) => cache.put(event.request, copy));
+        }
+        return response;
+      })
+      .catch(() => caches.match(event.request, { ignoreSearch: true })),
+  );
+});

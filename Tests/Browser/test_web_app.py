@@ -1,0 +1,236 @@
+"""My Day in headless Chromium with a fake microphone: record, waveform, pause, long-press stop, the
+entry's way to a transcript, playback, typing, export; offline recording; a reload mid-upload."""
+import io
+import os
+import time
+import urllib.request
+import uuid
+import zipfile
+
+from selenium.webdriver.common.action_chains import ActionChains
+from selenium.webdriver.common.by import By
+from selenium.webdriver.support.ui import WebDriverWait
+
+from conftest import SCREENSHOTS, SPOKEN
+
+
+def wait(driver, condition, timeout=30, message="", every=0.1):
+    return WebDriverWait(driver, timeout, poll_frequency=every).until(lambda d: condition(d), message)
+
+
+def screenshot(driver, name):
+    driver.save_screenshot(os.path.join(SCREENSHOTS, f"{name}.png"))
+
+
+def register(driver, server, email=None):
+    email = email or f"web-{uuid.uuid4().hex[:8]}@example.com"
+    driver.get(server.url + "/")
+    wait(driver, lambda d: d.find_elements(By.CSS_SELECTOR, "[data-form=signin]"))
+    driver.find_element(By.CSS_SELECTOR, "[data-action=switch]").click()
+    driver.find_element(By.NAME, "email").send_keys(email)
+    driver.find_element(By.NAME, "password").send_keys("a long diary password")
+    driver.find_element(By.CSS_SELECTOR, "[data-slot=submit]").click()
+    wait(driver, lambda d: d.find_elements(By.CSS_SELECTOR, "[data-slot=record]"))
+    return email
+
+
+def record_button(driver):
+    return driver.find_element(By.CSS_SELECTOR, "[data-slot=record]")
+
+
+def label(driver):
+    return record_button(driver).get_attribute("aria-label")
+
+
+def live(driver):
+    return driver.find_element(By.ID, "live").text
+
+
+def assert_accessible(driver):
+    """Every visible control has a name and a hit target of at least 44 × 44 px."""
+    problems = driver.execute_script("""
+        return [...document.querySelectorAll('button, input, select, textarea, a[href]')]
+          .filter((e) => e.offsetParent !== null)
+          .flatMap((e) => {
+            const r = e.getBoundingClientRect();
+            const name = e.getAttribute('aria-label') || e.labels?.[0]?.textContent || e.textContent;
+            const found = [];
+            if (!name || !name.trim()) found.push(`${e.outerHTML.slice(0, 80)} has no name`);
+            if (r.width < 44 || r.height < 44) found.push(`${e.outerHTML.slice(0, 80)} is ${r.width}×${r.height}`);
+            return found;
+          });""")
+    assert problems == [], problems
+
+
+def server_entries(server, driver):
+    """The entries the server has, fetched with the page's own session."""
+    return driver.execute_async_script(
+        """const done = arguments[arguments.length - 1];
+        import('/app/api.js').then((api) => api.call('GET', '/v1/entries?limit=500')).then((page) => done(page.entries), (e) => done(String(e)));""")
+
+
+def test_record_pause_stop_and_read(server, browser):
+    driver = browser
+    register(driver, server)
+    screenshot(driver, "1-home")
+    assert_accessible(driver)
+    assert label(driver) == "Record"
+
+    # Tap: recording, announced, with a live waveform
+    record_button(driver).click()
+    wait(driver, lambda d: label(d) == "Recording — tap to pause", message="recording did not start")
+    assert live(driver) == "Recording"
+    wait(driver, lambda d: d.find_element(By.CSS_SELECTOR, "[data-slot=hint]").is_displayed())
+    canvas = driver.find_element(By.CSS_SELECTOR, "[data-slot=waveform]")
+    frames = [driver.execute_script("return arguments[0].toDataURL()", canvas)]
+    time.sleep(0.3)
+    frames.append(driver.execute_script("return arguments[0].toDataURL()", canvas))
+    assert frames[0] != frames[1], "the waveform did not move"
+    time.sleep(2)
+    screenshot(driver, "2-recording")
+    assert_accessible(driver)
+
+    # Tap: paused, and the clock stops; tap again: recording
+    record_button(driver).click()
+    wait(driver, lambda d: label(d) == "Recording paused — tap to resume")
+    assert live(driver) == "Paused"
+    paused_at = driver.find_element(By.CSS_SELECTOR, "[data-slot=elapsed]").text
+    time.sleep(1.2)
+    assert driver.find_element(By.CSS_SELECTOR, "[data-slot=elapsed]").text == paused_at
+    record_button(driver).click()
+    wait(driver, lambda d: label(d) == "Recording — tap to pause")
+    time.sleep(5)
+
+    # Holding 1 s and letting go changes nothing; holding 3 s stops and saves
+    ActionChains(driver).click_and_hold(record_button(driver)).pause(1).release().perform()
+    assert label(driver) == "Recording — tap to pause"
+    ActionChains(driver).click_and_hold(record_button(driver)).pause(3.4).release().perform()
+    wait(driver, lambda d: live(d) == "Saved", message="the long press did not save")
+    assert label(driver) == "Record"
+
+    # The Library shows it on its way, then transcribed with words that were spoken
+    driver.find_element(By.CSS_SELECTOR, "[aria-label=Library]").click()
+    wait(driver, lambda d: d.find_elements(By.CSS_SELECTOR, ".entry"))
+    seen = set()
+
+    def transcribed(d):
+        d.find_element(By.CSS_SELECTOR, "[data-action=refresh]").click()
+        pills, statuses = d.execute_script(
+            "return [[...document.querySelectorAll('.pill')].map((p) => p.textContent),"
+            " [...document.querySelectorAll('.entry')].map((e) => e.dataset.status)]")
+        seen.update(pills)
+        return statuses == ["transcribed"]
+
+    wait(driver, transcribed, timeout=120, message="never transcribed", every=1)
+    screenshot(driver, "3-library")
+    assert_accessible(driver)
+    assert {"Uploading…", "Transcribing…"} & seen, seen
+    entries = server_entries(server, driver)
+    assert len(entries) == 1
+    heard = set(entries[0]["transcript_raw"].split())
+    assert len(heard & set(SPOKEN.split())) >= 4, entries[0]["transcript_raw"]
+
+    # The entry: the clean transcript, and audio that plays
+    driver.find_element(By.CSS_SELECTOR, ".entry").click()
+    wait(driver, lambda d: d.find_elements(By.CSS_SELECTOR, ".detail [data-slot=transcript]"))
+    assert driver.find_element(By.CSS_SELECTOR, "[data-slot=transcript]").text.strip()
+    audio = driver.find_element(By.CSS_SELECTOR, "[data-slot=audio]")
+    def duration(d):
+        value = d.execute_script("const a = arguments[0]; return Number.isFinite(a.duration) ? a.duration : 0", audio)
+        return value if value > 0 else None
+
+    seconds = wait(driver, duration, message="the audio never had a duration")
+    assert 5 < seconds < 30, seconds
+    driver.execute_script("arguments[0].currentTime = 2", audio)
+    wait(driver, lambda d: abs(d.execute_script("return arguments[0].currentTime", audio) - 2) < 0.5, message="seeking failed")
+    screenshot(driver, "4-detail")
+    assert_accessible(driver)
+
+
+def test_type_instead_and_export(server, browser):
+    driver = browser
+    register(driver, server)
+    driver.find_element(By.CSS_SELECTOR, "[data-action=type]").click()
+    driver.find_element(By.NAME, "text").send_keys("Wrote this one instead of speaking.")
+    driver.find_element(By.CSS_SELECTOR, "[data-form=typed] button[type=submit]").click()
+    wait(driver, lambda d: len(server_entries(server, d)) == 1, message="the typed entry never reached the server")
+
+    driver.find_element(By.CSS_SELECTOR, "[aria-label=Profile]").click()
+    wait(driver, lambda d: d.find_element(By.CSS_SELECTOR, "[data-slot=count]").text == "1")
+    screenshot(driver, "5-profile")
+    assert_accessible(driver)
+    driver.find_element(By.CSS_SELECTOR, "[data-form=export] button[type=submit]").click()
+    link = wait(driver, lambda d: (lambda a: a.is_displayed() and a)(d.find_element(By.CSS_SELECTOR, "[data-slot=download]")),
+                timeout=60, message="the export never became ready")
+    href = link.get_attribute("href")
+    assert href, link.get_attribute("outerHTML")
+    with urllib.request.urlopen(href) as response:
+        archive = response.read()
+    with zipfile.ZipFile(io.BytesIO(archive)) as opened:
+        texts = [opened.read(name).decode() for name in opened.namelist() if name.endswith(".txt") and name != "README.txt"]
+    assert any("Wrote this one instead of speaking." in text for text in texts), texts
+
+
+def test_microphone_denied_still_lets_you_type(server, browser):
+    driver = browser
+    register(driver, server)
+    driver.execute_script("navigator.mediaDevices.getUserMedia = () => Promise.reject(new DOMException('denied', 'NotAllowedError'))")
+    record_button(driver).click()
+    wait(driver, lambda d: "cannot use the microphone" in d.find_element(By.CSS_SELECTOR, "[data-slot=status]").text)
+    assert label(driver) == "Record"
+
+
+def outbox(driver):
+    """The page's upload queue: [[id, state], …]."""
+    return driver.execute_async_script(
+        """const done = arguments[arguments.length - 1];
+        import('/app/uploads.js').then((u) => u.pending()).then((items) => done(items.map((i) => [i.id, i.state])), (e) => done(String(e)));""")
+
+
+def network(driver, offline=False, upload_bytes_per_second=-1):
+    driver.execute_cdp_cmd("Network.enable", {})
+    driver.execute_cdp_cmd("Network.emulateNetworkConditions", {
+        "offline": offline, "latency": 0, "downloadThroughput": -1, "uploadThroughput": upload_bytes_per_second})
+
+
+def record_seconds(driver, seconds):
+    record_button(driver).click()
+    wait(driver, lambda d: label(d) == "Recording — tap to pause")
+    time.sleep(seconds)
+    driver.find_element(By.CSS_SELECTOR, "[data-action=stop]").click()
+    wait(driver, lambda d: live(d) == "Saved")
+
+
+def test_offline_recording_waits_and_uploads_once_back_online(server, browser):
+    driver = browser
+    register(driver, server)
+    # Given the network is off, a recording is kept in the browser, queued
+    network(driver, offline=True)
+    record_seconds(driver, 2)
+    wait(driver, lambda d: [state for _, state in outbox(d)] == ["queued"], message="not queued")
+    # The app shell opens offline too (the service worker has it)
+    driver.refresh()
+    wait(driver, lambda d: d.find_elements(By.CSS_SELECTOR, "[data-slot=record]"), message="the app did not open offline")
+    # When the network is back, then it is uploaded, once
+    network(driver, offline=False)
+    driver.refresh()
+    wait(driver, lambda d: outbox(d) == [], timeout=60, message="never uploaded")
+    assert len(server_entries(server, driver)) == 1
+
+
+def test_reload_mid_upload_leaves_exactly_one_entry(server, browser):
+    driver = browser
+    register(driver, server)
+    # Given an upload slowed to 16 KB/s, reloaded while it is under way
+    network(driver, upload_bytes_per_second=16_000)
+    record_seconds(driver, 8)
+    wait(driver, lambda d: [state for _, state in outbox(d)] == ["uploading"], message="the upload never started")
+    time.sleep(0.5)
+    network(driver)
+    driver.refresh()
+    # Then the queue resumes after the reload and the server has exactly one entry
+    wait(driver, lambda d: d.find_elements(By.CSS_SELECTOR, "[data-slot=record]"))
+    wait(driver, lambda d: outbox(d) == [], timeout=60, message="never uploaded after the reload")
+    entries = server_entries(server, driver)
+    assert len(entries) == 1, entries
+    assert entries[0]["status"] != "pending_upload"
