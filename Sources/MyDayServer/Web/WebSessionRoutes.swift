@@ -87,7 +87,7 @@ struct WebSessionRoutes<Context: RequestContext>: Sendable {
 
     private func webSession(_ session: Components.Schemas.Session, status: HTTPResponse.Status) throws -> Response {
         let body = WebSessionBody(
-            access_token: session.accessToken, token_type: "Bearer", expires_in: session.expiresIn, user: session.user)
+            accessToken: session.accessToken, tokenType: "Bearer", expiresIn: session.expiresIn, user: session.user)
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys]
         encoder.dateEncodingStrategy = .custom { date, encoder in
@@ -114,10 +114,17 @@ struct WebSessionRoutes<Context: RequestContext>: Sendable {
 
 /// `WebSession` of openapi.yaml: a session without its refresh token, which travels in the cookie.
 private struct WebSessionBody: Encodable {
-    let access_token: String
-    let token_type: String
-    let expires_in: Int
+    let accessToken: String
+    let tokenType: String
+    let expiresIn: Int
     let user: Components.Schemas.User
+
+    enum CodingKeys: String, CodingKey {
+        case accessToken = "access_token"
+        case tokenType = "token_type"
+        case expiresIn = "expires_in"
+        case user
+    }
 }
 
 extension HTTPField.Name {
