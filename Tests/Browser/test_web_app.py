@@ -86,6 +86,10 @@ def test_record_pause_stop_and_read(server, browser):
     time.sleep(0.3)
     frames.append(driver.execute_script("return arguments[0].toDataURL()", canvas))
     assert frames[0] != frames[1], "the waveform did not move"
+    home = driver.find_element(By.CSS_SELECTOR, ".home")
+    drawn = int(home.get_attribute("data-frames"))
+    time.sleep(1)
+    assert int(home.get_attribute("data-frames")) - drawn >= 30, "fewer than 30 frames a second"
     time.sleep(2)
     screenshot(driver, "2-recording")
     assert_accessible(driver)
@@ -140,6 +144,9 @@ def test_record_pause_stop_and_read(server, browser):
         return value if value > 0 else None
 
     seconds = wait(driver, duration, message="the audio never had a duration")
+    driver.find_element(By.CSS_SELECTOR, "[data-action=original]").click()
+    assert driver.find_element(By.CSS_SELECTOR, "[data-slot=transcript]").text.strip() == entries[0]["transcript_raw"].strip()
+    driver.find_element(By.CSS_SELECTOR, "[data-action=original]").click()
     assert 5 < seconds < 30, seconds
     driver.execute_script("arguments[0].currentTime = 2", audio)
     wait(driver, lambda d: abs(d.execute_script("return arguments[0].currentTime", audio) - 2) < 0.5, message="seeking failed")
@@ -169,6 +176,34 @@ def test_type_instead_and_export(server, browser):
     with zipfile.ZipFile(io.BytesIO(archive)) as opened:
         texts = [opened.read(name).decode() for name in opened.namelist() if name.endswith(".txt") and name != "README.txt"]
     assert any("Wrote this one instead of speaking." in text for text in texts), texts
+
+    # Search finds it; a title, tags and mood can be set; deleting asks first
+    driver.find_element(By.CSS_SELECTOR, "[aria-label=Library]").click()
+    search = wait(driver, lambda d: d.find_element(By.CSS_SELECTOR, "[data-slot=search]"))
+    search.send_keys("speaking")
+    wait(driver, lambda d: d.execute_script("return document.querySelectorAll('.entry').length") == 1)
+    search.clear()
+    search.send_keys("nothingsaidlikethis")
+    wait(driver, lambda d: d.execute_script("return document.querySelectorAll('.entry').length") == 0)
+    search.clear()
+    search.send_keys(" ")
+    wait(driver, lambda d: d.execute_script("return document.querySelectorAll('.entry').length") == 1)
+    driver.find_element(By.CSS_SELECTOR, ".entry").click()
+    title = wait(driver, lambda d: d.find_element(By.NAME, "title"))
+    title.send_keys("A quiet evening")
+    driver.find_element(By.NAME, "tags").send_keys("home, reading")
+    driver.find_element(By.CSS_SELECTOR, "select[name=mood] option[value='4']").click()
+    driver.find_element(By.CSS_SELECTOR, "[data-form=edit] button[type=submit]").click()
+    wait(driver, lambda d: d.find_element(By.CSS_SELECTOR, "[data-slot=title]").text == "A quiet evening")
+    saved = server_entries(server, driver)[0]
+    assert (saved["title"], saved["tags"], saved["mood"]) == ("A quiet evening", ["home", "reading"], 4)
+    driver.find_element(By.CSS_SELECTOR, "[data-action=delete]").click()
+    driver.switch_to.alert.dismiss()
+    assert len(server_entries(server, driver)) == 1
+    driver.find_element(By.CSS_SELECTOR, "[data-action=delete]").click()
+    driver.switch_to.alert.accept()
+    wait(driver, lambda d: d.current_url.endswith("#/library"))
+    wait(driver, lambda d: server_entries(server, d) == [], message="not deleted on the server")
 
 
 def test_microphone_denied_still_lets_you_type(server, browser):
@@ -234,3 +269,30 @@ def test_reload_mid_upload_leaves_exactly_one_entry(server, browser):
     entries = server_entries(server, driver)
     assert len(entries) == 1, entries
     assert entries[0]["status"] != "pending_upload"
+
+
+def test_keyboard_space_pauses_and_holding_escape_stops(server, browser):
+    driver = browser
+    register(driver, server)
+    record_button(driver).click()
+    wait(driver, lambda d: label(d) == "Recording — tap to pause")
+    # Space on the focused button pauses and resumes
+    record_button(driver).send_keys(" ")
+    wait(driver, lambda d: label(d) == "Recording paused — tap to resume")
+    record_button(driver).send_keys(" ")
+    wait(driver, lambda d: label(d) == "Recording — tap to pause")
+    # Holding Escape 3 s stops and saves
+    ActionChains(driver).key_down("\ue00c").pause(3.4).key_up("\ue00c").perform()
+    wait(driver, lambda d: live(d) == "Saved", message="holding Escape did not stop")
+
+
+def test_dark_mode_and_reduced_motion(server, browser):
+    driver = browser
+    driver.execute_cdp_cmd("Emulation.setEmulatedMedia", {"features": [
+        {"name": "prefers-color-scheme", "value": "dark"}, {"name": "prefers-reduced-motion", "value": "reduce"}]})
+    register(driver, server)
+    background = driver.execute_script("return getComputedStyle(document.body).backgroundColor")
+    assert background == "rgb(23, 22, 20)", background
+    transition = driver.execute_script("return getComputedStyle(document.querySelector('.record')).transitionDuration")
+    assert transition in ("0s", "0s, 0s"), transition
+    screenshot(driver, "6-home-dark")

@@ -38,8 +38,10 @@ export function homeView() {
     }
   }
 
+  let frames = 0;
   function animate() {
     if (!recording) return;
+    view.root.dataset.frames = String(++frames);
     elapsed.textContent = duration(recording.elapsed());
     waveform.push(recording.paused ? 0 : recording.level());
     waveform.draw();
