@@ -20,10 +20,10 @@ SPOKEN = "today i walked to the park with my sister and we talked about the gard
 class Server:
     """`myday-server serve` on a free loopback port with a fresh data directory."""
 
-    def __init__(self, data, workers="1"):
+    def __init__(self, data, workers="1", **settings):
         binary = os.path.join(ROOT, ".build", "debug", "myday-server")
         env = dict(os.environ, MYDAY_PORT="0", MYDAY_DATA_DIR=data, MYDAY_WORKERS=workers, MYDAY_LOG_LEVEL="info",
-                   MYDAY_SECRET="browser-test-secret-that-is-long-enough")
+                   MYDAY_SECRET="browser-test-secret-that-is-long-enough", **settings)
         self.log = open(os.path.join(data, "server.log"), "w+")
         self.process = subprocess.Popen([binary, "serve"], env=env, stdout=self.log, stderr=subprocess.STDOUT)
         deadline = time.monotonic() + 60

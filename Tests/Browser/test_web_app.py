@@ -2,6 +2,7 @@
 entry's way to a transcript, playback, typing, export; offline recording; a reload mid-upload."""
 import io
 import os
+import tempfile
 import time
 import urllib.request
 import uuid
@@ -11,7 +12,7 @@ from selenium.webdriver.common.action_chains import ActionChains
 from selenium.webdriver.common.by import By
 from selenium.webdriver.support.ui import WebDriverWait
 
-from conftest import SCREENSHOTS, SPOKEN
+from conftest import SCREENSHOTS, SPOKEN, Server
 
 
 def wait(driver, condition, timeout=30, message="", every=0.1):
@@ -296,3 +297,20 @@ def test_dark_mode_and_reduced_motion(server, browser):
     transition = driver.execute_script("return getComputedStyle(document.querySelector('.record')).transitionDuration")
     assert transition in ("0s", "0s, 0s"), transition
     screenshot(driver, "6-home-dark")
+
+
+def test_provider_buttons_appear_only_when_configured(server, browser):
+    driver = browser
+    driver.get(server.url + "/")
+    wait(driver, lambda d: d.find_elements(By.CSS_SELECTOR, "[data-form=signin]"))
+    assert not driver.find_element(By.CSS_SELECTOR, "[data-action=apple]").is_displayed()
+    assert not driver.find_element(By.CSS_SELECTOR, "[data-action=google]").is_displayed()
+    with_providers = Server(tempfile.mkdtemp(prefix="myday-web-"), MYDAY_APPLE_CLIENT_IDS="com.example.myday.web",
+                            MYDAY_GOOGLE_CLIENT_IDS="1234.apps.googleusercontent.com")
+    try:
+        driver.get(with_providers.url + "/")
+        wait(driver, lambda d: d.find_element(By.CSS_SELECTOR, "[data-action=apple]").is_displayed())
+        assert driver.find_element(By.CSS_SELECTOR, "[data-action=google]").is_displayed()
+        assert_accessible(driver)
+    finally:
+        with_providers.stop()

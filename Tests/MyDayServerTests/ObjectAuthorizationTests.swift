@@ -18,6 +18,7 @@ import Yams
         "listEntries",
         "health",
         "readiness", "metrics", "openAPIDocument", "getConfig", "registerOnWeb", "loginOnWeb", "refreshOnWeb", "logoutOnWeb",
+        "signInWithAppleOnWeb", "signInWithGoogleOnWeb",
     ]
 
     struct Operation: CustomStringConvertible, Sendable {

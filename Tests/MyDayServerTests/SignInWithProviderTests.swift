@@ -257,3 +257,35 @@ import Testing
         }
     }
 }
+
+/// The web app's provider sign-ins: the same verification, with the session in the cookie (ADR 0015).
+@Suite(.serialized) struct WebProviderSignInTests {
+    typealias Provider = IdentityProviderStandIn
+
+    @Test func appleAndGoogleOnTheWebSetTheCookieAndRefuseForgeries() async throws {
+        let provider = Provider()
+        try await provider.serve { configure in
+            let server = try await TestServer.make(.sqlite) { configure(&$0) }
+            try await server.run { api in
+                let web: HTTPFields = [.xMyDayWeb: "1", .contentType: "application/json"]
+                let apple = try await Provider.appleToken(Provider.appleClaims(nonce: "web-nonce"))
+                let signedUp = try await api.send(
+                    .post, "/v1/auth/web/apple", json: ["identity_token": apple, "nonce": "web-nonce"], headers: web)
+                #expect(signedUp.status == .created, "\(signedUp.text)")
+                #expect(signedUp.json["refresh_token"] == nil && signedUp.json["access_token"] is String)
+                #expect(signedUp.headers[.setCookie]?.contains("HttpOnly") == true)
+                let google = try await Provider.googleToken(Provider.googleClaims())
+                let viaGoogle = try await api.send(.post, "/v1/auth/web/google", json: ["id_token": google], headers: web)
+                #expect(viaGoogle.status == .created)
+                #expect(viaGoogle.headers[.setCookie]?.hasPrefix("myday_refresh=") == true)
+                // A token for the wrong nonce is refused, and no cookie is set
+                let wrong = try await api.send(
+                    .post, "/v1/auth/web/apple", json: ["identity_token": apple, "nonce": "another"], headers: web)
+                #expect(wrong.status == .unauthorized)
+                #expect(wrong.headers[.setCookie] == nil)
+                // Without the web header, refused before any verification
+                #expect(try await api.send(.post, "/v1/auth/web/google", json: ["id_token": google]).status == .forbidden)
+            }
+        }
+    }
+}

@@ -73,6 +73,7 @@ struct WebAppRoutes<Context: RequestContext>: Sendable {
     /// Scripts and styles from this origin only; Apple's and Google's sign-in scripts when configured.
     static func policy(config: Components.Schemas.ClientConfig) -> String {
         var scripts = ["'self'"]
+        var styles = ["'self'"]
         var frames: [String] = []
         var connects = ["'self'"]
         if config.signIn.apple {
@@ -81,11 +82,12 @@ struct WebAppRoutes<Context: RequestContext>: Sendable {
         }
         if config.signIn.google {
             scripts.append("https://accounts.google.com/gsi/client")
+            styles.append("https://accounts.google.com/gsi/style")
             frames.append("https://accounts.google.com/gsi/")
             connects.append("https://accounts.google.com/gsi/")
         }
         return [
-            "default-src 'self'", "script-src \(scripts.joined(separator: " "))", "style-src 'self'",
+            "default-src 'self'", "script-src \(scripts.joined(separator: " "))", "style-src \(styles.joined(separator: " "))",
             "img-src 'self' data: blob:", "media-src 'self' blob:", "connect-src \(connects.joined(separator: " "))",
             "frame-src \(frames.isEmpty ? "'none'" : frames.joined(separator: " "))", "worker-src 'self'",
             "manifest-src 'self'", "object-src 'none'", "base-uri 'none'", "form-action 'self'", "frame-ancestors 'none'",

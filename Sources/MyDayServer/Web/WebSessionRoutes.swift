@@ -17,7 +17,7 @@ struct WebSessionRoutes<Context: RequestContext>: Sendable {
     func register(on router: Router<Context>) {
         router.post("/v1/auth/web/register") { request, context in
             try Self.checkWebRequest(request)
-            let credentials = try await Self.credentials(request, context: context)
+            let credentials: Components.Schemas.EmailCredentials = try await Self.decode(request, context: context)
             let output = try await handler.registerWithEmail(.init(body: .json(credentials)))
             guard case .created(let created) = output, case .json(let session) = created.body else {
                 throw APIError.badRequest("The account could not be created.")
@@ -26,10 +26,32 @@ struct WebSessionRoutes<Context: RequestContext>: Sendable {
         }
         router.post("/v1/auth/web/login") { request, context in
             try Self.checkWebRequest(request)
-            let credentials = try await Self.credentials(request, context: context)
+            let credentials: Components.Schemas.EmailCredentials = try await Self.decode(request, context: context)
             let output = try await handler.loginWithEmail(.init(body: .json(credentials)))
             guard case .ok(let ok) = output, case .json(let session) = ok.body else { throw APIError.wrongCredentials }
             return try webSession(session, status: .ok)
+        }
+        router.post("/v1/auth/web/apple") { request, context in
+            try Self.checkWebRequest(request)
+            let body: Components.Schemas.AppleSignIn = try await Self.decode(request, context: context)
+            switch try await handler.signInWithApple(.init(body: .json(body))) {
+            case .ok(let ok): if case .json(let session) = ok.body { return try webSession(session, status: .ok) }
+            case .created(let created):
+                if case .json(let session) = created.body { return try webSession(session, status: .created) }
+            default: break
+            }
+            throw APIError.unauthorized
+        }
+        router.post("/v1/auth/web/google") { request, context in
+            try Self.checkWebRequest(request)
+            let body: Components.Schemas.GoogleSignIn = try await Self.decode(request, context: context)
+            switch try await handler.signInWithGoogle(.init(body: .json(body))) {
+            case .ok(let ok): if case .json(let session) = ok.body { return try webSession(session, status: .ok) }
+            case .created(let created):
+                if case .json(let session) = created.body { return try webSession(session, status: .created) }
+            default: break
+            }
+            throw APIError.unauthorized
         }
         router.post("/v1/auth/web/refresh") { request, _ in
             try Self.checkWebRequest(request)
@@ -64,12 +86,13 @@ struct WebSessionRoutes<Context: RequestContext>: Sendable {
         }
     }
 
-    private static func credentials(_ request: Request, context: Context) async throws -> Components.Schemas.EmailCredentials {
+    /// The JSON body as the operation it mirrors takes it (unknown fields are refused there too).
+    private static func decode<Body: Decodable>(_ request: Request, context: Context) async throws -> Body {
         let body = try await request.body.collect(upTo: 64 * 1024)
         do {
-            return try JSONDecoder().decode(Components.Schemas.EmailCredentials.self, from: Data(buffer: body))
+            return try JSONDecoder().decode(Body.self, from: Data(buffer: body))
         } catch {
-            throw APIError.badRequest("Send {\"email\": …, \"password\": …} as JSON.")
+            throw APIError.badRequest("The body is not the JSON this endpoint takes.")
         }
     }
 

@@ -47,6 +47,18 @@ export async function login(email, password) {
   return adopt(await webSession("login", { email, password }));
 }
 
+/** Signs in with the identity token Apple's JS flow answered, and the raw nonce its SHA-256 was sent with. */
+export async function signInWithApple(identityToken, nonce, name) {
+  const body = { identity_token: identityToken, nonce };
+  if (name) body.name = name;
+  return adopt(await webSession("apple", body));
+}
+
+/** Signs in with the ID token Google Identity Services answered. */
+export async function signInWithGoogle(idToken, nonce) {
+  return adopt(await webSession("google", { id_token: idToken, nonce }));
+}
+
 /** Restores the session from the cookie; answers the account, or null when there is none. */
 export async function resume() {
   try {
