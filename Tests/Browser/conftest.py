@@ -20,14 +20,17 @@ SPOKEN = "today i walked to the park with my sister and we talked about the gard
 class Server:
     """`myday-server serve` on a free loopback port with a fresh data directory."""
 
-    def __init__(self, data, workers="1", **settings):
+    def __init__(self, data, workers="1", port="0", **settings):
+        self.data = data
+        self.settings = dict(settings, MYDAY_WORKERS=workers)
         binary = os.path.join(ROOT, ".build", "debug", "myday-server")
-        env = dict(os.environ, MYDAY_PORT="0", MYDAY_DATA_DIR=data, MYDAY_WORKERS=workers, MYDAY_LOG_LEVEL="info",
-                   MYDAY_SECRET="browser-test-secret-that-is-long-enough", **settings)
-        self.log = open(os.path.join(data, "server.log"), "w+")
+        env = dict(os.environ, MYDAY_PORT=port, MYDAY_DATA_DIR=data, MYDAY_LOG_LEVEL="info",
+                   MYDAY_SECRET="browser-test-secret-that-is-long-enough", **self.settings)
+        self.log = open(os.path.join(data, "server.log"), "a+")
         self.process = subprocess.Popen([binary, "serve"], env=env, stdout=self.log, stderr=subprocess.STDOUT)
         deadline = time.monotonic() + 60
         while time.monotonic() < deadline:
+            self.log.flush()
             self.log.seek(0)
             match = re.search(r"url=http://[^:\s]+:(\d+)", self.log.read())
             if match:
@@ -41,6 +44,13 @@ class Server:
     def stop(self):
         self.process.terminate()
         self.process.wait(timeout=30)
+
+    def start_again(self):
+        """The same server (data and port) after `stop()`."""
+        self.log.seek(0)
+        self.log.truncate()
+        again = Server(self.data, port=self.url.rsplit(":", 1)[1], **self.settings)
+        self.process, self.log = again.process, again.log
 
 
 @pytest.fixture

@@ -1,9 +1,11 @@
 """My Day in headless Chromium with a fake microphone: record, waveform, pause, long-press stop, the
 entry's way to a transcript, playback, typing, export; offline recording; a reload mid-upload."""
 import io
+import json
 import os
 import tempfile
 import time
+import urllib.error
 import urllib.request
 import uuid
 import zipfile
@@ -157,7 +159,7 @@ def test_record_pause_stop_and_read(server, browser):
 
 def test_type_instead_and_export(server, browser):
     driver = browser
-    register(driver, server)
+    email = register(driver, server)
     driver.find_element(By.CSS_SELECTOR, "[data-action=type]").click()
     driver.find_element(By.NAME, "text").send_keys("Wrote this one instead of speaking.")
     driver.find_element(By.CSS_SELECTOR, "[data-form=typed] button[type=submit]").click()
@@ -206,6 +208,25 @@ def test_type_instead_and_export(server, browser):
     wait(driver, lambda d: d.current_url.endswith("#/library"))
     wait(driver, lambda d: server_entries(server, d) == [], message="not deleted on the server")
 
+    # Deleting the account needs the typed word, then ends everything
+    driver.find_element(By.CSS_SELECTOR, "[aria-label=Profile]").click()
+    form = wait(driver, lambda d: d.find_element(By.CSS_SELECTOR, "[data-form=delete]"))
+    form.find_element(By.NAME, "confirm").send_keys("delete")
+    form.find_element(By.NAME, "password").send_keys("a long diary password")
+    form.find_element(By.CSS_SELECTOR, "button[type=submit]").click()
+    wait(driver, lambda d: "Type DELETE" in d.find_element(By.CSS_SELECTOR, ".profile > [data-slot=error]").text)
+    form.find_element(By.NAME, "confirm").clear()
+    form.find_element(By.NAME, "confirm").send_keys("DELETE")
+    form.find_element(By.CSS_SELECTOR, "button[type=submit]").click()
+    wait(driver, lambda d: d.find_elements(By.CSS_SELECTOR, "[data-form=signin]"), message="not signed out after deletion")
+    request = urllib.request.Request(server.url + "/v1/auth/email/login", method="POST", headers={"Content-Type": "application/json"},
+                                     data=json.dumps({"email": email, "password": "a long diary password"}).encode())
+    try:
+        urllib.request.urlopen(request)
+        raise AssertionError("the deleted account can still sign in")
+    except urllib.error.HTTPError as refused:
+        assert refused.code == 401
+
 
 def test_microphone_denied_still_lets_you_type(server, browser):
     driver = browser
@@ -217,10 +238,10 @@ def test_microphone_denied_still_lets_you_type(server, browser):
 
 
 def outbox(driver):
-    """The page's upload queue: [[id, state], …]."""
+    """Everything the browser still holds for the server, whoever it belongs to: [[id, state], …]."""
     return driver.execute_async_script(
         """const done = arguments[arguments.length - 1];
-        import('/app/uploads.js').then((u) => u.pending()).then((items) => done(items.map((i) => [i.id, i.state])), (e) => done(String(e)));""")
+        import('/app/db.js').then((db) => db.all('outbox')).then((items) => done(items.map((i) => [i.id, i.state])), (e) => done(String(e)));""")
 
 
 def network(driver, offline=False, upload_bytes_per_second=-1):
@@ -240,15 +261,17 @@ def record_seconds(driver, seconds):
 def test_offline_recording_waits_and_uploads_once_back_online(server, browser):
     driver = browser
     register(driver, server)
-    # Given the network is off, a recording is kept in the browser, queued
-    network(driver, offline=True)
-    record_seconds(driver, 2)
-    wait(driver, lambda d: [state for _, state in outbox(d)] == ["queued"], message="not queued")
-    # The app shell opens offline too (the service worker has it)
+    wait(driver, lambda d: d.execute_script("return navigator.serviceWorker.controller !== null"), message="no service worker")
+    # Given the server cannot be reached, the app still opens (from the service worker's shell) and records
+    server.stop()
     driver.refresh()
     wait(driver, lambda d: d.find_elements(By.CSS_SELECTOR, "[data-slot=record]"), message="the app did not open offline")
-    # When the network is back, then it is uploaded, once
-    network(driver, offline=False)
+    record_seconds(driver, 2)
+    # The recording waits in the browser, queued with its reason
+    wait(driver, lambda d: [state for _, state in outbox(d)] == ["queued"], message="not queued")
+    assert "Waiting to upload" in driver.find_element(By.CSS_SELECTOR, "[data-slot=pending]").text
+    # When the server is back, then it is uploaded, and exactly one entry exists
+    server.start_again()
     driver.refresh()
     wait(driver, lambda d: outbox(d) == [], timeout=60, message="never uploaded")
     assert len(server_entries(server, driver)) == 1
@@ -282,9 +305,23 @@ def test_keyboard_space_pauses_and_holding_escape_stops(server, browser):
     wait(driver, lambda d: label(d) == "Recording paused — tap to resume")
     record_button(driver).send_keys(" ")
     wait(driver, lambda d: label(d) == "Recording — tap to pause")
+    # Space with nothing focused does the same
+    driver.execute_script("document.activeElement.blur()")
+    ActionChains(driver).send_keys(" ").perform()
+    wait(driver, lambda d: label(d) == "Recording paused — tap to resume", message="Space on the page did not pause")
+    ActionChains(driver).send_keys(" ").perform()
+    wait(driver, lambda d: label(d) == "Recording — tap to pause")
     # Holding Escape 3 s stops and saves
     ActionChains(driver).key_down("\ue00c").pause(3.4).key_up("\ue00c").perform()
     wait(driver, lambda d: live(d) == "Saved", message="holding Escape did not stop")
+
+    # Signing out (once the recording is up) ends the session: a reload shows the sign-in screen
+    wait(driver, lambda d: outbox(d) == [], timeout=60)
+    driver.find_element(By.CSS_SELECTOR, "[aria-label=Profile]").click()
+    wait(driver, lambda d: d.find_element(By.CSS_SELECTOR, "[data-action=signout]")).click()
+    wait(driver, lambda d: d.find_elements(By.CSS_SELECTOR, "[data-form=signin]"), message="not signed out")
+    driver.refresh()
+    wait(driver, lambda d: d.find_elements(By.CSS_SELECTOR, "[data-form=signin]"), message="the session survived the sign-out")
 
 
 def test_dark_mode_and_reduced_motion(server, browser):

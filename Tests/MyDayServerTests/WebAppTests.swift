@@ -111,6 +111,15 @@ import Testing
         }
     }
 
+    @Test func originsAreComparedAsSchemeHostAndPort() {
+        typealias Routes = WebSessionRoutes<MyDayRequestContext>
+        #expect(Routes.normalized("https://Diary.Example.com:443") == Routes.normalized("https://diary.example.com/"))
+        #expect(Routes.normalized("http://127.0.0.1:8080") == "http://127.0.0.1:8080")
+        #expect(Routes.normalized("https://diary.example.com") != Routes.normalized("http://diary.example.com"))
+        #expect(Routes.normalized("https://diary.example.com.evil.example") != Routes.normalized("https://diary.example.com"))
+        #expect(Routes.normalized("null") == nil)
+    }
+
     @Test func logoutEndsTheLoginAndClearsTheCookie() async throws {
         let server = try await TestServer.make(.sqlite)
         try await server.run { [web] api in

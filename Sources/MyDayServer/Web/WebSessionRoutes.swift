@@ -81,9 +81,18 @@ struct WebSessionRoutes<Context: RequestContext>: Sendable {
         guard request.headers[.xMyDayWeb] == "1" else {
             throw APIError.forbidden("Web session requests need the header X-MyDay-Web: 1.")
         }
-        if let origin = request.headers[.origin], origin != RequestOrigin.current {
+        if let origin = request.headers[.origin], Self.normalized(origin) != Self.normalized(RequestOrigin.current) {
             throw APIError.forbidden("Requests from other sites are refused.")
         }
+    }
+
+    /// `scheme://host:port` in lower case with the scheme's default port spelled out, or nil.
+    static func normalized(_ origin: String) -> String? {
+        guard let url = URL(string: origin), let scheme = url.scheme?.lowercased(), let host = url.host?.lowercased() else {
+            return nil
+        }
+        let port = url.port ?? (scheme == "https" ? 443 : 80)
+        return "\(scheme)://\(host):\(port)"
     }
 
     /// The JSON body as the operation it mirrors takes it (unknown fields are refused there too).

@@ -16,8 +16,16 @@ export class APIError extends Error {
   }
 }
 
-/** The signed-in account, or null. */
+const REMEMBERED = "myday.account";
+
+/** The signed-in account; offline, the one this browser was last signed in as; or null. */
 export function currentAccount() {
+  return account;
+}
+
+/** Opens offline as the account this browser was last signed in as (recordings wait for the server). */
+export function resumeOffline() {
+  account = JSON.parse(localStorage.getItem(REMEMBERED) ?? "null");
   return account;
 }
 
@@ -25,7 +33,14 @@ function adopt(session) {
   accessToken = session.access_token;
   expiresAt = Date.now() + session.expires_in * 1000;
   account = session.user;
+  localStorage.setItem(REMEMBERED, JSON.stringify({ id: account.id, email: account.email }));
   return session.user;
+}
+
+function forget() {
+  accessToken = null;
+  account = null;
+  localStorage.removeItem(REMEMBERED);
 }
 
 async function webSession(path, body) {
@@ -64,15 +79,23 @@ export async function resume() {
   try {
     return adopt(await refreshOnce());
   } catch (error) {
-    if (error instanceof APIError && error.status === 401) return null;
+    if (error instanceof APIError && error.status === 401) {
+      forget();
+      return null;
+    }
     throw error;
   }
 }
 
-/** One refresh at a time, however many requests need a new token. */
+/**
+ * One refresh at a time, however many requests need a new token — across tabs too: each rotation
+ * retires the cookie it used (ADR 0009), so two tabs refreshing at once would end the session.
+ */
 function refreshOnce() {
   if (!refreshing) {
-    refreshing = webSession("refresh").finally(() => {
+    const refresh = () => webSession("refresh");
+    const locked = navigator.locks ? navigator.locks.request("myday-refresh", refresh) : refresh();
+    refreshing = locked.finally(() => {
       refreshing = null;
     });
   }
@@ -80,9 +103,16 @@ function refreshOnce() {
 }
 
 export async function logout() {
-  await webSession("logout");
-  accessToken = null;
-  account = null;
+  try {
+    await webSession("logout");
+  } finally {
+    forget();
+  }
+}
+
+/** After the account was deleted on the server. */
+export function forgetAccount() {
+  forget();
 }
 
 async function validToken() {
@@ -104,7 +134,8 @@ export async function call(method, path, body) {
       continue;
     }
     if (!response.ok) throw await errorFrom(response);
-    return response.status === 204 ? null : response.json();
+    const text = await response.text();
+    return text ? JSON.parse(text) : null;
   }
 }
 

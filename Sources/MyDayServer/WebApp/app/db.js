@@ -57,10 +57,6 @@ export async function chunksOf(id) {
   return done((await store("chunks")).getAll(IDBKeyRange.bound([id, 0], [id, Infinity])));
 }
 
-export async function removeChunks(id) {
-  return done((await store("chunks", "readwrite")).delete(IDBKeyRange.bound([id, 0], [id, Infinity])));
-}
-
 /** Writes several stores in one transaction: `changes` is [[store, "put"|"delete", value or key], …]. */
 export async function transact(names, changes) {
   const transaction = (await open()).transaction(names, "readwrite");
@@ -76,13 +72,24 @@ export async function transact(names, changes) {
   });
 }
 
-/** Forgets the synced diary (sign-out); what the outbox holds stays unless `everything`. */
-export async function clear(everything) {
-  const names = everything ? ["entries", "state", "outbox", "chunks"] : ["entries", "state"];
-  const transaction = (await open()).transaction(names, "readwrite");
-  for (const name of names) transaction.objectStore(name).clear();
-  return new Promise((resolve, reject) => {
-    transaction.oncomplete = () => resolve();
-    transaction.onerror = () => reject(transaction.error);
-  });
+/** Forgets the synced diary and its cursor (sign-out, or another account signing in). */
+export async function clearDiary() {
+  return transact(["entries", "state"], [["entries", "delete", IDBKeyRange.lowerBound("")], ["state", "delete", IDBKeyRange.lowerBound("")]]);
+}
+
+/** Forgets everything of one account: its diary and what it had not sent yet (after deleting the account). */
+export async function forgetAccount(owner) {
+  const changes = (await all("outbox")).filter((item) => item.owner === owner).map((item) => ["outbox", "delete", item.id]);
+  for (const chunk of await all("chunks")) {
+    if (chunk.meta?.owner === owner) changes.push(["chunks", "delete", [chunk.id, chunk.seq]]);
+  }
+  await transact(["outbox", "chunks"], changes);
+  return clearDiary();
+}
+
+/** The diary in this browser belongs to `owner`: another account's synced copy and cursor are forgotten. */
+export async function claimDiary(owner) {
+  if ((await get("state", "owner")) === owner) return;
+  await clearDiary();
+  await put("state", owner, "owner");
 }

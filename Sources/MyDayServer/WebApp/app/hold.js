@@ -61,7 +61,7 @@ export function wireHold(button, { onTap, onStop, onProgress, canHold }) {
     if (event.detail === 0) onTap();
   });
   addEventListener("keydown", (event) => {
-    if (event.key !== "Escape" || event.repeat || !canHold()) return;
+    if (event.key !== "Escape" || event.repeat || !canHold() || !button.isConnected) return;
     event.preventDefault();
     press();
   });

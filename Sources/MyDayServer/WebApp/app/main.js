@@ -42,12 +42,14 @@ async function route() {
 
 async function signedIn() {
   bar.hidden = false;
+  const me = api.currentAccount();
+  await db.claimDiary(me.id);
+  // Ask the browser not to evict unsent recordings under storage pressure.
+  navigator.storage?.persist?.().catch(() => {});
   home = homeView();
   library = libraryView({ open: (id) => (location.hash = `#/entry/${id}`) });
-  for (const recording of await recoverInterrupted()) {
-    await uploads.enqueueRecording(recording);
-    await db.removeChunks(recording.id);
-  }
+  for (const recording of await recoverInterrupted()) await uploads.enqueueRecording(recording);
+  addEventListener("myday:session-ended", signedOut, { once: true });
   await uploads.start();
   addEventListener("hashchange", route);
   route();
@@ -67,8 +69,9 @@ async function begin() {
   try {
     account = await api.resume();
   } catch {
-    // Offline with a session cookie: open the app; uploads wait until the server answers.
-    if (!navigator.onLine) account = { offline: true };
+    // The server cannot be reached (offline, or it is down): open as the account this browser last
+    // used, so recording works; uploads wait until the server answers.
+    account = api.resumeOffline();
   }
   if (account) return signedIn();
   const config = await api.config().catch(() => null);

@@ -2,8 +2,9 @@
 // written to IndexedDB a second at a time while recording, so closing the tab loses at most a second;
 // the next load turns what was left into a recording (`recoverInterrupted`).
 
+import { currentAccount } from "./api.js";
 import * as db from "./db.js";
-import { timeZone } from "./uploads.js";
+import { newID, timeZone } from "./uploads.js";
 
 /** The container to record in: AAC in MP4 where the browser offers it (Safari), else Opus in WebM. */
 export function preferredType() {
@@ -12,19 +13,41 @@ export function preferredType() {
 }
 
 export class Recording {
-  /** Starts recording; throws when the microphone is missing or not allowed. */
-  static async start() {
+  /**
+   * Starts recording; throws when the microphone is missing or not allowed. `onEnded` is called when
+   * the browser ends the recording itself (the microphone unplugged, a call, permission revoked).
+   */
+  static async start(onEnded) {
+    if (!navigator.mediaDevices?.getUserMedia || !window.MediaRecorder) {
+      throw Object.assign(new Error("This browser cannot record audio."), { name: "NotSupportedError" });
+    }
     const stream = await navigator.mediaDevices.getUserMedia({
       audio: { echoCancellation: false, noiseSuppression: false, autoGainControl: false },
     });
-    return new Recording(stream);
+    try {
+      const recording = new Recording(stream, onEnded);
+      await recording.context.resume();
+      await recording.held;
+      return recording;
+    } catch (error) {
+      stream.getTracks().forEach((track) => track.stop());
+      throw error;
+    }
   }
 
-  constructor(stream) {
-    this.id = crypto.randomUUID();
+  constructor(stream, onEnded) {
+    this.id = newID();
+    this.owner = currentAccount()?.id ?? null;
     this.createdAt = new Date().toISOString();
     this.tz = timeZone();
     this.stream = stream;
+    // Held while recording, so another tab's recovery never takes this recording's chunks.
+    this.held = new Promise((locked) => {
+      navigator.locks?.request(`myday-recording-${this.id}`, () => {
+        locked();
+        return new Promise((release) => (this.release = release));
+      }) ?? locked();
+    });
     const type = preferredType();
     this.recorder = new MediaRecorder(stream, type ? { mimeType: type } : undefined);
     this.contentType = this.recorder.mimeType || type || "audio/webm";
@@ -41,11 +64,13 @@ export class Recording {
     this.samples = new Float32Array(this.analyser.fftSize);
     this.recorded = 0;
     this.since = performance.now();
+    this.recorder.onerror = () => onEnded?.();
+    for (const track of stream.getAudioTracks()) track.addEventListener("ended", () => onEnded?.());
     this.recorder.start(1000);
   }
 
   meta() {
-    return { createdAt: this.createdAt, tz: this.tz, contentType: this.contentType, elapsed: this.elapsed() };
+    return { owner: this.owner, createdAt: this.createdAt, tz: this.tz, contentType: this.contentType, elapsed: this.elapsed() };
   }
 
   get paused() {
@@ -83,22 +108,34 @@ export class Recording {
   /** Stops and answers the finished recording: its id, metadata and audio. */
   async stop() {
     const duration = this.elapsed();
-    const stopped = new Promise((resolve) => (this.recorder.onstop = resolve));
-    this.recorder.stop();
-    await stopped;
+    if (this.recorder.state !== "inactive") {
+      const stopped = new Promise((resolve) => (this.recorder.onstop = resolve));
+      this.recorder.stop();
+      await stopped;
+    }
     this.stream.getTracks().forEach((track) => track.stop());
-    await this.context.close();
+    await this.context.close().catch(() => {});
     await Promise.all(this.writes);
     const chunks = await db.chunksOf(this.id);
     const blob = new Blob(chunks.map((chunk) => chunk.blob), { type: this.contentType });
-    return { id: this.id, createdAt: this.createdAt, tz: this.tz, duration, blob, contentType: this.contentType };
+    return { id: this.id, owner: this.owner, createdAt: this.createdAt, tz: this.tz, duration, blob, contentType: this.contentType };
+  }
+
+  /** Lets another tab recover this recording's chunks, once they are in the outbox. */
+  done() {
+    this.release?.();
   }
 }
 
-/** Recordings a closed tab or a crash left as chunks: answered whole, so they can be queued. */
+/**
+ * Recordings a closed tab or a crash left as chunks, answered whole so they can be queued. A recording
+ * another open tab is still making holds its lock and is left alone.
+ */
 export async function recoverInterrupted() {
+  const held = new Set(((await navigator.locks?.query())?.held ?? []).map((lock) => lock.name));
   const byID = new Map();
   for (const chunk of await db.all("chunks")) {
+    if (held.has(`myday-recording-${chunk.id}`)) continue;
     if (!byID.has(chunk.id)) byID.set(chunk.id, []);
     byID.get(chunk.id).push(chunk);
   }
@@ -107,7 +144,7 @@ export async function recoverInterrupted() {
     chunks.sort((a, b) => a.seq - b.seq);
     const last = chunks[chunks.length - 1].meta;
     const blob = new Blob(chunks.map((chunk) => chunk.blob), { type: last.contentType });
-    recovered.push({ id, createdAt: last.createdAt, tz: last.tz, duration: last.elapsed, blob, contentType: last.contentType });
+    recovered.push({ id, owner: last.owner, createdAt: last.createdAt, tz: last.tz, duration: last.elapsed, blob, contentType: last.contentType });
   }
   return recovered;
 }

@@ -30,19 +30,21 @@ export async function start() {
   kick();
 }
 
-export async function enqueueRecording({ id, createdAt, tz, duration, blob, contentType }) {
-  await db.put("outbox", {
-    id, kind: "audio", owner: currentAccount()?.id, createdAt, tz, duration, blob, contentType, size: blob.size,
-    state: "queued", attempts: 0, nextAttemptAt: 0, lastError: null,
-  });
+/** Queues a finished recording and, in the same transaction, forgets its chunks. */
+export async function enqueueRecording({ id, owner, createdAt, tz, duration, blob, contentType }) {
+  const item = {
+    id, kind: "audio", owner: owner ?? currentAccount()?.id ?? null, createdAt, tz, duration, blob, contentType,
+    size: blob.size, state: "queued", attempts: 0, nextAttemptAt: 0, lastError: null,
+  };
+  await db.transact(["outbox", "chunks"], [["outbox", "put", item], ["chunks", "delete", IDBKeyRange.bound([id, 0], [id, Infinity])]]);
   changed();
   kick();
 }
 
 export async function enqueueNote(text) {
-  const id = crypto.randomUUID();
+  const id = newID();
   await db.put("outbox", {
-    id, kind: "text", owner: currentAccount()?.id, createdAt: new Date().toISOString(), tz: timeZone(), duration: 0, text,
+    id, kind: "text", owner: currentAccount()?.id ?? null, createdAt: new Date().toISOString(), tz: timeZone(), duration: 0, text,
     state: "queued", attempts: 0, nextAttemptAt: 0, lastError: null,
   });
   changed();
@@ -50,11 +52,11 @@ export async function enqueueNote(text) {
   return id;
 }
 
-/** What waits for the signed-in account (or for whoever signs in next, if recorded signed out), oldest first. */
+/** What waits for the signed-in account, oldest first. Another account's items stay, untouched. */
 export async function pending() {
   const me = currentAccount()?.id;
   return (await db.all("outbox"))
-    .filter((item) => !item.owner || item.owner === me)
+    .filter((item) => item.owner === me)
     .sort((a, b) => a.createdAt.localeCompare(b.createdAt));
 }
 
@@ -121,6 +123,7 @@ async function send(item) {
     if (error instanceof APIError && error.status === 401) {
       await db.put("outbox", { ...stillThere, state: "queued", lastError: "Sign in to upload." });
       changed();
+      dispatchEvent(new Event("myday:session-ended"));
       return false;
     }
     if (isWorthRetrying(error)) {
@@ -136,6 +139,16 @@ async function send(item) {
     changed();
     return true;
   }
+}
+
+/** A random UUID, also where `crypto.randomUUID` is missing (older Safari). */
+export function newID() {
+  if (crypto.randomUUID) return crypto.randomUUID();
+  const bytes = crypto.getRandomValues(new Uint8Array(16));
+  bytes[6] = (bytes[6] & 0x0f) | 0x40;
+  bytes[8] = (bytes[8] & 0x3f) | 0x80;
+  const hex = [...bytes].map((byte) => byte.toString(16).padStart(2, "0")).join("");
+  return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20)}`;
 }
 
 function newEntry(item) {

@@ -1,4 +1,3 @@
-import * as db from "../db.js";
 import * as uploads from "../uploads.js";
 import { HOLD_MS, wireHold } from "../hold.js";
 import { Recording } from "../recorder.js";
@@ -67,12 +66,15 @@ export function homeView() {
 
   async function begin() {
     try {
-      recording = await Recording.start();
+      recording = await Recording.start(() => finish());
     } catch (error) {
-      const denied = error?.name === "NotAllowedError" || error?.name === "SecurityError";
-      status.textContent = denied
-        ? "My Day cannot use the microphone. Allow it in the browser's site settings, or type instead."
-        : "No microphone was found. You can type instead.";
+      const messages = {
+        NotAllowedError: "My Day cannot use the microphone. Allow it in the browser's site settings, or type instead.",
+        SecurityError: "My Day cannot use the microphone. Allow it in the browser's site settings, or type instead.",
+        NotFoundError: "No microphone was found. You can type instead.",
+        NotReadableError: "The microphone is busy in another app. Close it and try again, or type instead.",
+      };
+      status.textContent = messages[error?.name] ?? `Recording is not available here (${error?.message ?? error}). You can type instead.`;
       announce(status.textContent);
       return;
     }
@@ -94,7 +96,7 @@ export function homeView() {
       recording = null;
       cancelAnimationFrame(frame);
       await uploads.enqueueRecording(finished);
-      await db.removeChunks(finished.id);
+      current.done();
       hint.hidden = true;
       elapsed.textContent = "0:00";
       waveform.clear();
@@ -114,6 +116,7 @@ export function homeView() {
   });
   stop.addEventListener("click", finish);
   addEventListener("keydown", (event) => {
+    if (!view.root.isConnected) return;
     if (event.key === " " && (event.target === document.body || event.target === document.getElementById("view"))) {
       event.preventDefault();
       tap();

@@ -65,7 +65,8 @@ export function profileView({ onSignedOut }) {
     } catch {
       // Signed out here either way; the server's session expires on its own.
     }
-    await db.clear(false);
+    // Unsent entries stay in this browser, marked as this account's, until it signs in again.
+    await db.clearDiary();
     onSignedOut();
   });
 
@@ -78,8 +79,10 @@ export function profileView({ onSignedOut }) {
     }
     try {
       const password = form.elements.password.value;
+      const owner = api.currentAccount()?.id;
       await api.call("DELETE", "/v1/me", password ? { password } : undefined);
-      await db.clear(true);
+      await db.forgetAccount(owner);
+      api.forgetAccount();
       onSignedOut();
     } catch (failure) {
       error.textContent = failure.message;

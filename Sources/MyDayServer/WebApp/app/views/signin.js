@@ -1,5 +1,6 @@
 import * as api from "../api.js";
 import { fromTemplate } from "../ui.js";
+import { newID } from "../uploads.js";
 
 /** Sign in or create an account; `onSignedIn()` once there is a session. */
 export function signInView({ onSignedIn, config }) {
@@ -47,32 +48,49 @@ export function signInView({ onSignedIn, config }) {
       error.textContent = failure?.message || "The sign-in did not finish.";
     }
   }
-  view.action("apple").addEventListener("click", () => signingIn(() => signInWithApple(config.apple_client_id)));
-  view.action("google").addEventListener("click", () => signingIn(() => signInWithGoogle(config.google_client_id)));
+  const unavailable = (button) => () => {
+    button.disabled = true;
+    button.textContent += " (unavailable)";
+  };
+  if (config?.sign_in?.apple) {
+    prepareApple(view.action("apple"), config.apple_client_id, signingIn).catch(unavailable(view.action("apple")));
+  }
+  if (config?.sign_in?.google) {
+    prepareGoogle(view.action("google"), config.google_client_id, signingIn).catch(unavailable(view.action("google")));
+  }
   return view.root;
 }
 
-/** Apple's JS flow in a popup; Apple gets the SHA-256 of a fresh nonce, the server the nonce itself. */
-async function signInWithApple(clientId) {
+/**
+ * Sign in with Apple in a popup. The script and the nonce are ready before the click, so the popup
+ * opens in the click itself (Safari blocks popups opened later). Apple gets the nonce's SHA-256,
+ * the server the nonce.
+ */
+async function prepareApple(button, clientId, signingIn) {
+  button.disabled = true;
   await loadScript("https://appleid.cdn-apple.com/appleauth/static/jsapi/appleid/1/en_US/appleid.auth.js");
-  const nonce = crypto.randomUUID();
+  const nonce = newID();
   window.AppleID.auth.init({ clientId, scope: "name email", redirectURI: `${location.origin}/`, usePopup: true, nonce: await sha256Hex(nonce) });
-  const answer = await window.AppleID.auth.signIn();
-  const name = [answer.user?.name?.firstName, answer.user?.name?.lastName].filter(Boolean).join(" ");
-  await api.signInWithApple(answer.authorization.id_token, nonce, name || undefined);
+  button.disabled = false;
+  button.addEventListener("click", () =>
+    signingIn(async () => {
+      const answer = await window.AppleID.auth.signIn();
+      const name = [answer.user?.name?.firstName, answer.user?.name?.lastName].filter(Boolean).join(" ");
+      await api.signInWithApple(answer.authorization.id_token, nonce, name || undefined);
+    }),
+  );
 }
 
-/** Google Identity Services' one-tap prompt; its credential carries the nonce given here. */
-async function signInWithGoogle(clientId) {
+/** Google Identity Services draws its own button in place of ours; its credential carries our nonce. */
+async function prepareGoogle(placeholder, clientId, signingIn) {
   await loadScript("https://accounts.google.com/gsi/client");
-  const nonce = crypto.randomUUID();
-  const credential = await new Promise((resolve, reject) => {
-    window.google.accounts.id.initialize({ client_id: clientId, nonce, callback: (answer) => resolve(answer.credential) });
-    window.google.accounts.id.prompt((moment) => {
-      if (moment.isNotDisplayed() || moment.isSkippedMoment()) reject(new Error("Google sign-in was not shown; allow third-party sign-in prompts and try again."));
-    });
+  const nonce = newID();
+  window.google.accounts.id.initialize({
+    client_id: clientId, nonce, callback: (answer) => signingIn(() => api.signInWithGoogle(answer.credential, nonce)),
   });
-  await api.signInWithGoogle(credential, nonce);
+  const container = document.createElement("div");
+  placeholder.replaceWith(container);
+  window.google.accounts.id.renderButton(container, { type: "standard", theme: "outline", size: "large", text: "signin_with", width: 320 });
 }
 
 function loadScript(src) {
