@@ -86,7 +86,8 @@ def browser(speech):
     downloads = tempfile.mkdtemp(prefix="myday-downloads-")
     options.add_experimental_option("prefs", {"download.default_directory": downloads})
     driver = webdriver.Chrome(service=Service("/usr/bin/chromedriver"), options=options)
-    driver.set_window_size(390, 844)
+    # The phone's viewport exactly, so screenshots are 390 × 844 like an iPhone 14's.
+    driver.execute_cdp_cmd("Emulation.setDeviceMetricsOverride", {"width": 390, "height": 844, "deviceScaleFactor": 1, "mobile": False})
     driver.downloads = downloads
     yield driver
     driver.quit()

@@ -2,7 +2,7 @@
 
 const CACHE = "myday-shell-v1";
 const SHELL = [
-  "/", "/manifest.webmanifest", "/app/styles.css", "/app/icon.svg", "/app/main.js", "/app/api.js", "/app/db.js",
+  "/", "/manifest.webmanifest", "/app/styles.css", "/app/icon.svg", "/app/icon-180.png", "/app/main.js", "/app/api.js", "/app/db.js",
   "/app/hold.js", "/app/recorder.js", "/app/sync.js", "/app/ui.js", "/app/uploads.js", "/app/waveform.js",
   "/app/views/detail.js", "/app/views/home.js", "/app/views/library.js", "/app/views/profile.js", "/app/views/signin.js",
 ];
