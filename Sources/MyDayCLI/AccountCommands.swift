@@ -1,20 +1,33 @@
 import ArgumentParser
 import MyDayKit
 
-/// `myday register`: creates an account and signs in.
-struct Register: AsyncParsableCommand {
-    static let configuration = CommandConfiguration(abstract: "Create an account with email and password, and sign in.")
-
+/// What `register` and `login` take: the server, the email and the password.
+struct EmailSignInOptions: ParsableArguments {
     @OptionGroup var server: ServerOptions
     @Option(help: "The account's email.") var email: String
     @OptionGroup var password: PasswordOptions
 
-    func run() async throws {
+    /// Signs in with `operation` (given the email and password), remembers the server, and says so.
+    func signIn(saying done: String, _ operation: @escaping (any MyDayClient, String, String) async throws -> Account)
+        async throws
+    {
         let workspace = try Workspace(options: server)
+        let email = email
         let password = try password.resolve()
-        let account = try await workspace.core.signIn { try await $0.register(email: email, password: password) }
+        let account = try await workspace.core.signIn { try await operation($0, email, password) }
         try workspace.rememberServer()
-        Output().line("Registered and signed in as \(account.email) on \(workspace.serverURL.absoluteString).")
+        Output().line("\(done) as \(account.email) on \(workspace.serverURL.absoluteString).")
+    }
+}
+
+/// `myday register`: creates an account and signs in.
+struct Register: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(abstract: "Create an account with email and password, and sign in.")
+
+    @OptionGroup var options: EmailSignInOptions
+
+    func run() async throws {
+        try await options.signIn(saying: "Registered and signed in") { try await $0.register(email: $1, password: $2) }
     }
 }
 
@@ -22,16 +35,10 @@ struct Register: AsyncParsableCommand {
 struct Login: AsyncParsableCommand {
     static let configuration = CommandConfiguration(abstract: "Sign in with email and password.")
 
-    @OptionGroup var server: ServerOptions
-    @Option(help: "The account's email.") var email: String
-    @OptionGroup var password: PasswordOptions
+    @OptionGroup var options: EmailSignInOptions
 
     func run() async throws {
-        let workspace = try Workspace(options: server)
-        let password = try password.resolve()
-        let account = try await workspace.core.signIn { try await $0.login(email: email, password: password) }
-        try workspace.rememberServer()
-        Output().line("Signed in as \(account.email) on \(workspace.serverURL.absoluteString).")
+        try await options.signIn(saying: "Signed in") { try await $0.login(email: $1, password: $2) }
     }
 }
 
