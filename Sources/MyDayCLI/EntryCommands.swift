@@ -21,7 +21,7 @@ struct Add: AsyncParsableCommand {
         let recording = try workspace.core.library.importFile(source, startedAt: start, timeZone: zone, language: language)
         try workspace.core.store.recordFinished(recording)
         Output().line(
-            "Queued \(recording.id.short) (\(recording.audioPath.split(separator: "/").last ?? ""), \(formatDuration(recording.duration)))."
+            "Queued \(recording.id.short) (\(recording.audioPath.split(separator: "/").last ?? ""), \(formattedDuration(recording.duration)))."
         )
         try await sendQueued(workspace)
     }
@@ -83,7 +83,7 @@ struct List: AsyncParsableCommand {
             }
             let time = entry.filename.dropFirst(11).prefix(5).replacingOccurrences(of: "-", with: ":")
             let words = entry.title ?? entry.transcriptClean.map { String($0.prefix(60)) } ?? ""
-            Output().line("  \(entry.id.short)  \(time)  \(formatDuration(entry.duration))  \(statusText(entry))  \(words)")
+            Output().line("  \(entry.id.short)  \(time)  \(formattedDuration(entry.duration))  \(statusText(entry))  \(words)")
         }
         if entries.isEmpty { Output().line("No entries yet.") }
     }
@@ -103,7 +103,7 @@ struct Show: AsyncParsableCommand {
         let output = Output()
         output.line("id:       \(entry.id.uuidString.lowercased())")
         output.line("file:     \(entry.filename)")
-        output.line("duration: \(formatDuration(entry.duration))")
+        output.line("duration: \(formattedDuration(entry.duration))")
         output.line("status:   \(statusText(entry))\(entry.failureReason.map { " — \($0)" } ?? "")")
         if let title = entry.title { output.line("title:    \(title)") }
         if !entry.tags.isEmpty { output.line("tags:     \(entry.tags.joined(separator: ", "))") }

@@ -27,13 +27,6 @@ func parseDate(_ text: String) throws -> Date {
     throw ValidationError("\(text) is not an ISO 8601 date-time, e.g. 2026-11-21T08:30:00Z.")
 }
 
-func formatDuration(_ seconds: TimeInterval) -> String {
-    let whole = Int(seconds.rounded())
-    return whole >= 3600
-        ? String(format: "%d:%02d:%02d", whole / 3600, whole / 60 % 60, whole % 60)
-        : String(format: "%d:%02d", whole / 60, whole % 60)
-}
-
 func statusText(_ entry: LocalEntry) -> String {
     switch entry.state {
     case .queued: "queued"

@@ -48,11 +48,13 @@ struct Stats: AsyncParsableCommand {
         let stats = try await workspace.core.client.stats(timeZone: try timeZone(tz).identifier)
         let output = Output()
         output.line("entries:        \(stats.totalEntries)")
-        output.line("recorded:       \(formatDuration(stats.totalDuration))")
+        output.line("recorded:       \(formattedDuration(stats.totalDuration))")
         output.line("words:          \(stats.words)")
         output.line("current streak: \(stats.currentStreakDays) days")
         output.line("longest streak: \(stats.longestStreakDays) days")
-        for month in stats.months { output.line("  \(month.month)  \(month.entries) entries  \(formatDuration(month.duration))") }
+        for month in stats.months {
+            output.line("  \(month.month)  \(month.entries) entries  \(formattedDuration(month.duration))")
+        }
     }
 }
 

@@ -127,9 +127,7 @@ public final class LibraryViewModel {
         calendar.timeZone = zone
         let base = Date.FormatStyle(date: .omitted, time: .omitted, locale: locale, calendar: calendar, timeZone: zone)
         switch style {
-        case .isoDay:
-            let parts = calendar.dateComponents([.year, .month, .day], from: date)
-            return String(format: "%04d-%02d-%02d", parts.year ?? 0, parts.month ?? 0, parts.day ?? 0)
+        case .isoDay: return ProfileViewModel.localDay(date, zone)
         case .dayTitle: return date.formatted(base.weekday(.wide).month(.wide).day())
         case .monthTitle: return date.formatted(base.month(.wide).year())
         case .time: return date.formatted(base.hour().minute())
