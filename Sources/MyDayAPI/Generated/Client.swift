@@ -3185,6 +3185,11 @@ public struct Client: APIProtocol {
     /// `pending_upload` and the upload can be repeated. Completing an entry that is already
     /// uploaded answers the entry again.
     ///
+    /// A client that transcribed the recording itself (on the device) may send that `transcript`:
+    /// the server then skips its own recognizer and only cleans the words. The words must lie within
+    /// the audio's duration, in order, and the `text` must be those words (punctuation and case
+    /// aside); otherwise the answer is 422 and nothing changes.
+    ///
     ///
     /// - Remark: HTTP `POST /v1/entries/{id}/complete`.
     /// - Remark: Generated from `#/paths//v1/entries/{id}/complete/post(completeEntryUpload)`.
@@ -3208,7 +3213,18 @@ public struct Client: APIProtocol {
                     in: &request.headerFields,
                     contentTypes: input.headers.accept
                 )
-                return (request, nil)
+                let body: OpenAPIRuntime.HTTPBody?
+                switch input.body {
+                case .none:
+                    body = nil
+                case let .json(value):
+                    body = try converter.setOptionalRequestBodyAsJSON(
+                        value,
+                        headerFields: &request.headerFields,
+                        contentType: "application/json; charset=utf-8"
+                    )
+                }
+                return (request, body)
             },
             deserializer: { response, responseBody in
                 switch response.status.code {

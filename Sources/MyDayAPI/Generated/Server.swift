@@ -3075,6 +3075,11 @@ fileprivate extension UniversalServer where APIHandler: APIProtocol {
     /// `pending_upload` and the upload can be repeated. Completing an entry that is already
     /// uploaded answers the entry again.
     ///
+    /// A client that transcribed the recording itself (on the device) may send that `transcript`:
+    /// the server then skips its own recognizer and only cleans the words. The words must lie within
+    /// the audio's duration, in order, and the `text` must be those words (punctuation and case
+    /// aside); otherwise the answer is 422 and nothing changes.
+    ///
     ///
     /// - Remark: HTTP `POST /v1/entries/{id}/complete`.
     /// - Remark: Generated from `#/paths//v1/entries/{id}/complete/post(completeEntryUpload)`.
@@ -3098,9 +3103,30 @@ fileprivate extension UniversalServer where APIHandler: APIProtocol {
                     as: Components.Parameters.EntryID.self
                 ))
                 let headers: Operations.CompleteEntryUpload.Input.Headers = .init(accept: try converter.extractAcceptHeaderIfPresent(in: request.headerFields))
+                let contentType = converter.extractContentTypeIfPresent(in: request.headerFields)
+                let body: Operations.CompleteEntryUpload.Input.Body?
+                let chosenContentType = try converter.bestContentType(
+                    received: contentType,
+                    options: [
+                        "application/json"
+                    ]
+                )
+                switch chosenContentType {
+                case "application/json":
+                    body = try await converter.getOptionalRequestBodyAsJSON(
+                        Components.Schemas.CompleteUpload.self,
+                        from: requestBody,
+                        transforming: { value in
+                            .json(value)
+                        }
+                    )
+                default:
+                    preconditionFailure("bestContentType chose an invalid content type.")
+                }
                 return Operations.CompleteEntryUpload.Input(
                     path: path,
-                    headers: headers
+                    headers: headers,
+                    body: body
                 )
             },
             serializer: { output, request in

@@ -1013,6 +1013,150 @@ extension Components {
                 ])
             }
         }
+        /// - Remark: Generated from `#/components/schemas/CompleteUpload`.
+        public struct CompleteUpload: Codable, Hashable, Sendable {
+            /// - Remark: Generated from `#/components/schemas/CompleteUpload/transcript`.
+            public var transcript: Components.Schemas.DeviceTranscript?
+            /// Creates a new `CompleteUpload`.
+            ///
+            /// - Parameters:
+            ///   - transcript:
+            public init(transcript: Components.Schemas.DeviceTranscript? = nil) {
+                self.transcript = transcript
+            }
+            public enum CodingKeys: String, CodingKey {
+                case transcript
+            }
+            public init(from decoder: any Swift.Decoder) throws {
+                let container = try decoder.container(keyedBy: CodingKeys.self)
+                self.transcript = try container.decodeIfPresent(
+                    Components.Schemas.DeviceTranscript.self,
+                    forKey: .transcript
+                )
+                try decoder.ensureNoAdditionalProperties(knownKeys: [
+                    "transcript"
+                ])
+            }
+        }
+        /// What a recognizer on the client heard. No words means nothing was said.
+        ///
+        /// - Remark: Generated from `#/components/schemas/DeviceTranscript`.
+        public struct DeviceTranscript: Codable, Hashable, Sendable {
+            /// The words as the engine wrote them, punctuation included.
+            ///
+            /// - Remark: Generated from `#/components/schemas/DeviceTranscript/text`.
+            public var text: Swift.String
+            /// - Remark: Generated from `#/components/schemas/DeviceTranscript/words`.
+            public var words: [Components.Schemas.TimedWord]
+            /// Which recognizer, e.g. `apple-speech`.
+            ///
+            /// - Remark: Generated from `#/components/schemas/DeviceTranscript/engine`.
+            public var engine: Swift.String
+            /// BCP 47 tag of the language heard, e.g. `en-US`.
+            ///
+            /// - Remark: Generated from `#/components/schemas/DeviceTranscript/language`.
+            public var language: Swift.String?
+            /// Creates a new `DeviceTranscript`.
+            ///
+            /// - Parameters:
+            ///   - text: The words as the engine wrote them, punctuation included.
+            ///   - words:
+            ///   - engine: Which recognizer, e.g. `apple-speech`.
+            ///   - language: BCP 47 tag of the language heard, e.g. `en-US`.
+            public init(
+                text: Swift.String,
+                words: [Components.Schemas.TimedWord],
+                engine: Swift.String,
+                language: Swift.String? = nil
+            ) {
+                self.text = text
+                self.words = words
+                self.engine = engine
+                self.language = language
+            }
+            public enum CodingKeys: String, CodingKey {
+                case text
+                case words
+                case engine
+                case language
+            }
+            public init(from decoder: any Swift.Decoder) throws {
+                let container = try decoder.container(keyedBy: CodingKeys.self)
+                self.text = try container.decode(
+                    Swift.String.self,
+                    forKey: .text
+                )
+                self.words = try container.decode(
+                    [Components.Schemas.TimedWord].self,
+                    forKey: .words
+                )
+                self.engine = try container.decode(
+                    Swift.String.self,
+                    forKey: .engine
+                )
+                self.language = try container.decodeIfPresent(
+                    Swift.String.self,
+                    forKey: .language
+                )
+                try decoder.ensureNoAdditionalProperties(knownKeys: [
+                    "text",
+                    "words",
+                    "engine",
+                    "language"
+                ])
+            }
+        }
+        /// - Remark: Generated from `#/components/schemas/TimedWord`.
+        public struct TimedWord: Codable, Hashable, Sendable {
+            /// - Remark: Generated from `#/components/schemas/TimedWord/word`.
+            public var word: Swift.String
+            /// Seconds from the start of the audio.
+            ///
+            /// - Remark: Generated from `#/components/schemas/TimedWord/start`.
+            public var start: Swift.Double
+            /// - Remark: Generated from `#/components/schemas/TimedWord/end`.
+            public var end: Swift.Double
+            /// Creates a new `TimedWord`.
+            ///
+            /// - Parameters:
+            ///   - word:
+            ///   - start: Seconds from the start of the audio.
+            ///   - end:
+            public init(
+                word: Swift.String,
+                start: Swift.Double,
+                end: Swift.Double
+            ) {
+                self.word = word
+                self.start = start
+                self.end = end
+            }
+            public enum CodingKeys: String, CodingKey {
+                case word
+                case start
+                case end
+            }
+            public init(from decoder: any Swift.Decoder) throws {
+                let container = try decoder.container(keyedBy: CodingKeys.self)
+                self.word = try container.decode(
+                    Swift.String.self,
+                    forKey: .word
+                )
+                self.start = try container.decode(
+                    Swift.Double.self,
+                    forKey: .start
+                )
+                self.end = try container.decode(
+                    Swift.Double.self,
+                    forKey: .end
+                )
+                try decoder.ensureNoAdditionalProperties(knownKeys: [
+                    "word",
+                    "start",
+                    "end"
+                ])
+            }
+        }
         /// - Remark: Generated from `#/components/schemas/UploadTarget`.
         public struct UploadTarget: Codable, Hashable, Sendable {
             /// - Remark: Generated from `#/components/schemas/UploadTarget/url`.

@@ -4410,6 +4410,11 @@ public enum Operations {
     /// `pending_upload` and the upload can be repeated. Completing an entry that is already
     /// uploaded answers the entry again.
     ///
+    /// A client that transcribed the recording itself (on the device) may send that `transcript`:
+    /// the server then skips its own recognizer and only cleans the words. The words must lie within
+    /// the audio's duration, in order, and the `text` must be those words (punctuation and case
+    /// aside); otherwise the answer is 422 and nothing changes.
+    ///
     ///
     /// - Remark: HTTP `POST /v1/entries/{id}/complete`.
     /// - Remark: Generated from `#/paths//v1/entries/{id}/complete/post(completeEntryUpload)`.
@@ -4441,17 +4446,26 @@ public enum Operations {
                 }
             }
             public var headers: Operations.CompleteEntryUpload.Input.Headers
+            /// - Remark: Generated from `#/paths/v1/entries/{id}/complete/POST/requestBody`.
+            @frozen public enum Body: Sendable, Hashable {
+                /// - Remark: Generated from `#/paths/v1/entries/{id}/complete/POST/requestBody/content/application\/json`.
+                case json(Components.Schemas.CompleteUpload)
+            }
+            public var body: Operations.CompleteEntryUpload.Input.Body?
             /// Creates a new `Input`.
             ///
             /// - Parameters:
             ///   - path:
             ///   - headers:
+            ///   - body:
             public init(
                 path: Operations.CompleteEntryUpload.Input.Path,
-                headers: Operations.CompleteEntryUpload.Input.Headers = .init()
+                headers: Operations.CompleteEntryUpload.Input.Headers = .init(),
+                body: Operations.CompleteEntryUpload.Input.Body? = nil
             ) {
                 self.path = path
                 self.headers = headers
+                self.body = body
             }
         }
         @frozen public enum Output: Sendable, Hashable {

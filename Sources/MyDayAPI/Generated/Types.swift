@@ -181,6 +181,11 @@ public protocol APIProtocol: Sendable {
     /// `pending_upload` and the upload can be repeated. Completing an entry that is already
     /// uploaded answers the entry again.
     ///
+    /// A client that transcribed the recording itself (on the device) may send that `transcript`:
+    /// the server then skips its own recognizer and only cleans the words. The words must lie within
+    /// the audio's duration, in order, and the `text` must be those words (punctuation and case
+    /// aside); otherwise the answer is 422 and nothing changes.
+    ///
     ///
     /// - Remark: HTTP `POST /v1/entries/{id}/complete`.
     /// - Remark: Generated from `#/paths//v1/entries/{id}/complete/post(completeEntryUpload)`.
@@ -530,16 +535,23 @@ extension APIProtocol {
     /// `pending_upload` and the upload can be repeated. Completing an entry that is already
     /// uploaded answers the entry again.
     ///
+    /// A client that transcribed the recording itself (on the device) may send that `transcript`:
+    /// the server then skips its own recognizer and only cleans the words. The words must lie within
+    /// the audio's duration, in order, and the `text` must be those words (punctuation and case
+    /// aside); otherwise the answer is 422 and nothing changes.
+    ///
     ///
     /// - Remark: HTTP `POST /v1/entries/{id}/complete`.
     /// - Remark: Generated from `#/paths//v1/entries/{id}/complete/post(completeEntryUpload)`.
     public func completeEntryUpload(
         path: Operations.CompleteEntryUpload.Input.Path,
-        headers: Operations.CompleteEntryUpload.Input.Headers = .init()
+        headers: Operations.CompleteEntryUpload.Input.Headers = .init(),
+        body: Operations.CompleteEntryUpload.Input.Body? = nil
     ) async throws -> Operations.CompleteEntryUpload.Output {
         try await completeEntryUpload(Operations.CompleteEntryUpload.Input(
             path: path,
-            headers: headers
+            headers: headers,
+            body: body
         ))
     }
     /// Transcribe the entry's audio again, after a failure or to get a fresh transcript.

@@ -101,12 +101,22 @@ extension APIHandler {
         guard entry.kind == .audio, let key = entry.audioKey else {
             throw APIError.conflict("Text entries have no audio to complete.")
         }
+        let transcript = try input.body.flatMap { body -> ClientTranscript? in
+            guard case .json(let json) = body, let sent = json.transcript else { return nil }
+            return try ClientTranscript.validated(sent)
+        }
         guard entry.status == .pendingUpload else { return .ok(.init(body: .json(Self.schema(entry)))) }
-        try await checkUploadedAudio(of: entry, key: key)
-        guard let uploaded = try await entries.markUploaded(id: entry.id, userID: user.id, pipeline: pipeline) else {
+        let duration = try await checkUploadedAudio(of: entry, key: key)
+        try transcript?.check(fitsWithin: duration ?? entry.durationSeconds)
+        guard
+            let uploaded = try await entries.markUploaded(
+                id: entry.id, userID: user.id, pipeline: pipeline, clientTranscript: transcript)
+        else {
             throw APIError.notFound
         }
-        logger.info("entry uploaded", metadata: ["entry": "\(entry.id.lowercased)"])
+        logger.info(
+            "entry uploaded",
+            metadata: ["entry": "\(entry.id.lowercased)", "transcribed_by": "\(transcript?.engine ?? "server")"])
         return .ok(.init(body: .json(Self.schema(uploaded))))
     }
 
@@ -125,20 +135,22 @@ extension APIHandler {
         return entry
     }
 
-    /// Rejects (and removes) an upload that is missing, of the wrong size, or not audio.
-    private func checkUploadedAudio(of entry: EntryRecord, key: String) async throws {
+    /// Rejects (and removes) an upload that is missing, of the wrong size, or not audio; answers its duration when known.
+    private func checkUploadedAudio(of entry: EntryRecord, key: String) async throws -> Double? {
         guard let size = try await blobs.size(key: key) else {
             throw APIError.unprocessable("No audio has been uploaded for this entry yet; PUT it to the upload URL first.")
         }
-        var problem: String?
+        let problem: String
         if let declared = entry.sizeBytes, declared != size {
             problem = "The upload has \(size) bytes but the entry declared \(declared); upload it again."
-        } else if case .rejected(let reason) = try await blobs.withLocalFile(
-            key: key, { try await audioProbe.probe($0, expected: AudioContainer(rawValue: entry.contentType ?? "") ?? .mp4) })
-        {
-            problem = reason + " Upload it again."
+        } else {
+            switch try await blobs.withLocalFile(
+                key: key, { try await audioProbe.probe($0, expected: AudioContainer(rawValue: entry.contentType ?? "") ?? .mp4) })
+            {
+            case .audio(let finding): return finding.durationSeconds
+            case .rejected(let reason): problem = reason + " Upload it again."
+            }
         }
-        guard let problem else { return }
         try await blobs.delete(key: key)
         throw APIError.unprocessable(problem)
     }

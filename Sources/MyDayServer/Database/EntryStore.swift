@@ -117,9 +117,11 @@ struct EntryStore: Sendable {
         return try await driver.read { db in try await db.raw(finalQuery).all().map(EntryRecord.init(row:)) }
     }
 
-    /// Moves a `pending_upload` entry to `uploaded` and, in the same transaction, tells `pipeline`.
-    /// Answers the entry as it is afterwards; nil when the user has no such entry.
-    func markUploaded(id: UUID, userID: UUID, pipeline: any EntryPipeline) async throws -> EntryRecord? {
+    /// Moves a `pending_upload` entry to `uploaded` and, in the same transaction, tells `pipeline` (with the
+    /// client's own transcript, if it sent one). Answers the entry as it is afterwards; nil when the user has no such entry.
+    func markUploaded(
+        id: UUID, userID: UUID, pipeline: any EntryPipeline, clientTranscript: ClientTranscript? = nil
+    ) async throws -> EntryRecord? {
         try await driver.write { db in
             guard var entry = try await Self.liveEntry(db, id: id, userID: userID) else { return nil }
             guard entry.status == .pendingUpload else { return entry }
@@ -135,7 +137,7 @@ struct EntryStore: Sendable {
             entry.status = .uploaded
             entry.changeSeq = seq
             entry.updatedAt = StoredTime.date(milliseconds: now)
-            try await pipeline.entryUploaded(entry, in: db)
+            try await pipeline.entryUploaded(entry, clientTranscript: clientTranscript, in: db)
             return entry
         }
     }
@@ -158,7 +160,7 @@ struct EntryStore: Sendable {
                 WHERE id = \(bind: id.lowercased)
                 """
             ).run()
-            try await pipeline.entryUploaded(entry, in: db)
+            try await pipeline.entryUploaded(entry, clientTranscript: nil, in: db)
             return entry
         }
     }

@@ -24,6 +24,17 @@ struct TranscriptionHandler: JobHandler {
             // Deleted meanwhile: nothing to do.
             return { _ in }
         }
+        let transcript =
+            if let heard = payload.clientTranscript {
+                try await clean(heard, of: entry)
+            } else {
+                try await recognizeAndClean(entry, key: key)
+            }
+        return { db in try await EntryStore.storeTranscript(transcript, entryID: entry.id, userID: entry.userID, in: db) }
+    }
+
+    /// The server's own way: decode the audio, recognise it, clean the words.
+    private func recognizeAndClean(_ entry: EntryRecord, key: String) async throws -> Transcript {
         let started = ContinuousClock.now
         let pcm = try await blobs.withLocalFile(key: key) { try await decoder.decode($0, into: scratch) }
         defer { try? FileManager.default.removeItem(at: pcm) }
@@ -42,10 +53,26 @@ struct TranscriptionHandler: JobHandler {
                 "recognize_ms": "\((recognized - decoded).nanoseconds / 1_000_000)",
                 "clean_ms": "\((ContinuousClock.now - recognized).nanoseconds / 1_000_000)",
             ])
-        let transcript = Transcript(
+        return Transcript(
             raw: recognition.rawText, clean: clean,
             words: recognition.words, language: recognition.language ?? entry.language, noSpeech: recognition.noSpeech)
-        return { db in try await EntryStore.storeTranscript(transcript, entryID: entry.id, userID: entry.userID, in: db) }
+    }
+
+    /// The client recognised the audio itself: only the cleaning runs here.
+    private func clean(_ heard: ClientTranscript, of entry: EntryRecord) async throws -> Transcript {
+        let started = ContinuousClock.now
+        let recognition = Recognition(words: heard.words, language: heard.language ?? entry.language)
+        let clean = recognition.noSpeech ? "" : try await cleaner.clean(recognition)
+        metrics.recordStage("clean", ContinuousClock.now - started)
+        logger.info(
+            "entry transcribed",
+            metadata: [
+                "entry": "\(entry.id.lowercased)", "words": "\(heard.words.count)", "recognized_by": "\(heard.engine)",
+                "clean_ms": "\((ContinuousClock.now - started).nanoseconds / 1_000_000)",
+            ])
+        return Transcript(
+            raw: heard.text, clean: clean, words: heard.words, language: recognition.language,
+            noSpeech: recognition.noSpeech)
     }
 
     func jobDied(_ job: JobRecord, reason: String, in db: any SQLDatabase) async throws {

@@ -3,15 +3,20 @@ import SQLKit
 
 /// Sends every uploaded entry to transcription: a `transcribe` job, enqueued with the upload's commit.
 struct TranscriptionPipeline: EntryPipeline {
-    func entryUploaded(_ entry: EntryRecord, in db: any SQLDatabase) async throws {
+    func entryUploaded(_ entry: EntryRecord, clientTranscript: ClientTranscript?, in db: any SQLDatabase) async throws {
         _ = try await JobQueue.enqueue(
-            kind: TranscriptionHandler.kind, payload: TranscriptionJob(entryID: entry.id).json, userID: entry.userID, in: db)
+            kind: TranscriptionHandler.kind,
+            payload: TranscriptionJob(entryID: entry.id, clientTranscript: clientTranscript).json, userID: entry.userID, in: db)
     }
 }
 
-/// The payload of a `transcribe` job.
+/// The payload of a `transcribe` job. With a client transcript the job only cleans it; otherwise it recognises the audio.
 struct TranscriptionJob: JobPayload {
     let entryID: UUID
+    var clientTranscript: ClientTranscript? = nil
 
-    enum CodingKeys: String, CodingKey { case entryID = "entry_id" }
+    enum CodingKeys: String, CodingKey {
+        case entryID = "entry_id"
+        case clientTranscript = "client_transcript"
+    }
 }
