@@ -100,6 +100,7 @@ let package = Package(
             dependencies: [
                 "MyDayModels",
                 "MyDayAPI",
+                .product(name: "Crypto", package: "swift-crypto", condition: .when(platforms: [.linux])),
                 .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "HTTPTypes", package: "swift-http-types"),
                 .product(name: "OpenAPIRuntime", package: "swift-openapi-runtime"),

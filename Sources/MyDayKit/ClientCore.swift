@@ -44,17 +44,41 @@ public final class ClientCore: Sendable {
         return recovered
     }
 
-    /// A recording was stopped: it joins the library and the queue.
+    /// A recording was stopped: it joins the library and the queue. With `awaitingDeviceTranscript`, its upload
+    /// waits until `transcribeOnDevice` has run.
     @discardableResult
-    public func keepRecording(id: UUID, duration: TimeInterval?) throws -> FinishedRecording {
+    public func keepRecording(id: UUID, duration: TimeInterval?, awaitingDeviceTranscript: Bool = false) throws
+        -> FinishedRecording
+    {
         let recording = try library.finishRecording(id: id, duration: duration)
-        try record(recording)
+        try record(recording, awaitingDeviceTranscript: awaitingDeviceTranscript)
         return recording
     }
 
+    /// Transcribes a kept recording on the device and lets its upload go, with the words or, when the
+    /// transcriber fails or takes longer than `limit`, without them (the server transcribes then).
+    public func transcribeOnDevice(
+        _ recording: FinishedRecording, with transcriber: any DeviceTranscriber, locale: Locale, limit: Duration
+    ) async {
+        let file = library.url(of: recording.audioPath)
+        let transcript = try? await withThrowingTaskGroup(of: DeviceTranscript?.self) { group in
+            group.addTask { try await transcriber.transcribe(file, locale: locale) }
+            group.addTask {
+                try await Task.sleep(for: limit)
+                return nil
+            }
+            defer { group.cancelAll() }
+            return try await group.next() ?? nil
+        }
+        try? store.attachDeviceTranscript(transcript, to: recording.id)
+        await uploads.wake()
+    }
+
     /// Writes the entry (once), then lets the library forget the recording's start note.
-    private func record(_ recording: FinishedRecording) throws {
-        if try store.entry(recording.id) == nil { try store.recordFinished(recording) }
+    private func record(_ recording: FinishedRecording, awaitingDeviceTranscript: Bool = false) throws {
+        if try store.entry(recording.id) == nil {
+            try store.recordFinished(recording, awaitingDeviceTranscript: awaitingDeviceTranscript)
+        }
         library.forgetStart(of: recording.id)
     }
 

@@ -1,5 +1,6 @@
 import Foundation
 import MyDayModels
+import MyDayTestSupport
 import Testing
 
 @testable import MyDayKit
@@ -43,6 +44,37 @@ import Testing
         #expect(abs((recovered.first?.duration ?? 0) - 3.5) < 0.001)
         #expect(
             try FileManager.default.contentsOfDirectory(atPath: library.incoming.path).map { $0.hasSuffix(".json") } == [true])
+    }
+
+    @Test func aCompressedFileACrashLeftUnreadableIsRecoveredFromTheCapturesWAVCopy() throws {
+        // Given an AAC recording cut off before its index (the app died while writing it), and the WAV copy
+        // the capture kept beside it, its header sizes never written
+        let temporary = try library.beginRecording(id: id, startedAt: Given.now, timeZone: Given.paris)
+        let aac = try TestSpeech.m4a("hello there, this is my day")
+        try aac.prefix(aac.count / 2).write(to: temporary)
+        try Given.wav(seconds: 2.5, sizesWritten: false).write(to: RecordingLibrary.pcmCopy(of: temporary))
+        #expect(AudioDuration.of(temporary) == nil)
+        // When the next launch recovers
+        let recovered = try library.recoverInterrupted()
+        // Then the WAV becomes the recording, with its duration, and the unreadable file is gone
+        let recording = try #require(recovered.first)
+        #expect(recording.container == .wav && recording.audioPath.hasSuffix(".wav"))
+        #expect(abs(recording.duration - 2.5) < 0.001)
+        #expect(
+            try FileManager.default.contentsOfDirectory(atPath: library.incoming.path) == [
+                "5a1c0ffe-0000-4000-8000-000000000001.json"
+            ])
+    }
+
+    @Test func aWAVCopyLeftBesideAWholeFileIsRemovedAndTheFileKept() throws {
+        // Given a complete AAC recording and the WAV copy a crash left beside it after converting
+        let temporary = try library.beginRecording(id: id, startedAt: Given.now, timeZone: Given.paris)
+        try TestSpeech.m4a("hello there").write(to: temporary)
+        try Given.wav(seconds: 1).write(to: RecordingLibrary.pcmCopy(of: temporary))
+        // When the next launch recovers, then the AAC file is the recording and the copy is gone
+        let recording = try #require(try library.recoverInterrupted().first)
+        #expect(recording.container == .mp4 && recording.audioPath.hasSuffix(".m4a") && recording.duration > 0.5)
+        #expect(!FileManager.default.fileExists(atPath: RecordingLibrary.pcmCopy(of: temporary).path))
     }
 
     @Test func aCrashAfterTheMoveBeforeTheEntryIsRecoveredOnce() throws {

@@ -35,6 +35,12 @@ enum Conversions {
             language: entry.language)
     }
 
+    static func transcript(_ transcript: DeviceTranscript) -> Components.Schemas.DeviceTranscript {
+        Components.Schemas.DeviceTranscript(
+            text: transcript.text, words: transcript.words.map { .init(word: $0.word, start: $0.start, end: $0.end) },
+            engine: transcript.engine, language: transcript.language)
+    }
+
     static func createdEntry(_ created: Components.Schemas.CreatedEntry) throws -> CreatedEntry {
         CreatedEntry(
             entry: try entry(created.entry),

@@ -102,8 +102,13 @@ public struct LiveMyDayClient: MyDayClient {
         }
     }
 
-    public func completeUpload(of id: UUID) async throws -> ServerEntry {
-        let output = try await call { try await client.completeEntryUpload(path: .init(id: id.uuidString.lowercased())) }
+    public func completeUpload(of id: UUID, transcript: DeviceTranscript?) async throws -> ServerEntry {
+        let body = transcript.map {
+            Operations.CompleteEntryUpload.Input.Body.json(.init(transcript: Conversions.transcript($0)))
+        }
+        let output = try await call {
+            try await client.completeEntryUpload(path: .init(id: id.uuidString.lowercased()), body: body)
+        }
         guard case .ok(let ok) = output else { throw unexpected(output) }
         return try Conversions.entry(try ok.body.json)
     }

@@ -17,7 +17,8 @@ public protocol MyDayClient: Sendable {
     func stats(timeZone: String) async throws -> DiaryStatistics
 
     func createEntry(_ entry: NewEntry) async throws -> CreatedEntry
-    func completeUpload(of id: UUID) async throws -> ServerEntry
+    /// Tells the server the audio is there; with `transcript`, the device's own words, which the server then only cleans.
+    func completeUpload(of id: UUID, transcript: DeviceTranscript?) async throws -> ServerEntry
     func changes(since cursor: String?, limit: Int) async throws -> EntryChanges
     func search(_ query: String) async throws -> [ServerEntry]
     func entry(_ id: UUID) async throws -> ServerEntry
@@ -30,4 +31,9 @@ public protocol MyDayClient: Sendable {
     func export(_ id: UUID) async throws -> ExportStatus
     /// Deletes the account and every entry; `password` proves a recent sign-in for email accounts.
     func deleteAccount(password: String?) async throws
+}
+
+extension MyDayClient {
+    /// Tells the server the audio is there, for it to transcribe.
+    public func completeUpload(of id: UUID) async throws -> ServerEntry { try await completeUpload(of: id, transcript: nil) }
 }

@@ -6,6 +6,9 @@ import MyDayModels
 /// A recording is written under `incoming/` next to a small JSON note of when and where it started, and
 /// moved into `recordings/` with one rename when it stops. After a crash, `recoverInterrupted()` turns
 /// what `incoming/` holds into finished recordings, or discards it when it holds no audio.
+///
+/// A compressed file cannot be read until it is closed, so a capture may also write the audio as WAV
+/// beside it (`pcmCopy(of:)`) while recording and convert on stop; after a crash the WAV is recovered.
 public struct RecordingLibrary: Sendable {
     public let root: URL
 
@@ -14,7 +17,7 @@ public struct RecordingLibrary: Sendable {
         let id: UUID
         let startedAt: Date
         let timeZone: String
-        let container: AudioContainer
+        var container: AudioContainer
         let language: String?
     }
 
@@ -36,6 +39,9 @@ public struct RecordingLibrary: Sendable {
         try JSONEncoder.myDay.encode(start).write(to: note(for: id), options: .atomic)
         return temporaryAudio(for: id, container: container)
     }
+
+    /// Where a capture may keep an uncompressed copy of the recording written to `file` while it records.
+    public static func pcmCopy(of file: URL) -> URL { file.deletingPathExtension().appendingPathExtension("wav") }
 
     /// Moves a stopped recording into the library. `duration` is used when the file's own cannot be read.
     ///
@@ -87,10 +93,11 @@ public struct RecordingLibrary: Sendable {
             .filter { $0.pathExtension == "json" }
         var recovered: [FinishedRecording] = []
         for note in notes {
-            guard let start = try? JSONDecoder.myDay.decode(Start.self, from: Data(contentsOf: note)) else {
+            guard let noted = try? JSONDecoder.myDay.decode(Start.self, from: Data(contentsOf: note)) else {
                 try FileManager.default.removeItem(at: note)
                 continue
             }
+            let start = try preferringReadableAudio(noted)
             let audio = temporaryAudio(for: start.id, container: start.container)
             if !FileManager.default.fileExists(atPath: audio.path), FileManager.default.fileExists(atPath: finalAudio(start).path)
             {
@@ -106,6 +113,22 @@ public struct RecordingLibrary: Sendable {
             recovered.append(try finish(start, duration: duration))
         }
         return recovered
+    }
+
+    /// The recording's own file when it is readable audio (its WAV copy is then removed), else the WAV copy a
+    /// capture kept while recording, which a crash leaves whole.
+    private func preferringReadableAudio(_ start: Start) throws -> Start {
+        let audio = temporaryAudio(for: start.id, container: start.container)
+        let pcm = Self.pcmCopy(of: audio)
+        guard start.container != .wav, FileManager.default.fileExists(atPath: pcm.path) else { return start }
+        if (AudioDuration.of(audio) ?? 0) > 0 {
+            try FileManager.default.removeItem(at: pcm)
+            return start
+        }
+        try? FileManager.default.removeItem(at: audio)
+        var fallback = start
+        fallback.container = .wav
+        return fallback
     }
 
     /// The file of an entry's audio path.

@@ -31,7 +31,8 @@ public struct FinishedRecording: Sendable, Equatable {
 
 extension LocalStore {
     /// A recording was saved: the entry appears at once and its upload is queued, both in one transaction.
-    public func recordFinished(_ recording: FinishedRecording, now: Date = Date()) throws {
+    public func recordFinished(_ recording: FinishedRecording, awaitingDeviceTranscript: Bool = false, now: Date = Date()) throws
+    {
         let zone = TimeZone(identifier: recording.timeZone) ?? .current
         let entry = LocalEntry(
             id: recording.id, createdAt: recording.startedAt, timeZone: recording.timeZone, duration: recording.duration,
@@ -43,7 +44,18 @@ extension LocalStore {
             audioPath: recording.audioPath)
         try writer.write { db in
             try entry.insert(db)
-            try PendingUpload(entryID: entry.id, attempts: 0, nextAttemptAt: now).insert(db)
+            try PendingUpload(
+                entryID: entry.id, attempts: 0, nextAttemptAt: now, awaitsDeviceTranscript: awaitingDeviceTranscript
+            ).insert(db)
+        }
+    }
+
+    /// The device finished transcribing a queued recording: its words (nil when it could not) go with the upload.
+    public func attachDeviceTranscript(_ transcript: DeviceTranscript?, to id: UUID) throws {
+        try writer.write { db in
+            try db.execute(
+                sql: "UPDATE upload SET deviceTranscript = ?, awaitsDeviceTranscript = 0 WHERE entryID = ?",
+                arguments: [transcript.map { String(decoding: try JSONEncoder().encode($0), as: UTF8.self) }, id])
         }
     }
 
@@ -127,11 +139,13 @@ extension LocalStore {
         }
     }
 
-    /// Uploads a dead process left `uploading` go back to the queue; call once at launch.
+    /// Uploads a dead process left `uploading` go back to the queue, without the device transcript it was
+    /// still making; call once at launch.
     public func requeueInterruptedUploads() throws {
         try writer.write { db in
             try db.execute(
                 sql: "UPDATE entry SET state = ? WHERE state = ?", arguments: [LocalEntryState.queued, LocalEntryState.uploading])
+            try db.execute(sql: "UPDATE upload SET awaitsDeviceTranscript = 0 WHERE awaitsDeviceTranscript = 1")
         }
     }
 

@@ -68,6 +68,12 @@ public final class LocalStore: Sendable {
                 t.column("lastSyncAt", .datetime)
             }
         }
+        migrator.registerMigration("v2: device transcripts wait with their upload") { db in
+            try db.alter(table: "upload") { t in
+                t.add(column: "deviceTranscript", .jsonText)
+                t.add(column: "awaitsDeviceTranscript", .boolean).notNull().defaults(to: false)
+            }
+        }
         return migrator
     }
 }

@@ -12,4 +12,8 @@ public struct PendingUpload: Codable, Sendable, Equatable, FetchableRecord, Pers
     public var nextAttemptAt: Date
     /// Why the last attempt failed, for people.
     public var lastError: String?
+    /// What the device's own recognizer heard, sent with `complete` so the server only cleans it.
+    public var deviceTranscript: DeviceTranscript? = nil
+    /// The device is still transcribing: the upload waits for those words (or for the attempt to fail).
+    public var awaitsDeviceTranscript = false
 }

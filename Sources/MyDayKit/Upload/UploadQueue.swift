@@ -46,10 +46,12 @@ public actor UploadQueue {
             return summary
         }
         for (upload, entry) in try store.pendingUploads()
-        where entry.state == .queued && !entry.pendingDelete && (evenIfNotDue || upload.nextAttemptAt <= now()) {
+        where entry.state == .queued && !entry.pendingDelete && !upload.awaitsDeviceTranscript
+            && (evenIfNotDue || upload.nextAttemptAt <= now())
+        {
             // The list is a snapshot: claiming re-checks that the entry is still queued and takes it.
             guard let claimed = try store.claimForUpload(entry.id) else { continue }
-            switch try await send(claimed, attempts: upload.attempts) {
+            switch try await send(claimed, attempts: upload.attempts, transcript: upload.deviceTranscript) {
             case .uploaded: summary.uploaded += 1
             case .retrying: summary.retrying += 1
             case .gaveUp: summary.gaveUp += 1
@@ -71,7 +73,8 @@ public actor UploadQueue {
         defer { watcher.cancel() }
         while !Task.isCancelled {
             let summary = try? await sendDue()
-            let next = (try? store.pendingUploads().filter { $0.entry.state == .queued }.map(\.upload.nextAttemptAt).min()) ?? nil
+            let waiting = try? store.pendingUploads().filter { $0.entry.state == .queued && !$0.upload.awaitsDeviceTranscript }
+            let next = waiting?.map(\.upload.nextAttemptAt).min()
             let wait = summary?.pausedBecause != nil || next == nil ? 3600 : max(0, next!.timeIntervalSince(now()))
             let sleeper = Task<Void, Never> { try? await Task.sleep(for: .seconds(wait)) }
             self.sleeper = sleeper
@@ -93,7 +96,7 @@ public actor UploadQueue {
         case paused(String)
     }
 
-    private func send(_ entry: LocalEntry, attempts: Int) async throws -> Outcome {
+    private func send(_ entry: LocalEntry, attempts: Int, transcript: DeviceTranscript?) async throws -> Outcome {
         report(.started(entry.id))
         do {
             let created = try await client.createEntry(entry.newEntryRequest)
@@ -109,7 +112,7 @@ public actor UploadQueue {
                         report(.progress(id, sent: sent, total: total))
                     }
                 }
-                if server.status == .pendingUpload { server = try await client.completeUpload(of: entry.id) }
+                if server.status == .pendingUpload { server = try await complete(entry.id, transcript: transcript) }
             }
             try store.markUploaded(server)
             report(.uploaded(entry.id))
@@ -128,6 +131,18 @@ public actor UploadQueue {
                 try store.markUploadPaused(entry.id, reason: reason)
                 return .paused(reason)
             }
+        }
+    }
+
+    /// Completes with the device's words; when the server refuses those words (422), completes without them, so
+    /// the server transcribes and the recording is not held back by its transcript.
+    private func complete(_ id: UUID, transcript: DeviceTranscript?) async throws -> ServerEntry {
+        guard let transcript else { return try await client.completeUpload(of: id) }
+        do {
+            return try await client.completeUpload(of: id, transcript: transcript)
+        } catch MyDayClientError.server(422, _, _, _) {
+            try store.attachDeviceTranscript(nil, to: id)
+            return try await client.completeUpload(of: id)
         }
     }
 

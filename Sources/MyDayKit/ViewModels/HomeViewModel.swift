@@ -12,20 +12,43 @@ public final class HomeViewModel {
     public private(set) var errorMessage: String?
 
     private let core: ClientCore
+    private let locale: Locale
+    private let deviceTranscriber: @MainActor () -> (any DeviceTranscriber)?
     @ObservationIgnored private var keptRecordings: Set<UUID> = []
 
-    public init(core: ClientCore, recorder: Recorder) {
+    /// - Parameter deviceTranscriber: Asked when a recording is saved: a transcriber to run on the device before
+    ///   the upload (the person's setting), or nil to leave transcription to the server.
+    public init(
+        core: ClientCore, recorder: Recorder, locale: Locale = .current,
+        deviceTranscriber: @escaping @MainActor () -> (any DeviceTranscriber)? = { nil }
+    ) {
         self.core = core
         self.recorder = recorder
+        self.locale = locale
+        self.deviceTranscriber = deviceTranscriber
     }
 
-    /// A Home screen whose recordings are written into `core`'s library, so a crash leaves them recoverable.
-    public convenience init(core: ClientCore, capture: any AudioCapture, hintStore: any HintStore) {
+    /// A Home screen whose recordings are written into `core`'s library, so a crash leaves them recoverable,
+    /// tagged with `locale`'s language as the hint for transcription.
+    public convenience init(
+        core: ClientCore, capture: any AudioCapture, hintStore: any HintStore, locale: Locale = .current,
+        deviceTranscriber: @escaping @MainActor () -> (any DeviceTranscriber)? = { nil }
+    ) {
         let library = core.library
+        let language = Self.languageTag(of: locale)
         let recorder = Recorder(
             capture: capture, hintStore: hintStore,
-            prepareFile: { id, startedAt in try library.beginRecording(id: id, startedAt: startedAt, timeZone: .current) })
-        self.init(core: core, recorder: recorder)
+            prepareFile: { id, startedAt in
+                try library.beginRecording(id: id, startedAt: startedAt, timeZone: .current, language: language)
+            })
+        self.init(core: core, recorder: recorder, locale: locale, deviceTranscriber: deviceTranscriber)
+    }
+
+    /// The BCP 47 tag the server takes as a language hint (`en-US`), or nil when the locale names no language.
+    public nonisolated static func languageTag(of locale: Locale) -> String? {
+        guard let language = locale.language.languageCode?.identifier, (2...3).contains(language.count) else { return nil }
+        guard let region = locale.region?.identifier, region.count == 2 || region.count == 3 else { return language }
+        return "\(language)-\(region)"
     }
 
     /// The record button's accessible name: it starts with "Record" in every state, then says what a tap does.
@@ -84,13 +107,18 @@ public final class HomeViewModel {
         }
     }
 
-    /// A saved recording joins the library and the upload queue, once.
+    /// A saved recording joins the library and the upload queue, once; when the device transcribes, the
+    /// upload waits for its words.
     private func keepIfSaved() async {
         guard case .saved(let result) = recorder.state, !keptRecordings.contains(result.id) else { return }
+        let transcriber = deviceTranscriber()
         do {
-            try core.keepRecording(id: result.id, duration: result.duration)
+            let kept = try core.keepRecording(
+                id: result.id, duration: result.duration, awaitingDeviceTranscript: transcriber != nil)
             keptRecordings.insert(result.id)
-            await core.uploads.wake()
+            guard let transcriber else { return await core.uploads.wake() }
+            let limit = Duration.seconds(max(60, kept.duration * 2))
+            Task { [core, locale] in await core.transcribeOnDevice(kept, with: transcriber, locale: locale, limit: limit) }
         } catch {
             // The audio and its start note stay in the library; the next launch recovers them.
             errorMessage = "The recording could not be saved yet: \(error). It is kept and will be recovered."

@@ -5,7 +5,7 @@ import Testing
 /// A `MyDayClient` whose every call fails the test unless the test scripted it.
 struct FakeMyDayClient: MyDayClient {
     var onCreateEntry: @Sendable (NewEntry) async throws -> CreatedEntry = unexpected("createEntry")
-    var onCompleteUpload: @Sendable (UUID) async throws -> ServerEntry = unexpected("completeUpload")
+    var onCompleteUpload: @Sendable (UUID, DeviceTranscript?) async throws -> ServerEntry = unexpected("completeUpload")
     var onChanges: @Sendable (String?, Int) async throws -> EntryChanges = unexpected("changes")
     var onEntry: @Sendable (UUID) async throws -> ServerEntry = unexpected("entry")
     var onEdit: @Sendable (UUID, EntryEdit) async throws -> ServerEntry = unexpected("edit")
@@ -29,7 +29,9 @@ struct FakeMyDayClient: MyDayClient {
     func me() async throws -> Account { try await unexpected("me")(()) }
     func stats(timeZone: String) async throws -> DiaryStatistics { try await onStats(timeZone) }
     func createEntry(_ entry: NewEntry) async throws -> CreatedEntry { try await onCreateEntry(entry) }
-    func completeUpload(of id: UUID) async throws -> ServerEntry { try await onCompleteUpload(id) }
+    func completeUpload(of id: UUID, transcript: DeviceTranscript?) async throws -> ServerEntry {
+        try await onCompleteUpload(id, transcript)
+    }
     func changes(since cursor: String?, limit: Int) async throws -> EntryChanges { try await onChanges(cursor, limit) }
     func search(_ query: String) async throws -> [ServerEntry] { try await unexpected("search")(()) }
     func entry(_ id: UUID) async throws -> ServerEntry { try await onEntry(id) }

@@ -67,7 +67,7 @@ final class CallCounter: @unchecked Sendable {
             #expect(entry.kind == .audio && entry.container == .wav && entry.sizeBytes ?? 0 > 0)
             return CreatedEntry(entry: Given.serverEntry(entry.id, status: .pendingUpload), upload: target)
         }
-        client.onCompleteUpload = { Given.serverEntry($0, status: .uploaded, transcript: nil) }
+        client.onCompleteUpload = { id, _ in Given.serverEntry(id, status: .uploaded, transcript: nil) }
         let uploader = FakeBlobUploader(answers: [nil])
         // When the queue runs
         let summary = try await queue(client, uploader).sendDue()
@@ -119,7 +119,7 @@ final class CallCounter: @unchecked Sendable {
         var client = FakeMyDayClient()
         client.onCreateEntry = { [target] in CreatedEntry(entry: Given.serverEntry($0.id, status: .pendingUpload), upload: target)
         }
-        client.onCompleteUpload = { _ in
+        client.onCompleteUpload = { _, _ in
             throw MyDayClientError.server(status: 422, code: "not_audio", message: "The upload is not audio.", retryAfter: nil)
         }
         // When the queue runs
@@ -143,7 +143,7 @@ final class CallCounter: @unchecked Sendable {
             creates.increment()
             return CreatedEntry(entry: Given.serverEntry($0.id, status: .pendingUpload), upload: target)
         }
-        client.onCompleteUpload = { Given.serverEntry($0, status: .uploaded) }
+        client.onCompleteUpload = { id, _ in Given.serverEntry(id, status: .uploaded) }
         let queue = queue(client, FakeBlobUploader(answers: [BlobUploadError(status: 403, retryAfter: nil), nil]))
         // When the queue runs twice
         #expect(try await queue.sendDue().retrying == 1)
@@ -181,7 +181,7 @@ final class CallCounter: @unchecked Sendable {
             try await Task.sleep(for: .milliseconds(50))
             return CreatedEntry(entry: Given.serverEntry(entry.id, status: .pendingUpload), upload: target)
         }
-        client.onCompleteUpload = { Given.serverEntry($0, status: .uploaded) }
+        client.onCompleteUpload = { id, _ in Given.serverEntry(id, status: .uploaded) }
         let queue = queue(client, FakeBlobUploader(answers: [nil]))
         // When two passes run at once (the background loop and a pull-to-refresh)
         async let first = queue.sendDue()
