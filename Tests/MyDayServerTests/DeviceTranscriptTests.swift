@@ -92,6 +92,26 @@ import Testing
         }
     }
 
+    @Test func aLongRecordingsWordsFitTheLargerLimitOfComplete() async throws {
+        try await TestServer.make(.sqlite).run { api in
+            let session = try await api.register()
+            let id = try await uploadWithoutCompleting(api, session)
+            // Given 30,000 timed words, over 1 MiB as JSON (the limit of every other body)
+            let words = (0..<30_000).map { ("w\($0 % 50)", Double($0) / 10_000, Double($0) / 10_000) }
+            let body = Self.transcript(words)
+            #expect(try JSONSerialization.data(withJSONObject: body).count > 1_048_576)
+            // When a body over 8 MiB is sent, then it is refused as too large and nothing changes
+            let huge = Self.transcript(extra: ["text": String(repeating: "a", count: 9 * 1_048_576)])
+            let refused = try await api.send(.post, "/v1/entries/\(id)/complete", token: session.accessToken, json: huge)
+            #expect(refused.status == .contentTooLarge, "\(refused.text)")
+            let waiting = try await api.send(.get, "/v1/entries/\(id)", token: session.accessToken).json
+            #expect(waiting["status"] as? String == "pending_upload")
+            // When the long transcript is sent, then it is taken
+            let completed = try await api.send(.post, "/v1/entries/\(id)/complete", token: session.accessToken, json: body)
+            #expect(completed.status == .ok && completed.json["status"] as? String == "uploaded", "\(completed.status) \(completed.text.prefix(300))")
+        }
+    }
+
     @Test func aTranscriptThatDoesNotHoldUpIsRefusedAndChangesNothing() async throws {
         try await TestServer.make(.sqlite) { $0.workers = 1 }.run { api in
             let session = try await api.register()

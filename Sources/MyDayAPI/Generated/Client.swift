@@ -3188,7 +3188,7 @@ public struct Client: APIProtocol {
     /// A client that transcribed the recording itself (on the device) may send that `transcript`:
     /// the server then skips its own recognizer and only cleans the words. The words must lie within
     /// the audio's duration, in order, and the `text` must be those words (punctuation and case
-    /// aside); otherwise the answer is 422 and nothing changes.
+    /// aside); otherwise the answer is 422 and nothing changes. This body may be up to 8 MiB.
     ///
     ///
     /// - Remark: HTTP `POST /v1/entries/{id}/complete`.
@@ -3338,6 +3338,28 @@ public struct Client: APIProtocol {
                         preconditionFailure("bestContentType chose an invalid content type.")
                     }
                     return .conflict(.init(body: body))
+                case 413:
+                    let contentType = converter.extractContentTypeIfPresent(in: response.headerFields)
+                    let body: Components.Responses.TooLarge.Body
+                    let chosenContentType = try converter.bestContentType(
+                        received: contentType,
+                        options: [
+                            "application/json"
+                        ]
+                    )
+                    switch chosenContentType {
+                    case "application/json":
+                        body = try await converter.getResponseBodyAsJSON(
+                            Components.Schemas._Error.self,
+                            from: responseBody,
+                            transforming: { value in
+                                .json(value)
+                            }
+                        )
+                    default:
+                        preconditionFailure("bestContentType chose an invalid content type.")
+                    }
+                    return .contentTooLarge(.init(body: body))
                 case 422:
                     let contentType = converter.extractContentTypeIfPresent(in: response.headerFields)
                     let body: Components.Responses.Unprocessable.Body

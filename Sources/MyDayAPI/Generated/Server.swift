@@ -3078,7 +3078,7 @@ fileprivate extension UniversalServer where APIHandler: APIProtocol {
     /// A client that transcribed the recording itself (on the device) may send that `transcript`:
     /// the server then skips its own recognizer and only cleans the words. The words must lie within
     /// the audio's duration, in order, and the `text` must be those words (punctuation and case
-    /// aside); otherwise the answer is 422 and nothing changes.
+    /// aside); otherwise the answer is 422 and nothing changes. This body may be up to 8 MiB.
     ///
     ///
     /// - Remark: HTTP `POST /v1/entries/{id}/complete`.
@@ -3206,6 +3206,24 @@ fileprivate extension UniversalServer where APIHandler: APIProtocol {
                 case let .conflict(value):
                     suppressUnusedWarning(value)
                     var response = HTTPTypes.HTTPResponse(soar_statusCode: 409)
+                    suppressMutabilityWarning(&response)
+                    let body: OpenAPIRuntime.HTTPBody
+                    switch value.body {
+                    case let .json(value):
+                        try converter.validateAcceptIfPresent(
+                            "application/json",
+                            in: request.headerFields
+                        )
+                        body = try converter.setResponseBodyAsJSON(
+                            value,
+                            headerFields: &response.headerFields,
+                            contentType: "application/json; charset=utf-8"
+                        )
+                    }
+                    return (response, body)
+                case let .contentTooLarge(value):
+                    suppressUnusedWarning(value)
+                    var response = HTTPTypes.HTTPResponse(soar_statusCode: 413)
                     suppressMutabilityWarning(&response)
                     let body: OpenAPIRuntime.HTTPBody
                     switch value.body {

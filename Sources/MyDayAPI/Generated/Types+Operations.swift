@@ -4413,7 +4413,7 @@ public enum Operations {
     /// A client that transcribed the recording itself (on the device) may send that `transcript`:
     /// the server then skips its own recognizer and only cleans the words. The words must lie within
     /// the audio's duration, in order, and the `text` must be those words (punctuation and case
-    /// aside); otherwise the answer is 422 and nothing changes.
+    /// aside); otherwise the answer is 422 and nothing changes. This body may be up to 8 MiB.
     ///
     ///
     /// - Remark: HTTP `POST /v1/entries/{id}/complete`.
@@ -4607,6 +4607,29 @@ public enum Operations {
                     default:
                         try throwUnexpectedResponseStatus(
                             expectedStatus: "conflict",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// The body is larger than the server accepts.
+            ///
+            /// - Remark: Generated from `#/paths//v1/entries/{id}/complete/post(completeEntryUpload)/responses/413`.
+            ///
+            /// HTTP response code: `413 contentTooLarge`.
+            case contentTooLarge(Components.Responses.TooLarge)
+            /// The associated value of the enum case if `self` is `.contentTooLarge`.
+            ///
+            /// - Throws: An error if `self` is not `.contentTooLarge`.
+            /// - SeeAlso: `.contentTooLarge`.
+            public var contentTooLarge: Components.Responses.TooLarge {
+                get throws {
+                    switch self {
+                    case let .contentTooLarge(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "contentTooLarge",
                             response: self
                         )
                     }

@@ -184,7 +184,7 @@ public protocol APIProtocol: Sendable {
     /// A client that transcribed the recording itself (on the device) may send that `transcript`:
     /// the server then skips its own recognizer and only cleans the words. The words must lie within
     /// the audio's duration, in order, and the `text` must be those words (punctuation and case
-    /// aside); otherwise the answer is 422 and nothing changes.
+    /// aside); otherwise the answer is 422 and nothing changes. This body may be up to 8 MiB.
     ///
     ///
     /// - Remark: HTTP `POST /v1/entries/{id}/complete`.
@@ -538,7 +538,7 @@ extension APIProtocol {
     /// A client that transcribed the recording itself (on the device) may send that `transcript`:
     /// the server then skips its own recognizer and only cleans the words. The words must lie within
     /// the audio's duration, in order, and the `text` must be those words (punctuation and case
-    /// aside); otherwise the answer is 422 and nothing changes.
+    /// aside); otherwise the answer is 422 and nothing changes. This body may be up to 8 MiB.
     ///
     ///
     /// - Remark: HTTP `POST /v1/entries/{id}/complete`.

@@ -134,13 +134,13 @@ public actor UploadQueue {
         }
     }
 
-    /// Completes with the device's words; when the server refuses those words (422), completes without them, so
-    /// the server transcribes and the recording is not held back by its transcript.
+    /// Completes with the device's words; when the server refuses those words (422, or 413 for too many),
+    /// completes without them, so the server transcribes and the recording is not held back by its transcript.
     private func complete(_ id: UUID, transcript: DeviceTranscript?) async throws -> ServerEntry {
         guard let transcript else { return try await client.completeUpload(of: id) }
         do {
             return try await client.completeUpload(of: id, transcript: transcript)
-        } catch MyDayClientError.server(422, _, _, _) {
+        } catch MyDayClientError.server(let status, _, _, _) where status == 422 || status == 413 {
             try store.attachDeviceTranscript(nil, to: id)
             return try await client.completeUpload(of: id)
         }

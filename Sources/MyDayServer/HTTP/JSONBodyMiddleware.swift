@@ -2,15 +2,19 @@ import Foundation
 import Hummingbird
 import NIOCore
 
-/// Caps the bodies of API requests (JSON) at `maxBytes`, and refuses `null` anywhere in a JSON body:
-/// no field of the API takes it, and the decoder would read it as "absent". Only the signed blob
-/// routes stream larger, non-JSON bodies.
+/// Caps the bodies of API requests (JSON) at `maxBytes` (`transcriptMaxBytes` for `complete`, which may
+/// carry a long recording's timed words), and refuses `null` anywhere in a JSON body: no field of the API
+/// takes it, and the decoder would read it as "absent". Only the signed blob routes stream larger,
+/// non-JSON bodies.
 struct JSONBodyMiddleware<Context: RequestContext>: RouterMiddleware {
     var maxBytes = 1024 * 1024
+    var transcriptMaxBytes = 8 * 1024 * 1024
 
     func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response
     {
-        guard !request.uri.path.hasPrefix("/v1/blobs/") else { return try await next(request, context) }
+        let path = request.uri.path
+        guard !path.hasPrefix("/v1/blobs/") else { return try await next(request, context) }
+        let maxBytes = path.hasPrefix("/v1/entries/") && path.hasSuffix("/complete") ? transcriptMaxBytes : maxBytes
         if let declared = request.headers[.contentLength].flatMap(Int.init), declared > maxBytes {
             throw APIError.tooLarge(limit: maxBytes)
         }
