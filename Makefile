@@ -30,4 +30,4 @@ generate:
 	scripts/generate-openapi
 
 format:
-	swift format format --in-place --recursive Package.swift Sources/MyDayModels Sources/MyDayServer Sources/MyDayServerMain Sources/MyDayKit Sources/MyDayCLI Sources/MyDayAPI/OpenAPIDocument.swift Sources/MyDayAPI/RFC3339DateTranscoder.swift Tests bench/MyDayKitBench
+	swift format format --in-place --recursive Package.swift Apps/iOS Sources/MyDayModels Sources/MyDayServer Sources/MyDayServerMain Sources/MyDayKit Sources/MyDayCLI Sources/MyDayAPI/OpenAPIDocument.swift Sources/MyDayAPI/RFC3339DateTranscoder.swift Tests bench/MyDayKitBench
