@@ -27,6 +27,15 @@ import Testing
         return (runner, upload)
     }
 
+    /// An upload of `file` that got its task 1 before the app was killed: only the ledger remembers it.
+    private func startUploadThenKillTheApp(_ file: URL) async throws {
+        let before = FakeBackgroundTransfer()
+        let (runner, upload) = startUpload(try BackgroundUploader(transfer: before, ledgerFile: ledger), file)
+        try await pollUntil("the task started") { before.startedCount == 1 }
+        runner.cancel()
+        upload.cancel()
+    }
+
     @Test func anUploadReturnsWhenItsTaskSucceedsAndReportsProgress() async throws {
         // Given a background transfer and an upload under way
         let transfer = FakeBackgroundTransfer()
@@ -73,12 +82,7 @@ import Testing
     @Test func afterARelaunchAStillRunningUploadIsAwaitedNotSentTwice() async throws {
         // Given an upload started before the app was killed
         let file = try recording()
-        let before = FakeBackgroundTransfer()
-        let first = try BackgroundUploader(transfer: before, ledgerFile: ledger)
-        let (oldRunner, killed) = startUpload(first, file)
-        try await pollUntil("the task started") { before.startedCount == 1 }
-        oldRunner.cancel()
-        killed.cancel()
+        try await startUploadThenKillTheApp(file)
 
         // When the relaunched app uploads the same file while the system still runs task 1
         let after = FakeBackgroundTransfer(running: [1], firstTaskID: 2)
@@ -96,12 +100,7 @@ import Testing
     @Test func anUploadTheSystemFinishedWhileTheAppWasGoneIsNotSentAgain() async throws {
         // Given a task recorded in the ledger, and the system reporting its success at relaunch
         let file = try recording()
-        let before = FakeBackgroundTransfer()
-        let first = try BackgroundUploader(transfer: before, ledgerFile: ledger)
-        let (oldRunner, killed) = startUpload(first, file)
-        try await pollUntil("the task started") { before.startedCount == 1 }
-        oldRunner.cancel()
-        killed.cancel()
+        try await startUploadThenKillTheApp(file)
         let after = FakeBackgroundTransfer(firstTaskID: 2)
         let relaunched = try BackgroundUploader(transfer: after, ledgerFile: ledger)
         let runner = Task { await relaunched.run() }
