@@ -36,3 +36,36 @@ public protocol DeviceTranscriber: Sendable {
     /// Words heard in the finished recording `file`; throws when it cannot transcribe now (the server then does).
     func transcribe(_ file: URL, locale: Locale) async throws -> DeviceTranscript
 }
+
+extension DeviceTranscript {
+    /// A piece of an engine's result and the stretch of audio it covers: a word, several words, or punctuation.
+    public struct TimedPiece: Sendable, Equatable {
+        public var text: String
+        public var start: Double
+        public var end: Double
+
+        public init(text: String, start: Double, end: Double) {
+            self.text = text
+            self.start = start
+            self.end = end
+        }
+    }
+
+    /// A transcript in the shape the server checks: each piece is split into words at whitespace, its time shared
+    /// evenly between them; pieces without a letter or digit stay in `text` only; times never run backwards.
+    public init(text: String, pieces: [TimedPiece], engine: String, language: String?) {
+        var words: [Word] = []
+        for piece in pieces {
+            let spoken = piece.text.split(whereSeparator: \.isWhitespace).filter { $0.contains { $0.isLetter || $0.isNumber } }
+            guard !spoken.isEmpty else { continue }
+            let start = max(piece.start, words.last?.start ?? 0, 0)
+            let end = max(piece.end, start)
+            let share = (end - start) / Double(spoken.count)
+            for (index, word) in spoken.enumerated() {
+                let wordStart = start + share * Double(index)
+                words.append(Word(word: String(word), start: wordStart, end: wordStart + share))
+            }
+        }
+        self.init(text: words.isEmpty ? "" : text, words: words, engine: engine, language: language)
+    }
+}

@@ -44,6 +44,37 @@ import Testing
         #expect(try store.load() == nil)
     }
 
+    @Test func aRecordingTranscribedOnTheDeviceIsCleanedByTheServerNotHeardAgain() async throws {
+        // Given a signed-in device with a recording whose words the device heard itself
+        let server = try await ServerProcess(dataDirectory: Given.folder(), environment: ["MYDAY_WORKERS": "1"])
+        let core = try ClientCore.live(
+            directory: Given.folder(), serverURL: server.url, credentials: InMemoryCredentialStore())
+        try await core.signIn { try await $0.register(email: "rower@example.com", password: "a long diary password") }
+        let audio = Given.folder().appendingPathComponent("harbour.m4a")
+        try TestSpeech.m4a(TestSpeech.diarySentence).write(to: audio)
+        let recording = try core.library.importFile(audio, startedAt: Date(), timeZone: Given.paris, language: "en-GB")
+        try core.store.recordFinished(recording, awaitingDeviceTranscript: true)
+        let heard = DeviceTranscript(
+            text: "Um, I rowed across the harbour.",
+            pieces: [
+                .init(text: "Um,", start: 0, end: 0.3), .init(text: "I rowed", start: 0.4, end: 0.9),
+                .init(text: "across the harbour.", start: 1, end: 2),
+            ], engine: "apple-speech", language: "en-GB")
+        try core.store.attachDeviceTranscript(heard, to: recording.id)
+
+        // When the queue sends it through the live client, and the device syncs until it is transcribed
+        #expect(try await core.uploads.sendDue().uploaded == 1)
+        try await pollUntil("transcribed", every: .milliseconds(200)) {
+            _ = try await core.syncEngine.sync()
+            return try core.store.entry(recording.id)?.state == .transcribed
+        }
+
+        // Then the server kept the device's words and only cleaned them
+        let entry = try #require(try core.store.entry(recording.id))
+        #expect(entry.transcriptRaw == "Um, I rowed across the harbour.")
+        #expect(entry.transcriptClean?.lowercased().split { !$0.isLetter } == ["i", "rowed", "across", "the", "harbour"])
+    }
+
     @Test func serverErrorsArriveWithTheirCodeAndMessage() async throws {
         let server = try await ServerProcess(dataDirectory: Given.folder(), environment: ["MYDAY_WORKERS": "0"])
         let client = LiveMyDayClient(serverURL: server.url, credentials: InMemoryCredentialStore())

@@ -1,0 +1,328 @@
+import Foundation
+import GoogleSignIn
+import MyDayKit
+import Observation
+import UIKit
+
+/// What every screen shares: whether someone is signed in, the MyDayKit core for the chosen server, and the view
+/// models built on it. `AppDelegate` owns the one instance, so background launches have it too.
+@MainActor
+@Observable
+final class AppModel {
+    enum Phase: Equatable {
+        case signedOut
+        case signedIn
+    }
+
+    private static let serverURLKey = "serverURL"
+    private static let fallbackServerURL = URL(string: "http://localhost:8080")!
+    private static let unreachableServer = "Could not reach the server. Your entries are safe on this device."
+
+    private(set) var phase: Phase
+    /// The core for the current server; rebuilt when the server changes while signed out.
+    private(set) var core: ClientCore
+    /// Why the last refresh failed, for the screens to show; nil once one succeeds.
+    private(set) var lastSyncError: String?
+    let settings: AppSettings
+    /// Google's OAuth client; nil when the build configures none, and the sign-in screen offers no Google.
+    let googleClientID: String?
+
+    /// The server this device talks to (UserDefaults "serverURL", else Info.plist `MyDayServerURL`). It changes only
+    /// while signed out; the core is rebuilt for it.
+    var serverURL: URL {
+        get { currentServerURL }
+        set {
+            guard phase == .signedOut, newValue != currentServerURL else { return }
+            currentServerURL = newValue
+            defaults.set(newValue.absoluteString, forKey: Self.serverURLKey)
+            core = ClientCore(
+                store: core.store, library: core.library,
+                client: LiveMyDayClient(serverURL: newValue, credentials: credentials),
+                uploader: backgroundUploader, network: network, report: reportUploadEvent)
+            startUploads()
+        }
+    }
+
+    private var currentServerURL: URL
+    @ObservationIgnored private let defaults: UserDefaults
+    @ObservationIgnored private let credentials: KeychainCredentialStore
+    @ObservationIgnored private let network: NetworkConditionsMonitor
+    @ObservationIgnored private let pathMonitor: PathNetworkMonitor
+    @ObservationIgnored private let backgroundUploader: BackgroundUploader
+    @ObservationIgnored private let reportUploadEvent: @Sendable (UploadEvent) -> Void
+    @ObservationIgnored private var uploadsRun: Task<Void, Never>?
+    @ObservationIgnored private var runningRefresh: Task<Bool, Never>?
+    @ObservationIgnored private var homeViewModel: HomeViewModel?
+
+    /// Opens the diary, recovers what a crash interrupted (before any new recording can start), and starts the
+    /// upload queues.
+    init(defaults: UserDefaults = .standard) {
+        let bundleID = Bundle.main.bundleIdentifier ?? "MyDay"
+        let directory = Self.diaryDirectory()
+        let credentials = KeychainCredentialStore(service: bundleID + ".session")
+        // The Keychain outlives a deleted app; a session from before a reinstall must not meet a diary tied to no one.
+        if !FileManager.default.fileExists(atPath: directory.appendingPathComponent("myday.sqlite").path) {
+            try? credentials.clear()
+        }
+        let network = NetworkConditionsMonitor(wifiOnly: false)
+        let (pauses, pausesContinuation) = AsyncStream.makeStream(of: Void.self, bufferingPolicy: .bufferingNewest(1))
+        let report: @Sendable (UploadEvent) -> Void = { event in
+            if case .paused = event { pausesContinuation.yield(()) }
+        }
+        let serverURL = Self.storedServerURL(in: defaults)
+        let uploader: BackgroundUploader
+        let core: ClientCore
+        do {
+            uploader = try BackgroundUploader(
+                transfer: URLSessionBackgroundTransfer.shared,
+                ledgerFile: directory.appendingPathComponent("background-uploads.json"))
+            core = try ClientCore.live(
+                directory: directory, serverURL: serverURL, credentials: credentials, network: network,
+                uploader: uploader, report: report)
+        } catch {
+            fatalError("My Day cannot open its diary in \(directory.path): \(error)")
+        }
+        var recoveryError: String?
+        do {
+            try core.recoverAfterLaunch()
+        } catch {
+            recoveryError = "Recordings interrupted earlier could not be recovered yet: \(error.localizedDescription)"
+        }
+        self.defaults = defaults
+        self.credentials = credentials
+        self.network = network
+        self.core = core
+        pathMonitor = PathNetworkMonitor(feeding: network)
+        settings = AppSettings(defaults: defaults, network: network)
+        googleClientID = GoogleSignInConfiguration.clientID
+        currentServerURL = serverURL
+        backgroundUploader = uploader
+        reportUploadEvent = report
+        phase = (try? credentials.load()) == nil ? .signedOut : .signedIn
+        lastSyncError = recoveryError
+        startUploads()
+        Task { await uploader.run() }
+        Task { [weak self] in
+            for await _ in pauses { self?.noticeEndedSession() }
+        }
+        RecordingControlBridge.toggleRecording = { [weak self] in await self?.toggleRecording() }
+        // No recording is under way at launch, whatever a process that ended mid-recording left in the App Group.
+        RecordingControlBridge.setIsRecording(false)
+    }
+
+    /// A recording is under way or being saved: signing out or deleting the account now would discard its audio.
+    var isRecording: Bool {
+        guard let state = homeViewModel?.recorder.state else { return false }
+        return state.isActive || state == .stopping
+    }
+
+    // MARK: - View models
+
+    /// The Home screen's model, one per signed-in phase, so a recording survives the screen being rebuilt.
+    func makeHomeViewModel() -> HomeViewModel {
+        if let homeViewModel { return homeViewModel }
+        let settings = settings
+        let model = HomeViewModel(
+            core: core, capture: EngineAudioCapture(), hintStore: AppStorageHintStore(), locale: .current,
+            deviceTranscriber: {
+                settings.transcribeOnDevice && settings.onDeviceTranscriptionAvailable ? AppleSpeechTranscriber() : nil
+            })
+        homeViewModel = model
+        return model
+    }
+
+    func makeLibraryViewModel() -> LibraryViewModel {
+        LibraryViewModel(core: core)
+    }
+
+    func makeProfileViewModel() -> ProfileViewModel {
+        ProfileViewModel(core: core)
+    }
+
+    func makeDetailViewModel(for entry: LocalEntry) -> EntryDetailViewModel {
+        EntryDetailViewModel(entry: entry, core: core)
+    }
+
+    // MARK: - Signing in and out
+
+    func signInWithEmail(_ email: String, password: String, register: Bool) async throws {
+        try await signIn { client in
+            if register { return try await client.register(email: email, password: password) }
+            return try await client.login(email: email, password: password)
+        }
+    }
+
+    /// `idToken` and `nonce` (the raw one of `SignInNonce.make()`) come from Sign in with Apple.
+    func signInWithApple(idToken: String, nonce: String, name: String?) async throws {
+        try await signIn { client in try await client.signIn(with: .apple, token: idToken, nonce: nonce, name: name) }
+    }
+
+    /// Google's sheet, presented from `presenting`, then the server; throws `CancellationError` when the person
+    /// closed the sheet.
+    func signInWithGoogle(presenting: UIViewController) async throws {
+        let idToken = try await Self.googleIDToken(presenting: presenting)
+        try await signIn { client in try await client.signIn(with: .google, token: idToken, nonce: nil, name: nil) }
+    }
+
+    /// Google's ID token from its sign-in sheet. The callback form is called here, on the main actor: the SDK presents
+    /// its sheet from the calling thread, and its `async` form would call it from a background one.
+    private static func googleIDToken(presenting: UIViewController) async throws -> String {
+        try await withCheckedThrowingContinuation { continuation in
+            GIDSignIn.sharedInstance.signIn(withPresenting: presenting) { result, error in
+                if let idToken = result?.user.idToken?.tokenString {
+                    continuation.resume(returning: idToken)
+                } else if (error as? GIDSignInError)?.code == .canceled {
+                    continuation.resume(throwing: CancellationError())
+                } else {
+                    continuation.resume(throwing: error ?? GoogleSignInFailure.noIDToken)
+                }
+            }
+        }
+    }
+
+    /// After `ProfileViewModel` signed out or deleted the account (the diary on this device is gone).
+    func didSignOut() {
+        homeViewModel = nil
+        lastSyncError = nil
+        phase = .signedOut
+        GIDSignIn.sharedInstance.signOut()
+        RecordingControlBridge.setIsRecording(false)
+    }
+
+    /// The server ended the session. The diary stays: signing in again as the same account keeps it and sends what
+    /// waits; another account is refused while it holds unsent entries (`ClientCore.signIn`). A recording under
+    /// way is saved first.
+    func sessionDidEnd() {
+        guard phase == .signedIn else { return }
+        let home = homeViewModel
+        homeViewModel = nil
+        phase = .signedOut
+        if let home, home.recorder.state.isActive {
+            Task {
+                await home.stopTapped()
+                RecordingControlBridge.setIsRecording(false)
+            }
+        }
+    }
+
+    private func signIn(_ operation: @escaping @Sendable (any MyDayClient) async throws -> Account) async throws {
+        _ = try await Self.signIn(on: core, operation)
+        homeViewModel = nil
+        lastSyncError = nil
+        phase = .signedIn
+        await core.uploads.wake()
+        Task { await refresh() }
+    }
+
+    /// `ClientCore.signIn` takes its operation off the main actor, where it runs.
+    private nonisolated static func signIn(
+        on core: ClientCore, _ operation: @escaping @Sendable (any MyDayClient) async throws -> Account
+    ) async throws -> Account {
+        try await core.signIn(operation)
+    }
+
+    // MARK: - Refreshing
+
+    /// Sends what waits and brings in the server's changes; a refresh already under way is joined, not repeated.
+    func refresh() async {
+        _ = await refreshOnce()
+    }
+
+    /// The background refresh: answers whether everything was sent and synced; stops when the system cancels it.
+    func refreshInBackground() async -> Bool {
+        await withTaskCancellationHandler {
+            await refreshOnce()
+        } onCancel: {
+            Task { @MainActor [weak self] in self?.runningRefresh?.cancel() }
+        }
+    }
+
+    private func refreshOnce() async -> Bool {
+        guard phase == .signedIn else { return true }
+        if let runningRefresh { return await runningRefresh.value }
+        let core = core
+        let refresh = Task { () -> Bool in
+            do {
+                _ = try await core.refresh()
+                self.lastSyncError = nil
+                return true
+            } catch {
+                self.noticeSyncFailure(error)
+                return false
+            }
+        }
+        runningRefresh = refresh
+        let succeeded = await refresh.value
+        if runningRefresh == refresh { runningRefresh = nil }
+        return succeeded
+    }
+
+    private func noticeSyncFailure(_ error: any Error) {
+        switch error {
+        case let error as MyDayClientError where error == .sessionEnded || error == .notSignedIn:
+            sessionDidEnd()
+        case is CancellationError:
+            break
+        case let error as MyDayClientError:
+            lastSyncError = error.description
+        default:
+            lastSyncError = Self.unreachableServer
+        }
+    }
+
+    /// The upload queue paused: when the Keychain holds no session any more, the server ended it.
+    /// A Keychain that cannot be read now (locked) says nothing about the session.
+    private func noticeEndedSession() {
+        guard phase == .signedIn, case .success(.none) = Result(catching: { try credentials.load() }) else { return }
+        sessionDidEnd()
+    }
+
+    private func startUploads() {
+        uploadsRun?.cancel()
+        let uploads = core.uploads
+        uploadsRun = Task { await uploads.run() }
+    }
+
+    // MARK: - The Record control
+
+    /// Starts a recording when none is under way, stops the one that is.
+    private func toggleRecording() async {
+        guard phase == .signedIn else { return }
+        let home = makeHomeViewModel()
+        if home.recorder.state.isActive {
+            await home.stopTapped()
+        } else if home.recorder.state.canStart {
+            await home.recordButtonTapped()
+        }
+        RecordingControlBridge.setIsRecording(home.recorder.state.isActive)
+    }
+
+    // MARK: - Where things are
+
+    /// Application Support/MyDay: backed up (it is the person's diary), and readable after the first unlock so that
+    /// background uploads can read recordings while the iPhone is locked (files inherit the folder's protection).
+    private static func diaryDirectory() -> URL {
+        let directory = URL.applicationSupportDirectory.appendingPathComponent("MyDay", isDirectory: true)
+        let protection: [FileAttributeKey: Any] = [.protectionKey: FileProtectionType.completeUntilFirstUserAuthentication]
+        try? FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true, attributes: protection)
+        try? FileManager.default.setAttributes(protection, ofItemAtPath: directory.path)
+        return directory
+    }
+
+    private static func storedServerURL(in defaults: UserDefaults) -> URL {
+        if let stored = defaults.string(forKey: serverURLKey), let url = URL(string: stored) { return url }
+        let configured = (Bundle.main.object(forInfoDictionaryKey: "MyDayServerURL") as? String)?
+            .trimmingCharacters(in: .whitespacesAndNewlines)
+        guard let configured, let url = URL(string: configured), url.scheme != nil else { return fallbackServerURL }
+        return url
+    }
+}
+
+/// Google's sign-in answered without what the server needs.
+enum GoogleSignInFailure: LocalizedError {
+    case noIDToken
+
+    var errorDescription: String? {
+        "Google did not confirm who you are. Try again, or sign in another way."
+    }
+}

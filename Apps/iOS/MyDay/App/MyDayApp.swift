@@ -1,0 +1,34 @@
+import GoogleSignIn
+import SwiftUI
+
+/// My Day: one window showing `RootView`, brought up to date whenever it comes to the front.
+///
+/// The app model lives in `AppDelegate` rather than in `@State` here, because background launches (a refresh, upload
+/// events) need it and show no window.
+@main
+struct MyDayApp: App {
+    @UIApplicationDelegateAdaptor(AppDelegate.self) private var appDelegate
+    @Environment(\.scenePhase) private var scenePhase
+
+    var body: some Scene {
+        WindowGroup {
+            RootView()
+                .environment(appDelegate.appModel)
+                .onOpenURL { url in
+                    _ = GIDSignIn.sharedInstance.handle(url)
+                }
+        }
+        .onChange(of: scenePhase) { _, phase in
+            switch phase {
+            case .active:
+                let model = appDelegate.appModel
+                Task { await model.refresh() }
+            case .background:
+                let unsent = (try? appDelegate.appModel.core.unsentCount()) ?? 0
+                BackgroundRefresh.schedule(entriesWait: unsent > 0)
+            default:
+                break
+            }
+        }
+    }
+}

@@ -1,0 +1,162 @@
+import MyDayKit
+import MyDayModels
+import SwiftUI
+
+/// One entry: its title and date, the audio, the clean transcript (the original on demand), edits, retry and delete.
+struct EntryDetailView: View {
+    @State private var viewModel: EntryDetailViewModel
+    @State private var isEditing = false
+    @State private var isConfirmingDelete = false
+    @State private var isWorking = false
+    @Environment(\.dismiss) private var dismiss
+
+    init(viewModel: EntryDetailViewModel) {
+        _viewModel = State(initialValue: viewModel)
+    }
+
+    var body: some View {
+        let entry = viewModel.entry
+        ScrollView {
+            VStack(alignment: .leading, spacing: 24) {
+                EntryHeader(entry: entry, duration: viewModel.duration)
+                if entry.kind == .audio {
+                    AudioPlayerView(viewModel: viewModel)
+                }
+                TranscriptView(transcript: viewModel.transcript)
+                if viewModel.hasOriginal {
+                    Toggle("Show original", isOn: $viewModel.showsOriginal)
+                        .accessibilityHint("Shows the words as they were heard, before clean-up.")
+                }
+                actions
+                if let message = viewModel.errorMessage {
+                    ErrorBanner(message: message)
+                }
+            }
+            .padding(20)
+            .frame(maxWidth: 640, alignment: .leading)
+            .frame(maxWidth: .infinity)
+        }
+        .navigationBarTitleDisplayMode(.inline)
+        .toolbar {
+            ToolbarItem(placement: .primaryAction) {
+                Menu {
+                    Button {
+                        isEditing = true
+                    } label: {
+                        Label("Edit title, tags and mood", systemImage: "pencil")
+                    }
+                    Button(role: .destructive) {
+                        isConfirmingDelete = true
+                    } label: {
+                        Label("Delete entry", systemImage: "trash")
+                    }
+                } label: {
+                    Label("More", systemImage: "ellipsis.circle")
+                }
+            }
+        }
+        .sheet(isPresented: $isEditing) {
+            EntryEditSheet(entry: entry) { edit in
+                perform { await viewModel.save(edit) }
+            }
+        }
+        .confirmationDialog("Delete this entry?", isPresented: $isConfirmingDelete, titleVisibility: .visible) {
+            Button("Delete entry", role: .destructive) {
+                perform { await viewModel.delete() }
+            }
+        } message: {
+            Text("Delete this entry and its recording? This cannot be undone.")
+        }
+        .onChange(of: viewModel.isDeleted) { _, isDeleted in
+            if isDeleted { dismiss() }
+        }
+    }
+
+    @ViewBuilder
+    private var actions: some View {
+        if viewModel.canRetry || viewModel.canRetranscribe {
+            HStack(spacing: 12) {
+                if viewModel.canRetry {
+                    Button("Retry") {
+                        perform { await viewModel.retry() }
+                    }
+                    .buttonStyle(.borderedProminent)
+                    .accessibilityHint("Sends this entry to your server again.")
+                }
+                if viewModel.canRetranscribe {
+                    Button("Transcribe again") {
+                        perform { await viewModel.retranscribe() }
+                    }
+                    .buttonStyle(.bordered)
+                    .accessibilityHint("Asks your server for a fresh transcript of the same audio.")
+                }
+                if isWorking {
+                    ProgressView()
+                }
+            }
+            .controlSize(.large)
+            .disabled(isWorking)
+        }
+    }
+
+    private func perform(_ work: @escaping @MainActor () async -> Void) {
+        isWorking = true
+        Task {
+            await work()
+            isWorking = false
+        }
+    }
+}
+
+/// The entry's title (or its day), when it was made in its own time zone, and its length.
+private struct EntryHeader: View {
+    let entry: LocalEntry
+    let duration: String
+
+    var body: some View {
+        VStack(alignment: .leading, spacing: 8) {
+            Text(title)
+                .font(.title.weight(.semibold))
+                .textSelection(.enabled)
+            Text(meta)
+                .foregroundStyle(.secondary)
+            if !entry.tags.isEmpty || entry.mood != nil {
+                HStack(spacing: 12) {
+                    if !entry.tags.isEmpty {
+                        Label(entry.tags.joined(separator: ", "), systemImage: "tag")
+                    }
+                    if let mood = entry.mood {
+                        Label {
+                            Text("Mood \(mood) of 5")
+                        } icon: {
+                            Image(systemName: "face.smiling")
+                        }
+                    }
+                }
+                .font(.subheadline)
+                .foregroundStyle(.secondary)
+            }
+        }
+        .accessibilityElement(children: .combine)
+    }
+
+    private var zone: TimeZone { TimeZone(identifier: entry.timeZone) ?? .current }
+
+    private var day: String {
+        entry.createdAt.formatted(Date.FormatStyle(date: .complete, time: .omitted, timeZone: zone))
+    }
+
+    private var time: String {
+        entry.createdAt.formatted(Date.FormatStyle(date: .omitted, time: .shortened, timeZone: zone))
+    }
+
+    private var title: String {
+        if let title = entry.title, !title.isEmpty { return title }
+        return day
+    }
+
+    private var meta: String {
+        let when = entry.title?.isEmpty == false ? "\(day), \(time)" : time
+        return entry.kind == .audio ? "\(when) · \(duration)" : when
+    }
+}

@@ -1,0 +1,17 @@
+import MyDayKit
+import SwiftUI
+
+/// The detail screen of the entry a Library row opened, read from this device's diary.
+struct EntryDestination: View {
+    let id: UUID
+
+    @Environment(AppModel.self) private var appModel
+
+    var body: some View {
+        if let entry = try? appModel.core.store.entry(id) {
+            EntryDetailView(viewModel: appModel.makeDetailViewModel(for: entry))
+        } else {
+            ContentUnavailableView("This entry is no longer here", systemImage: "doc.questionmark")
+        }
+    }
+}

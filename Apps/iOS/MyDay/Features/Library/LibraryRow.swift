@@ -1,0 +1,55 @@
+import MyDayKit
+import SwiftUI
+
+/// One entry in the Library: its time, words, length and status; a failed one offers Retry.
+struct LibraryRow: View {
+    let row: LibraryViewModel.Row
+    let retry: () -> Void
+
+    var body: some View {
+        NavigationLink(value: row.id) {
+            HStack(alignment: .firstTextBaseline, spacing: 12) {
+                Text(row.time)
+                    .monospacedDigit()
+                    .foregroundStyle(.secondary)
+                VStack(alignment: .leading, spacing: 6) {
+                    Text(row.title.localizedForDisplay)
+                        .lineLimit(2)
+                    if let pill = row.pill {
+                        pillView(pill)
+                    }
+                }
+                Spacer(minLength: 8)
+                if let duration = row.duration {
+                    Text(duration)
+                        .monospacedDigit()
+                        .foregroundStyle(.secondary)
+                        .accessibilityLabel(Text("Length \(duration)"))
+                }
+            }
+            .padding(.vertical, 6)
+        }
+        .swipeActions(edge: .trailing) {
+            if row.pill == .failed {
+                Button("Retry", action: retry)
+                    .tint(.accentColor)
+            }
+        }
+    }
+
+    @ViewBuilder
+    private func pillView(_ pill: StatusPill) -> some View {
+        if pill == .failed {
+            Button(action: retry) {
+                StatusPillView(pill: pill)
+                    .frame(minHeight: 44)
+                    .contentShape(Rectangle())
+            }
+            .buttonStyle(.borderless)
+            .accessibilityLabel("Retry")
+            .accessibilityHint("Sends this entry to your server again.")
+        } else {
+            StatusPillView(pill: pill)
+        }
+    }
+}

@@ -1,0 +1,55 @@
+import MyDayKit
+import SwiftUI
+
+/// The app's one window: the sign-in screen, or Home with the Library and Profile in its top corners.
+struct RootView: View {
+    @Environment(AppModel.self) private var appModel
+
+    var body: some View {
+        switch appModel.phase {
+        case .signedOut:
+            SignInView()
+        case .signedIn:
+            SignedInRoot()
+        }
+    }
+}
+
+/// Home inside the navigation stack that the Library and Profile are pushed onto.
+private struct SignedInRoot: View {
+    /// The screens the corners of Home open.
+    enum Destination: Hashable {
+        case library
+        case profile
+    }
+
+    @Environment(AppModel.self) private var appModel
+
+    var body: some View {
+        NavigationStack {
+            HomeView(viewModel: appModel.makeHomeViewModel())
+                .toolbar {
+                    ToolbarItem(placement: .topBarLeading) {
+                        NavigationLink(value: Destination.library) {
+                            Label("Library", systemImage: "books.vertical")
+                        }
+                        .accessibilityHint("Your entries, by day.")
+                    }
+                    ToolbarItem(placement: .topBarTrailing) {
+                        NavigationLink(value: Destination.profile) {
+                            Label("Profile", systemImage: "person.crop.circle")
+                        }
+                        .accessibilityHint("Totals, export, settings and your account.")
+                    }
+                }
+                .navigationDestination(for: Destination.self) { destination in
+                    switch destination {
+                    case .library:
+                        LibraryView(viewModel: appModel.makeLibraryViewModel())
+                    case .profile:
+                        ProfileView(viewModel: appModel.makeProfileViewModel())
+                    }
+                }
+        }
+    }
+}

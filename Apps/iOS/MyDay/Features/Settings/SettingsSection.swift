@@ -1,0 +1,24 @@
+import SwiftUI
+
+/// The app's two settings: uploads on Wi-Fi only, and transcription on this iPhone when the device can.
+struct SettingsSection: View {
+    @Bindable var settings: AppSettings
+
+    var body: some View {
+        Section {
+            Toggle("Upload only on Wi-Fi", isOn: $settings.uploadOnlyOnWiFi)
+                .accessibilityHint("Recordings wait on this iPhone until it is on Wi-Fi.")
+            Toggle("Transcribe on this iPhone", isOn: $settings.transcribeOnDevice)
+                .disabled(!settings.onDeviceTranscriptionAvailable)
+                .accessibilityHint("Turns recordings into text here; your server still keeps the audio.")
+        } header: {
+            Text("Settings")
+        } footer: {
+            if settings.onDeviceTranscriptionAvailable {
+                Text("When your iPhone cannot transcribe a recording, your server does.")
+            } else {
+                Text("Transcribing on this iPhone is not available for your language on this device; your server transcribes.")
+            }
+        }
+    }
+}

@@ -1,0 +1,141 @@
+import Foundation
+import MyDayKit
+import Speech
+
+/// Transcribes a finished recording on this iPhone, never over the network: with iOS 26's `SpeechAnalyzer` when the
+/// language's model is already installed, else with `SFSpeechRecognizer` on the device.
+///
+/// It throws whenever it cannot (no permission, no on-device recognition for the language, a recording longer than
+/// `longestRecording`), and the server transcribes instead.
+struct AppleSpeechTranscriber: DeviceTranscriber {
+    static let engine = "apple-speech"
+    /// Longer recordings go to the server: recognizing a very long file on the device is slow and less reliable.
+    static let longestRecording: TimeInterval = 600
+
+    /// Whether this iPhone can transcribe `locale`'s speech by itself, unless the person refuses permission.
+    static func isAvailable(for locale: Locale) -> Bool {
+        let status = SFSpeechRecognizer.authorizationStatus()
+        guard status != .denied, status != .restricted, let recognizer = SFSpeechRecognizer(locale: locale) else {
+            return false
+        }
+        return recognizer.supportsOnDeviceRecognition
+    }
+
+    func transcribe(_ file: URL, locale: Locale) async throws -> DeviceTranscript {
+        if let duration = AudioDuration.of(file), duration > Self.longestRecording {
+            throw AppleSpeechError.tooLong
+        }
+        guard await Self.authorize() else { throw AppleSpeechError.notAuthorized }
+        let language = HomeViewModel.languageTag(of: locale)
+        if #available(iOS 26.0, *),
+            let transcript = try await SpeechAnalyzerTranscription.transcribe(
+                file, locale: locale, engine: Self.engine, language: language)
+        {
+            return transcript
+        }
+        guard let recognizer = SFSpeechRecognizer(locale: locale), recognizer.supportsOnDeviceRecognition else {
+            throw AppleSpeechError.unavailable
+        }
+        let request = SFSpeechURLRecognitionRequest(url: file)
+        request.requiresOnDeviceRecognition = true
+        request.shouldReportPartialResults = false
+        request.addsPunctuation = true
+        let transcript = try await Self.recognize(request, with: recognizer, language: language)
+        withExtendedLifetime(recognizer) {}
+        return transcript
+    }
+
+    private static func authorize() async -> Bool {
+        switch SFSpeechRecognizer.authorizationStatus() {
+        case .authorized:
+            return true
+        case .notDetermined:
+            return await withCheckedContinuation { continuation in
+                SFSpeechRecognizer.requestAuthorization { status in continuation.resume(returning: status == .authorized) }
+            }
+        default:
+            return false
+        }
+    }
+
+    private static func recognize(
+        _ request: SFSpeechURLRecognitionRequest, with recognizer: SFSpeechRecognizer, language: String?
+    ) async throws -> DeviceTranscript {
+        let recognition = Recognition()
+        return try await withTaskCancellationHandler {
+            try await withCheckedThrowingContinuation { continuation in
+                recognition.begin(continuation)
+                let task = recognizer.recognitionTask(with: request) { result, error in
+                    if let result, result.isFinal {
+                        recognition.finish(.success(Self.transcript(of: result, language: language)))
+                    } else if let error {
+                        recognition.finish(.failure(error))
+                    }
+                }
+                recognition.attach(task)
+            }
+        } onCancel: {
+            recognition.cancel()
+        }
+    }
+
+    private static func transcript(of result: SFSpeechRecognitionResult, language: String?) -> DeviceTranscript {
+        let best = result.bestTranscription
+        let pieces = best.segments.map { segment in
+            DeviceTranscript.TimedPiece(
+                text: segment.substring, start: segment.timestamp, end: segment.timestamp + segment.duration)
+        }
+        return DeviceTranscript(text: best.formattedString, pieces: pieces, engine: engine, language: language)
+    }
+}
+
+/// Why this iPhone did not transcribe a recording; the server does then.
+enum AppleSpeechError: Error {
+    case tooLong
+    case notAuthorized
+    case unavailable
+}
+
+/// One recognition's continuation and task: resumed exactly once, by the final result, an error or cancellation,
+/// whichever comes first.
+///
+/// Sendable by hand: its variables change only under `lock` (the result handler runs on the recognizer's queue).
+private final class Recognition: @unchecked Sendable {
+    private let lock = NSLock()
+    private var continuation: CheckedContinuation<DeviceTranscript, any Error>?
+    private var task: SFSpeechRecognitionTask?
+    private var isCancelled = false
+
+    func begin(_ continuation: CheckedContinuation<DeviceTranscript, any Error>) {
+        lock.withLock { self.continuation = continuation }
+    }
+
+    /// Keeps the task for cancellation; cancels it at once when cancellation came first.
+    func attach(_ task: SFSpeechRecognitionTask) {
+        let cancelledEarlier = lock.withLock { () -> Bool in
+            self.task = task
+            return isCancelled
+        }
+        if cancelledEarlier { cancel() }
+    }
+
+    func finish(_ result: Result<DeviceTranscript, any Error>) {
+        let waiting = lock.withLock { () -> CheckedContinuation<DeviceTranscript, any Error>? in
+            defer {
+                continuation = nil
+                task = nil
+            }
+            return continuation
+        }
+        waiting?.resume(with: result)
+    }
+
+    func cancel() {
+        let running = lock.withLock { () -> SFSpeechRecognitionTask? in
+            isCancelled = true
+            return task
+        }
+        running?.cancel()
+        finish(.failure(CancellationError()))
+    }
+}

@@ -1,0 +1,54 @@
+import AppIntents
+import Foundation
+import WidgetKit
+
+/// What the Record control and the app share: whether the app is recording, and how the app records on request.
+enum RecordingControlBridge {
+    /// The control's kind: the widget extension declares the control under it, the app reloads it by it.
+    static let controlKind = "RecordControl"
+    /// The App Group defaults key holding `isRecording`.
+    static let isRecordingKey = "isRecording"
+
+    /// Set by the app at launch: starts a recording when none is under way, stops it otherwise. Nil in the extension.
+    @MainActor static var toggleRecording: (@MainActor () async -> Void)?
+
+    /// Whether the app is recording, as it last said.
+    static var isRecording: Bool { sharedDefaults?.bool(forKey: isRecordingKey) ?? false }
+
+    #if !MYDAY_CONTROL_EXTENSION
+        /// Records whether the app is recording and asks the system to redraw the control. Left out of the extension,
+        /// which only reads the state and whose iOS 18 minimum would make the availability check a warning.
+        static func setIsRecording(_ on: Bool) {
+            guard let defaults = sharedDefaults, defaults.bool(forKey: isRecordingKey) != on else { return }
+            defaults.set(on, forKey: isRecordingKey)
+            if #available(iOS 18.0, *) {
+                ControlCenter.shared.reloadControls(ofKind: controlKind)
+            }
+        }
+    #endif
+
+    /// The App Group's defaults, named by the Info.plist key `MyDayAppGroup` of the app and of the extension.
+    static var sharedDefaults: UserDefaults? {
+        guard let group = Bundle.main.object(forInfoDictionaryKey: "MyDayAppGroup") as? String, !group.isEmpty else {
+            return nil
+        }
+        return UserDefaults(suiteName: group)
+    }
+}
+
+/// Opens My Day and starts a recording, or stops the one under way; the Record control's action.
+struct ToggleRecordingIntent: AppIntent {
+    static var title: LocalizedStringResource { "Record in My Day" }
+    static var description: IntentDescription { "Starts a recording in My Day, or stops the one under way." }
+    /// The recorder lives in the app, so the system opens it and performs the intent there.
+    static let openAppWhenRun = true
+    /// The same as `openAppWhenRun` on iOS 26 and later, where it replaces it: the app comes to the front first.
+    @available(iOS 26.0, *)
+    static var supportedModes: IntentModes { .foreground }
+
+    @MainActor
+    func perform() async throws -> some IntentResult {
+        await RecordingControlBridge.toggleRecording?()
+        return .result()
+    }
+}
