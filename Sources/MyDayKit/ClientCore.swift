@@ -39,6 +39,13 @@ public final class ClientCore: Sendable {
     @discardableResult
     public func recoverAfterLaunch() throws -> [FinishedRecording] {
         try store.requeueInterruptedUploads()
+        return try recoverInterruptedRecordings()
+    }
+
+    /// Recordings a failed take left in the library become queued entries now, not only at the next launch.
+    /// Call it only while no recording is under way: one in progress would be taken for a failed one.
+    @discardableResult
+    public func recoverInterruptedRecordings() throws -> [FinishedRecording] {
         let recovered = try library.recoverInterrupted()
         for recording in recovered { try record(recording) }
         return recovered
@@ -84,9 +91,11 @@ public final class ClientCore: Sendable {
 
     /// Signs in with `operation` (a login, a registration, a provider sign-in) and ties this device's
     /// diary to the account (`LocalStore.claim(for:)`); when the device holds another account's unsent
-    /// entries, the new session is ended again and the error thrown.
+    /// entries (recordings a failed take left included), the new session is ended again and the error thrown.
     @discardableResult
     public func signIn(_ operation: (any MyDayClient) async throws -> Account) async throws -> Account {
+        // What a failed take left is the diary's too: it must count as unsent before the diary changes hands.
+        try recoverInterruptedRecordings()
         let account = try await operation(client)
         do {
             for path in try store.claim(for: account.id) { library.removeAudio(path) }
@@ -123,8 +132,10 @@ public final class ClientCore: Sendable {
     /// Entries, edits and deletions that have not reached the server yet.
     public func unsentCount() throws -> Int { try store.unsentCount() }
 
-    /// Forgets this device's diary and signs out. Refuses while anything is unsent, unless `discardingUnsent`.
+    /// Forgets this device's diary and signs out. Refuses while anything is unsent (recordings a failed take left
+    /// included), unless `discardingUnsent`. Call it only while no recording is under way.
     public func signOut(discardingUnsent: Bool = false) async throws {
+        try recoverInterruptedRecordings()
         let forgotten = discardingUnsent ? try store.forgetEverything() : try store.forgetEverythingIfAllSent()
         forgotten.forEach(library.removeAudio)
         try library.discardIncoming()

@@ -7,7 +7,7 @@ import WidgetKit
 struct RecordControl: ControlWidget {
     var body: some ControlWidgetConfiguration {
         StaticControlConfiguration(kind: RecordingControlBridge.controlKind, provider: RecordingStateProvider()) { isRecording in
-            ControlWidgetButton(action: ToggleRecordingIntent()) {
+            ControlWidgetButton(action: ToggleRecordingIntent(stop: isRecording)) {
                 Label(isRecording ? "Stop recording" : "Record", systemImage: isRecording ? "stop.fill" : "mic.fill")
             }
         }

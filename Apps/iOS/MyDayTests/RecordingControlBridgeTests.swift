@@ -22,21 +22,22 @@ final class RecordingControlBridgeTests: XCTestCase {
     }
 
     @MainActor
-    func testIntentCallsTheAppsToggleOnce() async throws {
-        let taps = TapCounter()
-        let appsToggle = RecordingControlBridge.toggleRecording
-        defer { RecordingControlBridge.toggleRecording = appsToggle }
-        RecordingControlBridge.toggleRecording = { taps.count += 1 }
+    func testTheIntentAsksTheAppForWhatTheLabelShowed() async throws {
+        let requests = RequestLog()
+        let appsHandler = RecordingControlBridge.recordingRequested
+        defer { RecordingControlBridge.recordingRequested = appsHandler }
+        RecordingControlBridge.recordingRequested = { stop in requests.stops.append(stop) }
 
-        _ = try await ToggleRecordingIntent().perform()
+        _ = try await ToggleRecordingIntent(stop: false).perform()
+        _ = try await ToggleRecordingIntent(stop: true).perform()
 
-        XCTAssertEqual(taps.count, 1)
+        XCTAssertEqual(requests.stops, [false, true])
         XCTAssertTrue(ToggleRecordingIntent.openAppWhenRun)
     }
 }
 
-/// Counts the toggles the intent asks for.
+/// The requests the intent passed on: `true` to stop, `false` to start.
 @MainActor
-private final class TapCounter {
-    var count = 0
+private final class RequestLog {
+    var stops: [Bool] = []
 }

@@ -9,8 +9,8 @@ enum RecordingControlBridge {
     /// The App Group defaults key holding `isRecording`.
     static let isRecordingKey = "isRecording"
 
-    /// Set by the app at launch: starts a recording when none is under way, stops it otherwise. Nil in the extension.
-    @MainActor static var toggleRecording: (@MainActor () async -> Void)?
+    /// Set by the app at launch: starts a recording (false) or stops the one under way (true). Nil in the extension.
+    @MainActor static var recordingRequested: (@MainActor (_ stop: Bool) async -> Void)?
 
     /// Whether the app is recording, as it last said.
     static var isRecording: Bool { sharedDefaults?.bool(forKey: isRecordingKey) ?? false }
@@ -36,7 +36,8 @@ enum RecordingControlBridge {
     }
 }
 
-/// Opens My Day and starts a recording, or stops the one under way; the Record control's action.
+/// Opens My Day and starts a recording, or stops the one under way: what the Record control's label showed when it
+/// was tapped, so a label left over from a crash never starts a recording the person meant to stop.
 struct ToggleRecordingIntent: AppIntent {
     static var title: LocalizedStringResource { "Record in My Day" }
     static var description: IntentDescription { "Starts a recording in My Day, or stops the one under way." }
@@ -46,9 +47,18 @@ struct ToggleRecordingIntent: AppIntent {
     @available(iOS 26.0, *)
     static var supportedModes: IntentModes { .foreground }
 
+    @Parameter(title: "Stop the recording under way", default: false)
+    var stop: Bool
+
+    init() {}
+
+    init(stop: Bool) {
+        self.stop = stop
+    }
+
     @MainActor
     func perform() async throws -> some IntentResult {
-        await RecordingControlBridge.toggleRecording?()
+        await RecordingControlBridge.recordingRequested?(stop)
         return .result()
     }
 }

@@ -21,6 +21,11 @@ public enum RecorderState: Equatable, Sendable {
         }
     }
 
+    /// A recording is under way or being saved: its audio is not an entry yet, so the diary must not change hands.
+    public var holdsUnsavedAudio: Bool {
+        isActive || self == .stopping
+    }
+
     /// A tap starts a new recording from here.
     public var canStart: Bool {
         switch self {

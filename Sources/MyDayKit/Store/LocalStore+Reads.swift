@@ -47,6 +47,11 @@ extension LocalStore {
         ValueObservation.tracking { db in try Self.visibleEntries.fetchAll(db) }.values(in: writer)
     }
 
+    /// One entry now and after every change to it; nil once it is gone.
+    public func observeEntry(_ id: UUID) -> AsyncValueObservation<LocalEntry?> {
+        ValueObservation.tracking { db in try LocalEntry.fetchOne(db, key: id) }.removeDuplicates().values(in: writer)
+    }
+
     private static var visibleEntries: QueryInterfaceRequest<LocalEntry> {
         LocalEntry.filter(Column("pendingDelete") == false).order(Column("createdAt").desc)
     }

@@ -1,21 +1,23 @@
 import Foundation
 
 /// A `NetworkMonitor` fed with what the system reports about the network (`NWPathMonitor` on iOS) and the
-/// person's "upload only on Wi-Fi" setting; uploads are allowed when connected, and on Wi-Fi or a wire if asked.
+/// person's "upload only on Wi-Fi" setting; uploads are allowed when connected, and, when the person asked, only
+/// on a network the system does not call expensive (mobile data, a phone's hotspot).
 public final class NetworkConditionsMonitor: NetworkMonitor, @unchecked Sendable {
     private struct State {
         var isConnected = true
-        var isWiFiOrWired = true
+        var isExpensive = true
         var wifiOnly: Bool
         var listeners: [UUID: AsyncStream<Bool>.Continuation] = [:]
 
-        var allowsUploads: Bool { isConnected && (!wifiOnly || isWiFiOrWired) }
+        var allowsUploads: Bool { isConnected && (!wifiOnly || !isExpensive) }
     }
 
     private let lock = NSLock()
     private var state: State
 
-    /// Until the first `update`, the network counts as connected: the queue's own retries cover a wrong guess.
+    /// Until the first `update`, the network counts as connected (the queue's own retries cover a wrong guess) but
+    /// expensive, so that "Wi-Fi only" never sends on mobile data by mistake.
     public init(wifiOnly: Bool) {
         state = State(wifiOnly: wifiOnly)
     }
@@ -35,11 +37,16 @@ public final class NetworkConditionsMonitor: NetworkMonitor, @unchecked Sendable
     }
 
     /// What the system reports now.
-    public func update(isConnected: Bool, isWiFiOrWired: Bool) {
+    public func update(isConnected: Bool, isExpensive: Bool) {
         change {
             $0.isConnected = isConnected
-            $0.isWiFiOrWired = isWiFiOrWired
+            $0.isExpensive = isExpensive
         }
+    }
+
+    /// Whether an upload may use mobile data now: not when the person asked for Wi-Fi only.
+    public var allowsExpensiveNetworks: Bool {
+        lock.withLock { !state.wifiOnly }
     }
 
     /// The person's setting changed.

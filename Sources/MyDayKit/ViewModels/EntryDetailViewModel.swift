@@ -28,6 +28,22 @@ public final class EntryDetailViewModel {
         self.core = core
     }
 
+    /// Follows the entry while the screen is open (an upload finishing, a transcript arriving) until the task is
+    /// cancelled; the screen calls it from `.task`. An entry deleted elsewhere closes the screen.
+    public func observe() async {
+        do {
+            for try await latest in core.store.observeEntry(entry.id) {
+                guard let latest, !latest.pendingDelete else {
+                    isDeleted = true
+                    return
+                }
+                entry = latest
+            }
+        } catch {
+            errorMessage = "The diary on this device could not be read: \(error)"
+        }
+    }
+
     public var transcript: Transcript {
         switch entry.state {
         case .queued, .uploading: return .waiting("Uploading…")

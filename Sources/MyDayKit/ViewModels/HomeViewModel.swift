@@ -67,8 +67,30 @@ public final class HomeViewModel {
     public func elapsedText(at uptime: TimeInterval) -> String { formattedDuration(recorder.elapsed(at: uptime)) }
 
     public func recordButtonTapped() async {
+        if recorder.state.canStart { errorMessage = nil }
         await recorder.tap()
         await keepIfSaved()
+    }
+
+    /// The Lock Screen control asked to start (`stop` false) or to stop a recording, as its label showed; a request
+    /// the recorder's state no longer fits (a stale label) does nothing.
+    public func recordingControlTapped(stop: Bool) async {
+        if stop {
+            if recorder.state.isActive { await stopTapped() }
+        } else if recorder.state.canStart {
+            await recordButtonTapped()
+        }
+    }
+
+    /// The screen calls it whenever the recorder's state changes: the audio of a take that failed becomes an
+    /// entry at once (the capture keeps what it wrote), instead of waiting for the next launch.
+    public func recorderStateChanged() async {
+        guard case .failed = recorder.state else { return }
+        do {
+            if try !core.recoverInterruptedRecordings().isEmpty { await core.uploads.wake() }
+        } catch {
+            errorMessage = "What was recorded is kept and will be recovered when My Day opens next: \(error)"
+        }
     }
 
     public func pressBegan() { recorder.pressBegan() }

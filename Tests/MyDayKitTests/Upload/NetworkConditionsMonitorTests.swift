@@ -9,13 +9,13 @@ import Testing
     @Test func uploadsNeedAConnectionAndWiFiWhenThePersonAskedForIt() {
         let monitor = NetworkConditionsMonitor(wifiOnly: false)
         #expect(monitor.allowsUploads)
-        monitor.update(isConnected: true, isWiFiOrWired: false)
+        monitor.update(isConnected: true, isExpensive: true)
         #expect(monitor.allowsUploads, "cellular is fine by default")
         monitor.setWiFiOnly(true)
         #expect(!monitor.allowsUploads, "not on cellular when Wi-Fi only")
-        monitor.update(isConnected: true, isWiFiOrWired: true)
+        monitor.update(isConnected: true, isExpensive: false)
         #expect(monitor.allowsUploads)
-        monitor.update(isConnected: false, isWiFiOrWired: false)
+        monitor.update(isConnected: false, isExpensive: true)
         #expect(!monitor.allowsUploads, "never offline")
     }
 
@@ -23,12 +23,14 @@ import Testing
         let monitor = NetworkConditionsMonitor(wifiOnly: true)
         var first = monitor.changes().makeAsyncIterator()
         var second = monitor.changes().makeAsyncIterator()
-        monitor.update(isConnected: true, isWiFiOrWired: false)
-        monitor.update(isConnected: true, isWiFiOrWired: false)
-        #expect(await first.next() == false)
-        #expect(await second.next() == false)
+        monitor.update(isConnected: true, isExpensive: false)
+        #expect(await first.next() == true)
+        monitor.update(isConnected: true, isExpensive: false)
+        monitor.update(isConnected: true, isExpensive: true)
+        #expect(await first.next() == false, "the repeated report changed nothing")
         monitor.setWiFiOnly(false)
         #expect(await first.next() == true)
+        // The second listener buffers only the newest answer
         #expect(await second.next() == true)
     }
 
@@ -40,7 +42,7 @@ import Testing
         try Given.wav(seconds: 1).write(to: temporary)
         try harness.store.recordFinished(try harness.library.finishRecording(id: id), now: Given.now)
         let monitor = NetworkConditionsMonitor(wifiOnly: true)
-        monitor.update(isConnected: true, isWiFiOrWired: false)
+        monitor.update(isConnected: true, isExpensive: true)
         let target = UploadTarget(url: URL(string: "http://127.0.0.1:9/v1/blobs/x")!, headers: [:], expiresAt: Given.now)
         var client = FakeMyDayClient()
         client.onCreateEntry = { entry in CreatedEntry(entry: Given.serverEntry(entry.id, status: .pendingUpload), upload: target)
@@ -56,7 +58,17 @@ import Testing
         defer { runner.cancel() }
 
         // When Wi-Fi comes, then the queue sends without being asked
-        monitor.update(isConnected: true, isWiFiOrWired: true)
+        monitor.update(isConnected: true, isExpensive: false)
         try await pollUntil("uploaded on Wi-Fi") { try harness.store.entry(id)?.state == .uploaded }
+    }
+}
+
+extension NetworkConditionsMonitorTests {
+    @Test func wiFiOnlyWaitsForTheFirstReportAndForbidsMobileDataToTheTransfer() {
+        let monitor = NetworkConditionsMonitor(wifiOnly: true)
+        #expect(!monitor.allowsUploads, "nothing is known yet: it may be mobile data")
+        #expect(!monitor.allowsExpensiveNetworks)
+        monitor.setWiFiOnly(false)
+        #expect(monitor.allowsExpensiveNetworks && monitor.allowsUploads)
     }
 }

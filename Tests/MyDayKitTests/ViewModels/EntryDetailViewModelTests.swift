@@ -1,5 +1,6 @@
 import Foundation
 import MyDayModels
+import MyDayTestSupport
 import Testing
 
 @testable import MyDayKit
@@ -97,5 +98,23 @@ import Testing
         #expect(detail.isDeleted)
         #expect(try harness.store.entry(id) == nil)
         #expect(!FileManager.default.fileExists(atPath: harness.library.url(of: recording.audioPath).path))
+    }
+
+    @Test func anOpenEntryFollowsItsTranscriptArrivingAndClosesWhenDeletedElsewhere() async throws {
+        // Given an open entry still being transcribed
+        let id = UUID()
+        try harness.synced([Given.serverEntry(id, status: .transcribing, transcript: nil)])
+        let detail = EntryDetailViewModel(entry: try #require(try harness.store.entry(id)), core: harness.core())
+        let following = Task { await detail.observe() }
+        defer { following.cancel() }
+        #expect(detail.transcript == .waiting("Transcribing…"))
+
+        // When the transcript arrives by sync, then the open screen shows it
+        try harness.synced([Given.serverEntry(id, transcript: "Rain all day.")])
+        try await pollUntil("the transcript shows") { detail.transcript == .text("Rain all day.") }
+
+        // When another device deletes it, then the screen closes
+        try harness.store.applyServerChanges(EntryChanges(entries: [], deletedIDs: [id], nextCursor: "2", hasMore: false))
+        try await pollUntil("the screen closes") { detail.isDeleted }
     }
 }

@@ -7,7 +7,7 @@ import Testing
 @Suite struct HomeViewModelTests {
     let harness = CoreHarness()
 
-    private func model(_ capture: FileWritingCapture = FileWritingCapture(), time: ManualUptime = ManualUptime(0))
+    private func model(_ capture: any AudioCapture = FileWritingCapture(), time: ManualUptime = ManualUptime(0))
         -> HomeViewModel
     {
         let core = harness.core()
@@ -76,4 +76,38 @@ import Testing
         home.typedText = "   "
         #expect(await home.saveTypedEntry() == false)
     }
+
+    @Test func aTakeThatFailsBecomesAnEntryAtOnceAndTheControlDoesWhatItShowed() async throws {
+        // Given a recording whose capture kept a WAV copy and then failed to finish the compressed file
+        let home = model(WAVKeepingCapture())
+        await home.recordingControlTapped(stop: true)
+        #expect(home.recorder.state == .idle, "a stale Stop label starts nothing")
+        await home.recordingControlTapped(stop: false)
+        #expect(home.recorder.state == .recording)
+        await home.recordingControlTapped(stop: true)
+        guard case .failed = home.recorder.state else {
+            Issue.record("not failed: \(home.recorder.state)")
+            return
+        }
+        #expect(try harness.store.entries().isEmpty)
+
+        // When the screen reports the change, then the WAV is a queued entry now, not at the next launch
+        await home.recorderStateChanged()
+        let entry = try #require(try harness.store.entries().first)
+        #expect(entry.state == .queued && entry.filename.hasSuffix(".wav") && abs(entry.duration - 1.5) < 0.01)
+        #expect(home.errorMessage == nil)
+    }
+}
+
+/// A capture that writes the recording as a WAV copy beside its file, then fails to finish the file on stop.
+private final class WAVKeepingCapture: AudioCapture, @unchecked Sendable {
+    let events = AsyncStream<AudioCaptureEvent> { $0.finish() }
+
+    func start(writingTo file: URL) async throws {
+        try Given.wav(seconds: 1.5, sizesWritten: false).write(to: RecordingLibrary.pcmCopy(of: file))
+    }
+
+    func pause() async {}
+    func resume() async throws {}
+    func stop() async throws { throw FakeCaptureError("The encoder stopped.") }
 }

@@ -21,8 +21,12 @@ final class AppModel {
     private(set) var phase: Phase
     /// The core for the current server; rebuilt when the server changes while signed out.
     private(set) var core: ClientCore
-    /// Why the last refresh failed, for the screens to show; nil once one succeeds.
+    /// Why the last refresh failed; nil once one succeeds.
     private(set) var lastSyncError: String?
+    /// Why recordings a crash or a failed take left could not become entries; nil once they could.
+    private(set) var recoveryError: String?
+    /// What Home and the Library show above everything else, if anything.
+    var attentionMessage: String? { recoveryError ?? lastSyncError }
     let settings: AppSettings
     /// Google's OAuth client; nil when the build configures none, and the sign-in screen offers no Google.
     let googleClientID: String?
@@ -53,6 +57,8 @@ final class AppModel {
     @ObservationIgnored private var uploadsRun: Task<Void, Never>?
     @ObservationIgnored private var runningRefresh: Task<Bool, Never>?
     @ObservationIgnored private var homeViewModel: HomeViewModel?
+    /// The server ended the session during a recording: the sign-in screen waits until the recording is saved.
+    @ObservationIgnored private var sessionEndedWhileRecording = false
 
     /// Opens the diary, recovers what a crash interrupted (before any new recording can start), and starts the
     /// upload queues.
@@ -86,7 +92,7 @@ final class AppModel {
         do {
             try core.recoverAfterLaunch()
         } catch {
-            recoveryError = "Recordings interrupted earlier could not be recovered yet: \(error.localizedDescription)"
+            recoveryError = Self.recoveryFailure(error)
         }
         self.defaults = defaults
         self.credentials = credentials
@@ -98,22 +104,35 @@ final class AppModel {
         currentServerURL = serverURL
         backgroundUploader = uploader
         reportUploadEvent = report
-        phase = (try? credentials.load()) == nil ? .signedOut : .signedIn
-        lastSyncError = recoveryError
+        // A Keychain that cannot be read yet (before the first unlock) says nothing about the session: stay signed in.
+        if case .success(.none) = Result(catching: { try credentials.load() }) {
+            phase = .signedOut
+        } else {
+            phase = .signedIn
+        }
+        self.recoveryError = recoveryError
+        URLSessionBackgroundTransfer.shared.follow(network)
         startUploads()
         Task { await uploader.run() }
         Task { [weak self] in
             for await _ in pauses { self?.noticeEndedSession() }
         }
-        RecordingControlBridge.toggleRecording = { [weak self] in await self?.toggleRecording() }
+        RecordingControlBridge.recordingRequested = { [weak self] stop in await self?.recordingRequested(stop: stop) }
         // No recording is under way at launch, whatever a process that ended mid-recording left in the App Group.
         RecordingControlBridge.setIsRecording(false)
     }
 
     /// A recording is under way or being saved: signing out or deleting the account now would discard its audio.
     var isRecording: Bool {
-        guard let state = homeViewModel?.recorder.state else { return false }
-        return state.isActive || state == .stopping
+        homeViewModel?.recorder.state.holdsUnsavedAudio ?? false
+    }
+
+    /// Home reports every change of the recorder's state: a session the server ended during the recording
+    /// takes effect once the recording is saved.
+    func recorderStateChanged() {
+        guard sessionEndedWhileRecording, !isRecording else { return }
+        sessionEndedWhileRecording = false
+        sessionDidEnd()
     }
 
     // MARK: - View models
@@ -191,18 +210,17 @@ final class AppModel {
 
     /// The server ended the session. The diary stays: signing in again as the same account keeps it and sends what
     /// waits; another account is refused while it holds unsent entries (`ClientCore.signIn`). A recording under
-    /// way is saved first.
+    /// way goes on; the sign-in screen comes once it is saved.
     func sessionDidEnd() {
         guard phase == .signedIn else { return }
-        let home = homeViewModel
-        homeViewModel = nil
-        phase = .signedOut
-        if let home, home.recorder.state.isActive {
-            Task {
-                await home.stopTapped()
-                RecordingControlBridge.setIsRecording(false)
-            }
+        guard !isRecording else {
+            sessionEndedWhileRecording = true
+            return
         }
+        homeViewModel = nil
+        lastSyncError = nil
+        phase = .signedOut
+        RecordingControlBridge.setIsRecording(false)
     }
 
     private func signIn(_ operation: @escaping @Sendable (any MyDayClient) async throws -> Account) async throws {
@@ -240,6 +258,7 @@ final class AppModel {
     private func refreshOnce() async -> Bool {
         guard phase == .signedIn else { return true }
         if let runningRefresh { return await runningRefresh.value }
+        retryRecovery()
         let core = core
         let refresh = Task { () -> Bool in
             do {
@@ -255,6 +274,22 @@ final class AppModel {
         let succeeded = await refresh.value
         if runningRefresh == refresh { runningRefresh = nil }
         return succeeded
+    }
+
+    /// Recordings that could not become entries before are tried again, unless one is being recorded now.
+    private func retryRecovery() {
+        guard recoveryError != nil, !isRecording else { return }
+        do {
+            try core.recoverInterruptedRecordings()
+            recoveryError = nil
+        } catch {
+            recoveryError = Self.recoveryFailure(error)
+        }
+    }
+
+    private static func recoveryFailure(_ error: any Error) -> String {
+        "Recordings interrupted earlier are kept on this iPhone but could not be added to the diary yet: "
+            + error.localizedDescription
     }
 
     private func noticeSyncFailure(_ error: any Error) {
@@ -285,15 +320,15 @@ final class AppModel {
 
     // MARK: - The Record control
 
-    /// Starts a recording when none is under way, stops the one that is.
-    private func toggleRecording() async {
-        guard phase == .signedIn else { return }
-        let home = makeHomeViewModel()
-        if home.recorder.state.isActive {
-            await home.stopTapped()
-        } else if home.recorder.state.canStart {
-            await home.recordButtonTapped()
+    /// Starts a recording (`stop` false) or stops the one under way, as the control's label showed; signed out,
+    /// the app only opens on the sign-in screen.
+    private func recordingRequested(stop: Bool) async {
+        guard phase == .signedIn else {
+            RecordingControlBridge.setIsRecording(false)
+            return
         }
+        let home = makeHomeViewModel()
+        await home.recordingControlTapped(stop: stop)
         RecordingControlBridge.setIsRecording(home.recorder.state.isActive)
     }
 

@@ -30,7 +30,12 @@ final class AppSettings {
 
     /// Whether this iPhone can transcribe speech of the current language by itself.
     var onDeviceTranscriptionAvailable: Bool {
-        AppleSpeechTranscriber.isAvailable(for: .current)
+        onDeviceTranscriptionUnavailableReason == nil
+    }
+
+    /// Why it cannot (no permission, or not for this language), for the Settings section.
+    var onDeviceTranscriptionUnavailableReason: String? {
+        AppleSpeechTranscriber.unavailableReason(for: .current)
     }
 
     private var storedUploadOnlyOnWiFi: Bool

@@ -67,6 +67,7 @@ struct EntryDetailView: View {
         } message: {
             Text("Delete this entry and its recording? This cannot be undone.")
         }
+        .task { await viewModel.observe() }
         .onChange(of: viewModel.isDeleted) { _, isDeleted in
             if isDeleted { dismiss() }
         }

@@ -5,6 +5,7 @@ import SwiftUI
 /// Home: the big record button, the live waveform and elapsed time above it, Stop and "Type instead" below.
 struct HomeView: View {
     @Bindable var viewModel: HomeViewModel
+    @Environment(AppModel.self) private var appModel
 
     @Environment(\.verticalSizeClass) private var verticalSizeClass
     @Environment(\.dynamicTypeSize) private var dynamicTypeSize
@@ -34,6 +35,9 @@ struct HomeView: View {
                 }
                 HomeActions(viewModel: viewModel)
                 HomeStatus(viewModel: viewModel)
+                if let message = appModel.attentionMessage {
+                    ErrorBanner(message: message)
+                }
             }
         }
         .padding(.horizontal, 24)
@@ -56,6 +60,12 @@ struct HomeView: View {
         }
         .onChange(of: recorder.state.isActive, initial: true) { _, isActive in
             RecordingControlBridge.setIsRecording(isActive)
+        }
+        .onChange(of: recorder.state) {
+            Task {
+                await viewModel.recorderStateChanged()
+                appModel.recorderStateChanged()
+            }
         }
     }
 }

@@ -4,6 +4,7 @@ import SwiftUI
 /// The Library: entries grouped by month and day, newest first, with their status; pull down to sync.
 struct LibraryView: View {
     @State private var viewModel: LibraryViewModel
+    @Environment(AppModel.self) private var appModel
 
     init(viewModel: LibraryViewModel) {
         _viewModel = State(initialValue: viewModel)
@@ -32,7 +33,7 @@ struct LibraryView: View {
             }
         }
         .safeAreaInset(edge: .top) {
-            if let message = viewModel.errorMessage {
+            if let message = viewModel.errorMessage ?? appModel.attentionMessage {
                 ErrorBanner(message: message) {
                     Task { await viewModel.refresh() }
                 }

@@ -14,10 +14,10 @@ struct SettingsSection: View {
         } header: {
             Text("Settings")
         } footer: {
-            if settings.onDeviceTranscriptionAvailable {
-                Text("When your iPhone cannot transcribe a recording, your server does.")
+            if let reason = settings.onDeviceTranscriptionUnavailableReason {
+                Text(reason.localizedForDisplay)
             } else {
-                Text("Transcribing on this iPhone is not available for your language on this device; your server transcribes.")
+                Text("When your iPhone cannot transcribe a recording, your server does.")
             }
         }
     }

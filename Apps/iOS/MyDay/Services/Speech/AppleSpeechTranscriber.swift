@@ -14,11 +14,22 @@ struct AppleSpeechTranscriber: DeviceTranscriber {
 
     /// Whether this iPhone can transcribe `locale`'s speech by itself, unless the person refuses permission.
     static func isAvailable(for locale: Locale) -> Bool {
-        let status = SFSpeechRecognizer.authorizationStatus()
-        guard status != .denied, status != .restricted, let recognizer = SFSpeechRecognizer(locale: locale) else {
-            return false
+        unavailableReason(for: locale) == nil
+    }
+
+    /// Why this iPhone cannot transcribe `locale`'s speech by itself, in words for the Settings section; nil when it can.
+    static func unavailableReason(for locale: Locale) -> String? {
+        switch SFSpeechRecognizer.authorizationStatus() {
+        case .denied, .restricted:
+            return "Speech Recognition is off for My Day (Settings › Privacy & Security › Speech Recognition), so your "
+                + "server transcribes."
+        default:
+            guard let recognizer = SFSpeechRecognizer(locale: locale), recognizer.supportsOnDeviceRecognition else {
+                return "Transcribing on this iPhone is not available for your language on this device; your server "
+                    + "transcribes."
+            }
+            return nil
         }
-        return recognizer.supportsOnDeviceRecognition
     }
 
     func transcribe(_ file: URL, locale: Locale) async throws -> DeviceTranscript {

@@ -4,13 +4,16 @@ import MyDayKit
 /// Uploads on a background `URLSession`: the system carries them on while My Day is suspended or after it ended it,
 /// and relaunches the app to report them (`AppDelegate` hands over the system's completion handler).
 ///
-/// Sendable by hand: every property is a constant, and `URLSession` may be used from any thread.
+/// Sendable by hand: `network` changes only under `lock`, the rest is constant, and `URLSession` may be used from any
+/// thread.
 final class URLSessionBackgroundTransfer: BackgroundTransfer, @unchecked Sendable {
     static let shared = URLSessionBackgroundTransfer(identifier: (Bundle.main.bundleIdentifier ?? "MyDay") + ".uploads")
 
     let identifier: String
     let events: AsyncStream<BackgroundTransferEvent>
     private let session: URLSession
+    private let lock = NSLock()
+    private var network: NetworkConditionsMonitor?
 
     private init(identifier: String) {
         let (stream, continuation) = AsyncStream.makeStream(of: BackgroundTransferEvent.self)
@@ -23,12 +26,18 @@ final class URLSessionBackgroundTransfer: BackgroundTransfer, @unchecked Sendabl
             configuration: configuration, delegate: BackgroundTransferDelegate(continuation: continuation), delegateQueue: nil)
     }
 
+    /// Uploads started from now on follow the person's "Wi-Fi only" setting, also when the network changes under them.
+    func follow(_ network: NetworkConditionsMonitor) {
+        lock.withLock { self.network = network }
+    }
+
     func startUpload(_ file: URL, to target: UploadTarget) async throws -> Int {
         guard FileManager.default.fileExists(atPath: file.path) else {
             throw CocoaError(.fileNoSuchFile, userInfo: [NSFilePathErrorKey: file.path])
         }
         var request = URLRequest(url: target.url)
         request.httpMethod = "PUT"
+        request.allowsExpensiveNetworkAccess = lock.withLock { network?.allowsExpensiveNetworks ?? true }
         for (name, value) in target.headers {
             request.setValue(value, forHTTPHeaderField: name)
         }
@@ -54,15 +63,17 @@ final class URLSessionBackgroundTransfer: BackgroundTransfer, @unchecked Sendabl
 }
 
 /// The completion handler the system gave for a background relaunch, kept on the main actor until the session's
-/// events were delivered.
+/// events were delivered and `beforeCompleting` (the app's refresh: complete what was uploaded, sync) has run.
 @MainActor
 enum BackgroundSessionCompletion {
     static var handler: (() -> Void)?
+    static var beforeCompleting: (@MainActor () async -> Void)?
 
-    static func run() {
-        let handler = handler
+    static func run() async {
+        guard let handler else { return }
         self.handler = nil
-        handler?()
+        await beforeCompleting?()
+        handler()
     }
 }
 
@@ -90,6 +101,6 @@ private final class BackgroundTransferDelegate: NSObject, URLSessionTaskDelegate
     }
 
     func urlSessionDidFinishEvents(forBackgroundURLSession session: URLSession) {
-        Task { @MainActor in BackgroundSessionCompletion.run() }
+        Task { @MainActor in await BackgroundSessionCompletion.run() }
     }
 }
