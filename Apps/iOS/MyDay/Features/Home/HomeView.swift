@@ -6,6 +6,7 @@ import SwiftUI
 struct HomeView: View {
     @Bindable var viewModel: HomeViewModel
     @Environment(AppModel.self) private var appModel
+    @State private var savingTime = BackgroundTime(name: "Saving the recording")
 
     @Environment(\.verticalSizeClass) private var verticalSizeClass
     @Environment(\.dynamicTypeSize) private var dynamicTypeSize
@@ -61,7 +62,8 @@ struct HomeView: View {
         .onChange(of: recorder.state.isActive, initial: true) { _, isActive in
             RecordingControlBridge.setIsRecording(isActive)
         }
-        .onChange(of: recorder.state) {
+        .onChange(of: recorder.state) { _, state in
+            savingTime.keep(while: state == .stopping)
             Task {
                 await viewModel.recorderStateChanged()
                 appModel.recorderStateChanged()

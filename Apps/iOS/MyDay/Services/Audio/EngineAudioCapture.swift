@@ -32,8 +32,12 @@ final class EngineAudioCapture: AudioCapture, @unchecked Sendable {
         if let leftover = current() { abandon(leftover) }
         guard await AVAudioApplication.requestRecordPermission() else { throw EngineAudioCaptureError.microphoneDenied }
         let session = AVAudioSession.sharedInstance()
-        try session.setCategory(.playAndRecord, mode: .measurement, options: [.defaultToSpeaker, .allowBluetoothHFP])
-        try session.setActive(true)
+        do {
+            try session.setCategory(.playAndRecord, mode: .measurement, options: [.defaultToSpeaker, .allowBluetoothHFP])
+            try session.setActive(true)
+        } catch {
+            throw EngineAudioCaptureError.microphoneBusy
+        }
         let take: CaptureTake
         do {
             take = try CaptureTake(target: file)
@@ -215,6 +219,8 @@ final class EngineAudioCapture: AudioCapture, @unchecked Sendable {
 /// Why the microphone could not record, in words for the person.
 enum EngineAudioCaptureError: LocalizedError {
     case microphoneDenied
+    /// The audio session could not start: a call or another app holds the microphone.
+    case microphoneBusy
     case noMicrophone
     case unsupportedInput
     case notRecording
@@ -225,6 +231,7 @@ enum EngineAudioCaptureError: LocalizedError {
     var errorDescription: String? {
         switch self {
         case .microphoneDenied: "My Day may not use the microphone. Allow it in Settings › Privacy & Security › Microphone."
+        case .microphoneBusy: "The microphone is in use by a call or another app. Try again when it is free."
         case .noMicrophone: "No microphone is available."
         case .unsupportedInput: "The microphone's audio format cannot be recorded."
         case .notRecording: "No recording is under way."
