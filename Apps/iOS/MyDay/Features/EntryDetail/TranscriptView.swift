@@ -17,12 +17,7 @@ struct TranscriptView: View {
             Text("Nothing was said.")
                 .foregroundStyle(.secondary)
         case .failed(let reason):
-            Label {
-                Text(reason.localizedForDisplay)
-            } icon: {
-                Image(systemName: "exclamationmark.triangle")
-            }
-            .foregroundStyle(.red)
+            FailureLabel(reason: reason)
         case .text(let text):
             Text(text)
                 .font(.body)

@@ -45,12 +45,7 @@ struct ExportSection: View {
                 Label("Share the link", systemImage: "square.and.arrow.up")
             }
         case .failed(let reason):
-            Label {
-                Text(reason.localizedForDisplay)
-            } icon: {
-                Image(systemName: "exclamationmark.triangle")
-            }
-            .foregroundStyle(.red)
+            FailureLabel(reason: reason)
         }
     }
 
