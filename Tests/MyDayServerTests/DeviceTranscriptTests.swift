@@ -34,15 +34,6 @@ import Testing
         return id
     }
 
-    private func waitUntilTranscribed(_ api: APIClient, _ session: APIClient.Session, _ id: UUID) async throws -> [String: Any] {
-        var entry: [String: Any] = [:]
-        try await pollUntil("entry \(id) transcribed", every: .milliseconds(100)) {
-            entry = try await api.send(.get, "/v1/entries/\(id)", token: session.accessToken).json
-            return ["transcribed", "failed"].contains(entry["status"] as? String)
-        }
-        return entry
-    }
-
     @Test(arguments: TestDatabase.available)
     func theDevicesWordsAreCleanedAndNotRecognisedAgain(_ database: TestDatabase) async throws {
         let server = try await TestServer.make(database) { $0.workers = 1 }
@@ -56,7 +47,7 @@ import Testing
             #expect(completed.status == .ok && completed.json["status"] as? String == "uploaded", "\(completed.text)")
 
             // Then the entry is transcribed from those words: raw as sent, cleaned by the server's rules
-            let entry = try await waitUntilTranscribed(api, session, id)
+            let entry = try await api.finishedTranscription(session, id)
             #expect(entry["status"] as? String == "transcribed", "\(entry)")
             #expect(entry["transcript_raw"] as? String == "Um, so today I I rowed across the harbour.")
             let clean = try #require(entry["transcript_clean"] as? String)
@@ -74,7 +65,7 @@ import Testing
             // And asking for a fresh transcript uses the server's own recognizer on the same audio
             let again = try await api.send(.post, "/v1/entries/\(id)/retranscribe", token: session.accessToken)
             #expect(again.status == .accepted)
-            let redone = try await waitUntilTranscribed(api, session, id)
+            let redone = try await api.finishedTranscription(session, id)
             #expect((redone["transcript_raw"] as? String)?.contains("harbour") == false, "\(redone)")
         }
     }
@@ -86,7 +77,7 @@ import Testing
             let completed = try await api.send(
                 .post, "/v1/entries/\(id)/complete", token: session.accessToken, json: Self.transcript([], text: ""))
             #expect(completed.status == .ok, "\(completed.text)")
-            let entry = try await waitUntilTranscribed(api, session, id)
+            let entry = try await api.finishedTranscription(session, id)
             #expect(entry["status"] as? String == "transcribed" && entry["no_speech"] as? Bool == true, "\(entry)")
             #expect(entry["transcript_clean"] as? String == "" && entry["transcript_raw"] as? String == "")
         }
@@ -148,7 +139,7 @@ import Testing
             #expect(entry["status"] as? String == "pending_upload")
             let plain = try await api.send(.post, "/v1/entries/\(id)/complete", token: session.accessToken)
             #expect(plain.json["status"] as? String == "uploaded", "\(plain.text)")
-            let transcribed = try await waitUntilTranscribed(api, session, id)
+            let transcribed = try await api.finishedTranscription(session, id)
             #expect(transcribed["status"] as? String == "transcribed", "\(transcribed)")
             #expect((transcribed["transcript_raw"] as? String)?.contains("harbour") == false, "\(transcribed)")
         }

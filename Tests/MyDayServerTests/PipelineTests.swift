@@ -6,17 +6,6 @@ import Testing
 
 /// Upload to transcript over HTTP, with the real ffmpeg, PocketSphinx and the rules cleaner.
 @Suite(.serialized) struct PipelineTests {
-    private func waitForTranscript(_ api: APIClient, _ session: APIClient.Session, _ id: UUID) async throws -> [String: Any] {
-        let deadline = ContinuousClock.now + .seconds(90)
-        while ContinuousClock.now < deadline {
-            let entry = try await api.send(.get, "/v1/entries/\(id)", token: session.accessToken).json
-            if ["transcribed", "failed"].contains(entry["status"] as? String) { return entry }
-            try await Task.sleep(for: .milliseconds(100))
-        }
-        Issue.record("entry \(id) was not transcribed within 90 s")
-        return [:]
-    }
-
     private func upload(_ api: APIClient, _ session: APIClient.Session, _ audio: Data) async throws -> UUID {
         let id = UUID()
         let created = try await api.createAudioEntry(session, id: id, sizeBytes: audio.count)
@@ -35,7 +24,7 @@ import Testing
             let id = try await upload(api, session, try TestSpeech.m4a(spoken, silenceAfter: 1))
 
             // Then, with no further request from the client, the entry is transcribed
-            let entry = try await waitForTranscript(api, session, id)
+            let entry = try await api.finishedTranscription(session, id)
             #expect(entry["status"] as? String == "transcribed", "\(entry)")
             let raw = try #require(entry["transcript_raw"] as? String)
             let heard = Set(raw.split(separator: " ").map(String.init))
@@ -61,7 +50,7 @@ import Testing
             // When its owner asks for it again, the same audio gives the same transcript
             let again = try await api.send(.post, "/v1/entries/\(id)/retranscribe", token: session.accessToken)
             #expect(again.status == .accepted && again.json["status"] as? String == "uploaded")
-            let redone = try await waitForTranscript(api, session, id)
+            let redone = try await api.finishedTranscription(session, id)
             #expect(redone["transcript_raw"] as? String == raw && redone["transcript_clean"] as? String == clean)
             let jobs = try await server.withDatabase { db in
                 try await db.read {
@@ -84,7 +73,7 @@ import Testing
             try await server.run { api in
                 let session = try await api.register()
                 let id = try await upload(api, session, try TestSpeech.m4a("hello there"))
-                let entry = try await waitForTranscript(api, session, id)
+                let entry = try await api.finishedTranscription(session, id)
                 #expect(entry["transcript_raw"] as? String == "Hello there.")
                 #expect(entry["transcript_clean"] as? String == "Hello there.")
             }
@@ -108,13 +97,13 @@ import Testing
             }
 
             // Then the entry fails with a reason a person can read
-            let failed = try await waitForTranscript(api, session, id)
+            let failed = try await api.finishedTranscription(session, id)
             #expect(failed["status"] as? String == "failed")
             #expect((failed["failure_reason"] as? String)?.contains("could not be decoded") == true)
 
             // And the worker goes on with the next recording
             let next = try await upload(api, session, try TestSpeech.m4a("hello"))
-            #expect(try await waitForTranscript(api, session, next)["status"] as? String == "transcribed")
+            #expect(try await api.finishedTranscription(session, next)["status"] as? String == "transcribed")
         }
     }
 
@@ -142,7 +131,7 @@ import Testing
         try await server.run { api in
             let session = try await api.register()
             let id = try await upload(api, session, try TestSpeech.silence(seconds: 4))
-            let entry = try await waitForTranscript(api, session, id)
+            let entry = try await api.finishedTranscription(session, id)
             #expect(entry["status"] as? String == "transcribed")
             #expect(entry["no_speech"] as? Bool == true)
             #expect((entry["transcript_clean"] as? String ?? "").isEmpty)

@@ -1,6 +1,7 @@
 import Foundation
 import HTTPTypes
 import HummingbirdTesting
+import MyDayTestSupport
 import NIOCore
 import Testing
 
@@ -116,5 +117,17 @@ struct APIClient: Sendable {
 
     func upload(_ url: String, _ data: Data, contentType: String = "audio/mp4") async throws -> Reply {
         try await send(.put, url, rawBody: data, headers: [.contentType: contentType])
+    }
+}
+
+extension APIClient {
+    /// The entry once its transcription has finished (`transcribed` or `failed`), within 90 s.
+    func finishedTranscription(_ session: Session, _ id: UUID) async throws -> [String: Any] {
+        var entry: [String: Any] = [:]
+        try await pollUntil("entry \(id) transcribed", every: .milliseconds(100)) {
+            entry = try await send(.get, "/v1/entries/\(id)", token: session.accessToken).json
+            return ["transcribed", "failed"].contains(entry["status"] as? String)
+        }
+        return entry
     }
 }
