@@ -27,11 +27,7 @@ import Testing
     }
 
     private func uploadWithoutCompleting(_ api: APIClient, _ session: APIClient.Session) async throws -> UUID {
-        let audio = try TestSpeech.m4a(TestSpeech.diarySentence)
-        let id = UUID()
-        let created = try await api.createAudioEntry(session, id: id, sizeBytes: audio.count)
-        #expect(try await api.upload(try #require(created.uploadURL), audio).status == .noContent)
-        return id
+        try await api.createAndUpload(session, try TestSpeech.m4a(TestSpeech.diarySentence))
     }
 
     @Test(arguments: TestDatabase.available)

@@ -7,9 +7,7 @@ import Testing
 /// Upload to transcript over HTTP, with the real ffmpeg, PocketSphinx and the rules cleaner.
 @Suite(.serialized) struct PipelineTests {
     private func upload(_ api: APIClient, _ session: APIClient.Session, _ audio: Data) async throws -> UUID {
-        let id = UUID()
-        let created = try await api.createAudioEntry(session, id: id, sizeBytes: audio.count)
-        #expect(try await api.upload(try #require(created.uploadURL), audio).status == .noContent)
+        let id = try await api.createAndUpload(session, audio)
         let complete = try await api.send(.post, "/v1/entries/\(id)/complete", token: session.accessToken)
         #expect(complete.json["status"] as? String == "uploaded")
         return id

@@ -107,6 +107,14 @@ struct APIClient: Sendable {
         return (entry, upload?["url"] as? String, reply)
     }
 
+    /// Creates an audio entry and uploads `audio` to its URL, without completing it; answers the entry's id.
+    func createAndUpload(_ session: Session, _ audio: Data) async throws -> UUID {
+        let id = UUID()
+        let created = try await createAudioEntry(session, id: id, sizeBytes: audio.count)
+        #expect(try await upload(try #require(created.uploadURL), audio).status == .noContent)
+        return id
+    }
+
     /// Creates an audio entry, uploads `TestAudio.m4a` and completes it: an entry as a phone leaves it.
     func createUploadedEntry(_ session: Session, id: UUID = UUID()) async throws {
         let created = try await createAudioEntry(session, id: id, sizeBytes: TestAudio.m4a.count)
