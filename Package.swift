@@ -44,6 +44,8 @@ let package = Package(
     targets: [
         /// Domain values shared by the server and every client; Foundation only.
         .target(name: "MyDayModels"),
+        /// Command-line tools (ffmpeg, ffprobe) run as child processes, awaited without blocking Swift's thread pool.
+        .target(name: "ChildProcesses"),
         /// Types, server stubs and client generated from `openapi.yaml`.
         .target(
             name: "MyDayAPI",
@@ -55,16 +57,30 @@ let package = Package(
         .systemLibrary(name: "CPocketSphinx", pkgConfig: "pocketsphinx", providers: [.apt(["libpocketsphinx-dev"])]),
         /// The few PocketSphinx calls Swift cannot make itself (a variadic initialiser, the CMN state).
         .target(name: "PocketSphinxShim", dependencies: ["CPocketSphinx"]),
+        /// Speech to text, with no HTTP server or database: ffmpeg decoding and probing, the recognizers (PocketSphinx
+        /// here, any OpenAI-compatible service) and transcript cleanup with its no-added-words guard.
+        .target(
+            name: "MyDaySpeech",
+            dependencies: [
+                "MyDayModels",
+                "ChildProcesses",
+                "CPocketSphinx",
+                "PocketSphinxShim",
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOFoundationCompat", package: "swift-nio"),
+            ]
+        ),
         /// The HTTP API, persistence, blob store and configuration of `myday-server`.
         .target(
             name: "MyDayServer",
             dependencies: [
                 "MyDayModels",
+                "MyDaySpeech",
                 .product(name: "ZIPFoundation", package: "ZIPFoundation"),
                 .product(name: "NIOSSL", package: "swift-nio-ssl"),
                 "MyDayAPI",
-                "CPocketSphinx",
-                "PocketSphinxShim",
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "Configuration", package: "swift-configuration"),
                 .product(name: "Crypto", package: "swift-crypto"),
@@ -84,7 +100,7 @@ let package = Package(
                 .product(name: "SQLKit", package: "sql-kit"),
                 .product(name: "SQLiteKit", package: "sqlite-kit"),
             ],
-            resources: [.copy("WebApp")]
+            resources: [.copy("Resources/WebApp"), .copy("Resources/common-passwords.txt")]
         ),
         /// `myday-server serve|worker|migrate`: wiring only.
         .executableTarget(
@@ -130,8 +146,29 @@ let package = Package(
             path: "bench/MyDayKitBench"
         ),
         /// Starts the real `myday-server` as a child process, for end-to-end tests of any part.
-        .target(name: "MyDayTestSupport", path: "Tests/MyDayTestSupport"),
+        .target(name: "MyDayTestSupport", dependencies: ["ChildProcesses"], path: "Tests/MyDayTestSupport"),
+        /// Lowers the zip library's 32-bit limits for one test, so that a small export takes the ZIP64 path. The
+        /// library's limits are plain global variables, which only Swift 5 mode lets another module set.
+        .target(
+            name: "ZIPLimits", dependencies: [.product(name: "ZIPFoundation", package: "ZIPFoundation")],
+            path: "Tests/ZIPLimits", swiftSettings: [.swiftLanguageMode(.v5)]),
         .testTarget(name: "MyDayModelsTests", dependencies: ["MyDayModels"]),
+        .testTarget(name: "ChildProcessesTests", dependencies: ["ChildProcesses", "MyDayTestSupport"]),
+        /// OpenAI-compatible services (speech to text, chat) on a loopback port, as small Hummingbird apps.
+        .target(
+            name: "OpenAIStandIns",
+            dependencies: [
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "HummingbirdTesting", package: "hummingbird"),
+            ],
+            path: "Tests/OpenAIStandIns"
+        ),
+        .testTarget(
+            name: "MyDaySpeechTests",
+            dependencies: [
+                "MyDaySpeech", "MyDayTestSupport", "OpenAIStandIns", .product(name: "HTTPTypes", package: "swift-http-types"),
+            ]
+        ),
         .testTarget(name: "MyDayKitTests", dependencies: ["MyDayKit", "MyDayTestSupport"]),
         .testTarget(
             name: "MyDayServerTests",
@@ -143,6 +180,8 @@ let package = Package(
                 .product(name: "JWTKit", package: "jwt-kit"),
                 .product(name: "CryptoExtras", package: "swift-crypto"),
                 .product(name: "Yams", package: "Yams"),
+                "ZIPLimits",
+                "OpenAIStandIns",
             ]
         ),
     ],

@@ -34,4 +34,18 @@ enum FileSystem {
             throw CocoaError(.fileWriteUnknown, userInfo: [NSFilePathErrorKey: destination.path, "errno": errno])
         }
     }
+
+    /// Writes `data` to a file beside `destination`, then renames it into place: a reader sees the old contents or
+    /// the new, and the file is never missing (Foundation's `.atomic` on Linux removes the old file first).
+    static func write(_ data: Data, replacing destination: URL) throws {
+        let temporary = destination.deletingLastPathComponent()
+            .appendingPathComponent(".\(destination.lastPathComponent).\(UUID().uuidString).tmp")
+        do {
+            try data.write(to: temporary)
+            try replace(destination, with: temporary)
+        } catch {
+            try? FileManager.default.removeItem(at: temporary)
+            throw error
+        }
+    }
 }

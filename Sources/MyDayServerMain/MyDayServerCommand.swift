@@ -19,7 +19,7 @@ struct MyDayServerCommand: AsyncParsableCommand {
 }
 
 /// Settings and logger shared by the subcommands.
-enum Environment {
+enum CommandSettings {
     static func load() throws -> (ServerConfiguration, Logger) {
         let configuration = try ServerConfiguration(reader: ConfigReader(provider: EnvironmentVariablesProvider()))
         var logger = Logger(label: "myday")
@@ -32,7 +32,7 @@ struct Serve: AsyncParsableCommand {
     static let configuration = CommandConfiguration(abstract: "Serve the API (the default).")
 
     func run() async throws {
-        let (configuration, logger) = try Environment.load()
+        let (configuration, logger) = try CommandSettings.load()
         let app = try await buildApplication(configuration: configuration, logger: logger) { port in
             logger.info("My Day is listening", metadata: ["url": "http://\(configuration.host):\(port)"])
         }
@@ -44,7 +44,7 @@ struct Worker: AsyncParsableCommand {
     static let configuration = CommandConfiguration(abstract: "Run background jobs only, without serving the API.")
 
     func run() async throws {
-        let (configuration, logger) = try Environment.load()
+        let (configuration, logger) = try CommandSettings.load()
         let services = try await buildWorker(configuration: configuration, logger: logger)
         try await ServiceGroup(services: services, gracefulShutdownSignals: [.sigterm, .sigint], logger: logger).run()
     }
@@ -54,19 +54,14 @@ struct Migrate: AsyncParsableCommand {
     static let configuration = CommandConfiguration(abstract: "Bring the database schema up to date, then exit.")
 
     func run() async throws {
-        let (configuration, logger) = try Environment.load()
-        let driver = try await DatabaseDriverFactory.open(configuration: configuration, logger: logger)
-        do {
+        let (configuration, logger) = try CommandSettings.load()
+        try await DatabaseDriverFactory.withDriver(configuration: configuration, logger: logger) { driver in
             let applied = try await Migrator.migrate(driver)
             let version = try await Migrator.currentVersion(driver)
             print(
                 applied.isEmpty
                     ? "Schema is up to date at version \(version)." : "Applied \(applied); schema is at version \(version).")
-        } catch {
-            await driver.shutdown()
-            throw error
         }
-        await driver.shutdown()
     }
 }
 
@@ -78,7 +73,7 @@ struct Transcribe: AsyncParsableCommand {
     var file: String
 
     func run() async throws {
-        let (configuration, logger) = try Environment.load()
+        let (configuration, logger) = try CommandSettings.load()
         let transcript = try await transcribeFile(URL(fileURLWithPath: file), configuration: configuration, logger: logger)
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]

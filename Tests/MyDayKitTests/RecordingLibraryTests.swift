@@ -14,7 +14,7 @@ import Testing
         let start = try Date("2026-03-08T23:30:00Z", strategy: .iso8601)
         let temporary = try library.beginRecording(
             id: id, startedAt: start, timeZone: TimeZone(identifier: "Asia/Tokyo")!, container: .wav)
-        try Given.wav(seconds: 2).write(to: temporary)
+        try TestMedia.wav(seconds: 2).write(to: temporary)
         // When it stops
         let finished = try library.finishRecording(id: id)
         // Then it is in recordings/ with Tokyo's wall clock and its real duration; only its start note
@@ -33,7 +33,7 @@ import Testing
     @Test func aCrashMidRecordingIsRecoveredWithTheDurationOfWhatWasWritten() throws {
         // Given a WAV whose header sizes were never written (the app died while recording) and an empty one
         let temporary = try library.beginRecording(id: id, startedAt: Given.now, timeZone: Given.paris, container: .wav)
-        try Given.wav(seconds: 3.5, sizesWritten: false).write(to: temporary)
+        try TestMedia.wav(seconds: 3.5, sizesWritten: false).write(to: temporary)
         let emptyID = UUID()
         let empty = try library.beginRecording(id: emptyID, startedAt: Given.now, timeZone: Given.paris, container: .mp4)
         #expect(FileManager.default.createFile(atPath: empty.path, contents: nil))
@@ -46,13 +46,13 @@ import Testing
             try FileManager.default.contentsOfDirectory(atPath: library.incoming.path).map { $0.hasSuffix(".json") } == [true])
     }
 
-    @Test func aCompressedFileACrashLeftUnreadableIsRecoveredFromTheCapturesWAVCopy() throws {
+    @Test func aCompressedFileACrashLeftUnreadableIsRecoveredFromTheCapturesWAVCopy() async throws {
         // Given an AAC recording cut off before its index (the app died while writing it), and the WAV copy
         // the capture kept beside it, its header sizes never written
         let temporary = try library.beginRecording(id: id, startedAt: Given.now, timeZone: Given.paris)
-        let aac = try TestSpeech.m4a("hello there, this is my day")
+        let aac = try await TestSpeech.m4a("hello there, this is my day")
         try aac.prefix(aac.count / 2).write(to: temporary)
-        try Given.wav(seconds: 2.5, sizesWritten: false).write(to: RecordingLibrary.pcmCopy(of: temporary))
+        try TestMedia.wav(seconds: 2.5, sizesWritten: false).write(to: RecordingLibrary.pcmCopy(of: temporary))
         #expect(AudioDuration.of(temporary) == nil)
         // When the next launch recovers
         let recovered = try library.recoverInterrupted()
@@ -66,11 +66,11 @@ import Testing
             ])
     }
 
-    @Test func aWAVCopyLeftBesideAWholeFileIsRemovedAndTheFileKept() throws {
+    @Test func aWAVCopyLeftBesideAWholeFileIsRemovedAndTheFileKept() async throws {
         // Given a complete AAC recording and the WAV copy a crash left beside it after converting
         let temporary = try library.beginRecording(id: id, startedAt: Given.now, timeZone: Given.paris)
-        try TestSpeech.m4a("hello there").write(to: temporary)
-        try Given.wav(seconds: 1).write(to: RecordingLibrary.pcmCopy(of: temporary))
+        try await TestSpeech.m4a("hello there").write(to: temporary)
+        try TestMedia.wav(seconds: 1).write(to: RecordingLibrary.pcmCopy(of: temporary))
         // When the next launch recovers, then the AAC file is the recording and the copy is gone
         let recording = try #require(try library.recoverInterrupted().first)
         #expect(recording.container == .mp4 && recording.audioPath.hasSuffix(".m4a") && recording.duration > 0.5)
@@ -82,7 +82,7 @@ import Testing
         let store = try LocalStore.inMemory()
         let core = ClientCore(store: store, library: library, client: FakeMyDayClient(), uploader: FakeBlobUploader(answers: []))
         let temporary = try library.beginRecording(id: id, startedAt: Given.now, timeZone: Given.paris, container: .wav)
-        try Given.wav(seconds: 2).write(to: temporary)
+        try TestMedia.wav(seconds: 2).write(to: temporary)
         _ = try library.finishRecording(id: id)
         // When the next launch recovers, twice
         try core.recoverAfterLaunch()
@@ -108,22 +108,24 @@ import Testing
     @Test func readsWavDurationsFromTheHeader() throws {
         // Given a complete 1.25 s WAV, then its duration is read from the header
         let file = Given.folder().appendingPathComponent("a.wav")
-        try Given.wav(seconds: 1.25, rate: 44_100).write(to: file)
+        try TestMedia.wav(seconds: 1.25, rate: 44_100).write(to: file)
         #expect(abs((AudioDuration.of(file) ?? 0) - 1.25) < 0.001)
     }
 
-    @Test func readsTheMovieHeaderOfAnM4AMadeByFFmpeg() throws {
+    @Test func readsTheMovieHeaderOfAnM4AMadeByFFmpeg() async throws {
         // Given a 2 s AAC file made by the real ffmpeg, then its mvhd gives about 2 s
         let file = Given.folder().appendingPathComponent("tone.m4a")
-        try ffmpeg(["-f", "lavfi", "-i", "sine=frequency=440:duration=2", "-c:a", "aac", "-b:a", "64k", file.path])
+        try await TestMedia.ffmpeg([
+            "-f", "lavfi", "-i", "sine=frequency=440:duration=2", "-c:a", "aac", "-b:a", "64k", file.path,
+        ])
         let duration = try #require(AudioDuration.of(file))
         #expect(abs(duration - 2) < 0.1)
     }
 
-    @Test func anM4AWithoutItsIndexHasNoDuration() throws {
+    @Test func anM4AWithoutItsIndexHasNoDuration() async throws {
         // Given the first half of an m4a (its moov box missing, as after a crash), then no duration is claimed
         let file = Given.folder().appendingPathComponent("tone.m4a")
-        try ffmpeg(["-f", "lavfi", "-i", "sine=frequency=440:duration=2", "-c:a", "aac", file.path])
+        try await TestMedia.ffmpeg(["-f", "lavfi", "-i", "sine=frequency=440:duration=2", "-c:a", "aac", file.path])
         let bytes = try Data(contentsOf: file)
         try bytes.prefix(bytes.count / 2).write(to: file)
         #expect(AudioDuration.of(file) == nil)

@@ -13,25 +13,32 @@ import Testing
     }
 
     @Test func twentyCallersWithAnExpiringTokenShareOneRefresh() async throws {
-        // Given a token that expires in 30 s (inside the 60 s margin) and a refresh that takes a moment
+        // Given a token that expires in 30 s (inside the 60 s margin) and a refresh held until the test lets it answer
         let refreshes = CallCounter()
+        let answer = Gate()
         let store = InMemoryCredentialStore(credentials("old", expiresIn: 30))
         let session = SessionManager(
             store: store, now: { Given.now },
             refresh: { refreshToken in
                 #expect(refreshToken == "refresh-old")
                 refreshes.increment()
-                try await Task.sleep(for: .milliseconds(50))
+                await answer.wait()
                 return credentials("new", expiresIn: 900)
             })
-        // When 20 callers ask for a token at once
-        let tokens = try await withThrowingTaskGroup(of: String.self) { group in
-            for _ in 0..<20 { group.addTask { try await session.accessToken() } }
-            return try await group.reduce(into: []) { $0.append($1) }
+        // When one caller starts the refresh and 19 more ask for a token while it is under way
+        let first = Task { try await session.accessToken() }
+        try await pollUntil("the refresh starts") { refreshes.count == 1 }
+        let others = Task {
+            try await withThrowingTaskGroup(of: String.self) { group in
+                for _ in 0..<19 { group.addTask { try await session.accessToken() } }
+                return try await group.reduce(into: []) { $0.append($1) }
+            }
         }
+        answer.open()
+        let tokens = [try await first.value] + (try await others.value)
         // Then exactly one refresh ran, everyone got the new token, and it was stored
         #expect(refreshes.count == 1)
-        #expect(Set(tokens) == ["new"])
+        #expect(tokens.count == 20 && Set(tokens) == ["new"])
         #expect(try store.load()?.accessToken == "new")
     }
 

@@ -1,4 +1,5 @@
 import Foundation
+import MyDayTestSupport
 import Testing
 
 @testable import MyDayKit
@@ -78,7 +79,7 @@ import Testing
         // Given an uploaded recording with its file in the library
         let id = UUID()
         let temporary = try library.beginRecording(id: id, startedAt: Given.now, timeZone: Given.paris, container: .wav)
-        try Given.wav(seconds: 0.5).write(to: temporary)
+        try TestMedia.wav(seconds: 0.5).write(to: temporary)
         let recording = try library.finishRecording(id: id)
         try store.recordFinished(recording)
         try store.markUploaded(Given.serverEntry(id))

@@ -177,26 +177,29 @@ import Testing
 extension TestServer {
     /// Rows anywhere in the database that belong to the user or name them.
     func rows(of userID: String) async throws -> Int {
-        try await withDatabase { driver in
-            try await driver.read { db in
-                var total = 0
-                for (table, column) in [
-                    ("users", "id"), ("identities", "user_id"), ("refresh_tokens", "user_id"), ("entries", "user_id"),
-                    ("jobs", "user_id"), ("exports", "user_id"),
-                ] {
-                    total += try await db.raw(
-                        "SELECT COUNT(*) AS n FROM \(unsafeRaw: table) WHERE \(unsafeRaw: column) = \(bind: userID)"
-                    )
-                    .first()!.decode(column: "n", as: Int.self)
-                }
+        try await withDatabase { try await Self.rows(of: userID, in: $0) }
+    }
+
+    /// Rows anywhere in `driver`'s database that belong to the user or name them.
+    static func rows(of userID: String, in driver: any DatabaseDriver) async throws -> Int {
+        try await driver.read { db in
+            var total = 0
+            for (table, column) in [
+                ("users", "id"), ("identities", "user_id"), ("refresh_tokens", "user_id"), ("entries", "user_id"),
+                ("jobs", "user_id"), ("exports", "user_id"),
+            ] {
                 total += try await db.raw(
-                    "SELECT COUNT(*) AS n FROM jobs WHERE payload LIKE \(bind: "%\(userID)%")"
-                ).first()!.decode(column: "n", as: Int.self)
-                total += try await db.raw(
-                    "SELECT COUNT(*) AS n FROM rate_limits WHERE key LIKE \(bind: "%\(userID)%")"
-                ).first()!.decode(column: "n", as: Int.self)
-                return total
+                    "SELECT COUNT(*) AS n FROM \(unsafeRaw: table) WHERE \(unsafeRaw: column) = \(bind: userID)"
+                )
+                .first()!.decode(column: "n", as: Int.self)
             }
+            total += try await db.raw(
+                "SELECT COUNT(*) AS n FROM jobs WHERE payload LIKE \(bind: "%\(userID)%")"
+            ).first()!.decode(column: "n", as: Int.self)
+            total += try await db.raw(
+                "SELECT COUNT(*) AS n FROM rate_limits WHERE key LIKE \(bind: "%\(userID)%")"
+            ).first()!.decode(column: "n", as: Int.self)
+            return total
         }
     }
 }

@@ -27,7 +27,7 @@ import Testing
     }
 
     private func uploadWithoutCompleting(_ api: APIClient, _ session: APIClient.Session) async throws -> UUID {
-        try await api.createAndUpload(session, try TestSpeech.m4a(TestSpeech.diarySentence))
+        try await api.createAndUpload(session, try await TestSpeech.m4a(TestSpeech.diarySentence))
     }
 
     @Test(arguments: TestDatabase.available)

@@ -1,5 +1,6 @@
 import Foundation
 import HTTPTypes
+import MyDayTestSupport
 import Testing
 
 @testable import MyDayServer
@@ -11,7 +12,7 @@ import Testing
         try await server.run { api in
             let session = try await api.register()
             let id = UUID()
-            let audio = TestAudio.m4a
+            let audio = try await TestAudio.m4a()
 
             // Given a new audio entry recorded at 10:30 in Paris
             let created = try await api.createAudioEntry(
@@ -47,7 +48,7 @@ import Testing
             #expect(
                 try await api.send(.post, "/v1/entries/\(id.uuidString)/complete", token: session.accessToken).json["status"]
                     as? String == "uploaded")
-            #expect(try await api.upload(uploadURL, TestAudio.wav, contentType: "audio/wav").status == .conflict)
+            #expect(try await api.upload(uploadURL, try await TestAudio.wav(), contentType: "audio/wav").status == .conflict)
         }
     }
 
@@ -56,17 +57,17 @@ import Testing
         try await TestServer.make(database).run { api in
             let session = try await api.register()
             let id = UUID()
-            let first = try await api.createAudioEntry(session, id: id, sizeBytes: TestAudio.m4a.count)
-            let again = try await api.createAudioEntry(session, id: id, sizeBytes: TestAudio.m4a.count)
+            let first = try await api.createAudioEntry(session, id: id, sizeBytes: (try await TestAudio.m4a()).count)
+            let again = try await api.createAudioEntry(session, id: id, sizeBytes: (try await TestAudio.m4a()).count)
             #expect(first.reply.status == .created && again.reply.status == .ok)
             #expect(first.entry["id"] as? String == again.entry["id"] as? String)
             #expect(first.entry["filename"] as? String == again.entry["filename"] as? String)
             #expect(again.uploadURL != nil)
 
             // Once uploaded, a repeat answers the entry with no upload to do
-            #expect(try await api.upload(again.uploadURL!, TestAudio.m4a).status == .noContent)
+            #expect(try await api.upload(again.uploadURL!, try await TestAudio.m4a()).status == .noContent)
             _ = try await api.send(.post, "/v1/entries/\(id)/complete", token: session.accessToken)
-            let afterUpload = try await api.createAudioEntry(session, id: id, sizeBytes: TestAudio.m4a.count)
+            let afterUpload = try await api.createAudioEntry(session, id: id, sizeBytes: (try await TestAudio.m4a()).count)
             #expect(afterUpload.reply.status == .ok && afterUpload.uploadURL == nil)
 
             // The same id from another user is a conflict, and reveals nothing
@@ -152,7 +153,7 @@ import Testing
         let server = try await TestServer.make(database)
         try await server.run { api in
             let session = try await api.register()
-            for bad in [TestAudio.notAudio, TestAudio.truncatedM4A] {
+            for bad in [TestAudio.notAudio, try await TestAudio.truncatedM4A()] {
                 let id = UUID()
                 let created = try await api.createAudioEntry(session, id: id, sizeBytes: bad.count)
                 let url = try #require(created.uploadURL)
@@ -168,13 +169,13 @@ import Testing
 
             // A declared size that does not match the upload is refused too, and a correct retry succeeds
             let id = UUID()
-            let created = try await api.createAudioEntry(session, id: id, sizeBytes: TestAudio.m4a.count)
-            #expect(try await api.upload(created.uploadURL!, TestAudio.m4a.prefix(1000)).status == .noContent)
+            let created = try await api.createAudioEntry(session, id: id, sizeBytes: (try await TestAudio.m4a()).count)
+            #expect(try await api.upload(created.uploadURL!, try await TestAudio.m4a().prefix(1000)).status == .noContent)
             #expect(
                 try await api.send(.post, "/v1/entries/\(id)/complete", token: session.accessToken).status
                     == .unprocessableContent)
-            let fresh = try await api.createAudioEntry(session, id: id, sizeBytes: TestAudio.m4a.count)
-            #expect(try await api.upload(fresh.uploadURL!, TestAudio.m4a).status == .noContent)
+            let fresh = try await api.createAudioEntry(session, id: id, sizeBytes: (try await TestAudio.m4a()).count)
+            #expect(try await api.upload(fresh.uploadURL!, try await TestAudio.m4a()).status == .noContent)
             let retried = try await api.send(.post, "/v1/entries/\(id)/complete", token: session.accessToken)
             #expect(retried.json["status"] as? String == "uploaded")
 
@@ -193,22 +194,25 @@ import Testing
             // Given an entry declared as WAV
             let id = UUID()
             let created = try await api.createAudioEntry(
-                session, id: id, sizeBytes: TestAudio.wav.count, contentType: "audio/wav")
+                session, id: id, sizeBytes: (try await TestAudio.wav()).count, contentType: "audio/wav")
             #expect((created.entry["filename"] as? String)?.hasSuffix(".wav") == true)
             let url = try #require(created.uploadURL)
 
             // When MP4 is sent with its own type, it is refused at once; sent as bytes, it is refused at completion
-            #expect(try await api.upload(url, TestAudio.m4a, contentType: "audio/mp4").status == .unsupportedMediaType)
-            let sizeOfWav = try await api.createAudioEntry(session, sizeBytes: TestAudio.m4a.count, contentType: "audio/wav")
+            #expect(
+                try await api.upload(url, try await TestAudio.m4a(), contentType: "audio/mp4").status == .unsupportedMediaType)
+            let sizeOfWav = try await api.createAudioEntry(
+                session, sizeBytes: (try await TestAudio.m4a()).count, contentType: "audio/wav")
             let otherID = try #require(sizeOfWav.entry["id"] as? String)
             #expect(
-                try await api.upload(sizeOfWav.uploadURL!, TestAudio.m4a, contentType: "application/octet-stream").status
+                try await api.upload(sizeOfWav.uploadURL!, try await TestAudio.m4a(), contentType: "application/octet-stream")
+                    .status
                     == .noContent)
             let mismatch = try await api.send(.post, "/v1/entries/\(otherID)/complete", token: session.accessToken)
             #expect(mismatch.status == .unprocessableContent)
 
             // Then real WAV is accepted
-            #expect(try await api.upload(url, TestAudio.wav, contentType: "audio/wav").status == .noContent)
+            #expect(try await api.upload(url, try await TestAudio.wav(), contentType: "audio/wav").status == .noContent)
             let complete = try await api.send(.post, "/v1/entries/\(id)/complete", token: session.accessToken)
             #expect(complete.json["status"] as? String == "uploaded")
         }
@@ -220,7 +224,7 @@ import Testing
         try await server.run { api in
             let session = try await api.register()
             let id = UUID()
-            let created = try await api.createAudioEntry(session, id: id, sizeBytes: TestAudio.m4a.count)
+            let created = try await api.createAudioEntry(session, id: id, sizeBytes: (try await TestAudio.m4a()).count)
             let url = try #require(created.uploadURL)
             let key = "audio/\(session.userID)/\(id.uuidString.lowercased())"
             let signer = URLSigner(secret: Array(server.configuration.secret!.utf8))
@@ -232,12 +236,13 @@ import Testing
             let getSignature =
                 "/v1/blobs/\(key)?" + signer.query(method: "GET", blobKey: key, expires: Date().addingTimeInterval(600))
             for bad in [tamperedSignature, otherKey, expired, longer, getSignature, "/v1/blobs/\(key)"] {
-                let reply = try await api.upload(bad, TestAudio.m4a)
+                let reply = try await api.upload(bad, try await TestAudio.m4a())
                 #expect(reply.status == .forbidden, "\(bad) → \(reply.status)")
                 #expect(reply.errorCode == "forbidden")
             }
             #expect(server.storedBlobs().isEmpty)
-            #expect(try await api.upload(url, TestAudio.m4a, contentType: "text/plain").status == .unsupportedMediaType)
+            #expect(
+                try await api.upload(url, try await TestAudio.m4a(), contentType: "text/plain").status == .unsupportedMediaType)
         }
     }
 

@@ -1,3 +1,4 @@
+import ChildProcesses
 import Crypto
 import Foundation
 import HTTPTypes
@@ -17,7 +18,7 @@ import Yams
         let text: String?
     }
 
-    static func openZip(_ data: Data) throws -> [String: ZipFile] {
+    static func openZip(_ data: Data) async throws -> [String: ZipFile] {
         let path = FileManager.default.temporaryDirectory.appendingPathComponent("myday-\(UUID().uuidString).zip")
         try data.write(to: path)
         defer { try? FileManager.default.removeItem(at: path) }
@@ -32,16 +33,9 @@ import Yams
                 out[i.filename] = {'method': i.compress_type, 'sha256': hashlib.sha256(b).hexdigest(), 'text': t}
             print(json.dumps(out))
             """
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = ["python3", "-c", script, path.path]
-        let output = Pipe()
-        process.standardOutput = output
-        try process.run()
-        let json = output.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        try #require(process.terminationStatus == 0, "zipfile could not read the archive")
-        return try JSONDecoder().decode([String: ZipFile].self, from: json)
+        let output = try await ChildProcess.run("python3", ["-c", script, path.path])
+        try #require(output.status == 0, "zipfile could not read the archive: \(output.errorText)")
+        return try JSONDecoder().decode([String: ZipFile].self, from: output.standardOutput)
     }
 
     static func sha256(_ data: Data) -> String { SHA256.hash(data: data).map { String(format: "%02x", $0) }.joined() }
@@ -73,9 +67,9 @@ import Yams
             let parisAudio = UUID()
             try await api.createUploadedEntry(session, id: parisAudio)  // 2026-05-01T08:30:00Z, Europe/Paris
             let created = try await api.createAudioEntry(
-                session, sizeBytes: TestAudio.m4a.count, createdAt: "2026-03-29T16:00:00Z", tz: "America/New_York")
+                session, sizeBytes: (try await TestAudio.m4a()).count, createdAt: "2026-03-29T16:00:00Z", tz: "America/New_York")
             let newYorkAudio = try #require(UUID(uuidString: created.entry["id"] as? String ?? ""))
-            _ = try await api.upload(try #require(created.uploadURL), TestAudio.m4a)
+            _ = try await api.upload(try #require(created.uploadURL), try await TestAudio.m4a())
             _ = try await api.send(.post, "/v1/entries/\(newYorkAudio)/complete", token: session.accessToken)
             try await text(api, session, at: "2026-03-28T09:00:00Z", tz: "Europe/Paris", "Before the clocks change.")
             try await text(api, session, at: "2026-03-29T01:30:00Z", tz: "Europe/Paris", "Just after they went forward.")
@@ -112,7 +106,7 @@ import Yams
             let download = try await api.send(.get, link)
             #expect(download.status == .ok)
             #expect(download.headers[.contentDisposition] == #"attachment; filename="myday-export-2026-03-28-2026-03-29.zip""#)
-            let files = try Self.openZip(download.body)
+            let files = try await Self.openZip(download.body)
             // (two entries of one second: the later one's name carries its uuid8)
             let twins = files.keys.filter { $0.hasPrefix("2026-03-29_03-30-00_") && $0.hasSuffix(".txt") }
             #expect(twins.count == 1)
@@ -124,7 +118,7 @@ import Yams
                     "2026-03-29_12-00-00.md", "entries.json", "README.txt",
                 ])
             let audio = try #require(files["2026-03-29_12-00-00.m4a"])
-            #expect(audio.sha256 == Self.sha256(TestAudio.m4a) && audio.method == 0)
+            #expect(audio.sha256 == Self.sha256(try await TestAudio.m4a()) && audio.method == 0)
             #expect(files["2026-03-28_10-00-00.txt"]?.text == "Before the clocks change.")
             #expect(files["2026-03-28_10-00-00.txt"]?.method == 8)
             let newYork = try await api.send(.get, "/v1/entries/\(newYorkAudio)", token: session.accessToken).json
@@ -162,7 +156,7 @@ import Yams
                 .post, "/v1/exports", token: session.accessToken, json: ["from": "2020-01-01", "to": "2020-01-31", "tz": "UTC"])
             let export = try await waitForExport(api, session, try #require(asked.json["id"] as? String))
             let link = try #require(export["download_url"] as? String)
-            let files = try Self.openZip(try await api.send(.get, link).body)
+            let files = try await Self.openZip(try await api.send(.get, link).body)
             #expect(Array(files.keys) == ["README.txt"])
             #expect(files["README.txt"]?.text?.contains("Entries: 0") == true)
 

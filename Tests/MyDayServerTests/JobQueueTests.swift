@@ -1,5 +1,6 @@
 import Foundation
 import Logging
+import MyDayTestSupport
 import SQLKit
 import ServiceLifecycle
 import Synchronization
@@ -50,18 +51,13 @@ final class ScriptedHandler: JobHandler {
         -> T
     {
         let configuration = try await database.freshConfiguration()
-        let driver = try await DatabaseDriverFactory.open(configuration: configuration, logger: Logger(label: "test"))
-        do {
+        return try await DatabaseDriverFactory.withDriver(configuration: configuration, logger: Logger(label: "test")) {
+            driver in
             try await Migrator.migrate(driver)
             try await driver.write { db in
                 try await db.raw("CREATE TABLE test_results (job_id TEXT NOT NULL, note TEXT NOT NULL)").run()
             }
-            let result = try await body(driver, JobQueue(driver: driver))
-            await driver.shutdown()
-            return result
-        } catch {
-            await driver.shutdown()
-            throw error
+            return try await body(driver, JobQueue(driver: driver))
         }
     }
 
@@ -93,17 +89,22 @@ final class ScriptedHandler: JobHandler {
         return JobWorker(queue: queue, handlers: [handler], settings: settings, logger: logger)
     }
 
-    /// Runs `workers` until `done` holds (or a minute passes on a very loaded machine), then shuts them down gracefully.
+    /// Runs `workers` until `done` holds, then shuts them down gracefully.
     private func run(_ workers: [JobWorker], until done: @escaping @Sendable () async throws -> Bool) async throws {
         var logger = Logger(label: "test-group")
         logger.logLevel = .critical
         let group = ServiceGroup(services: workers, logger: logger)
         try await withThrowingTaskGroup(of: Void.self) { tasks in
             tasks.addTask { try await group.run() }
-            let deadline = ContinuousClock.now + .seconds(60)
-            while try await !done(), ContinuousClock.now < deadline { try await Task.sleep(for: .milliseconds(20)) }
+            var failure: (any Error)?
+            do {
+                try await pollUntil("the workers are done", every: .milliseconds(20)) { try await done() }
+            } catch {
+                failure = error
+            }
             await group.triggerGracefulShutdown()
             try await tasks.waitForAll()
+            if let failure { throw failure }
         }
     }
 

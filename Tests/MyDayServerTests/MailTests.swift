@@ -1,3 +1,4 @@
+import ChildProcesses
 import Foundation
 import Hummingbird
 import HummingbirdTesting
@@ -9,46 +10,38 @@ import Testing
 
 /// aiosmtpd on loopback (STARTTLS required, one user), started from `.build/python`, with a
 /// certificate made here by openssl.
-final class SMTPStandIn: @unchecked Sendable {
+final class SMTPStandIn: Sendable {
     let folder = FileManager.default.temporaryDirectory.appendingPathComponent("myday-smtp-\(UUID().uuidString.prefix(8))")
-    let process = Process()
-    private(set) var port = 0
+    let server: ChildProcess
+    let port: Int
     var certificate: URL { folder.appendingPathComponent("cert.pem") }
     var inbox: URL { folder.appendingPathComponent("inbox") }
 
-    init(user: String, password: String) throws {
+    init(user: String, password: String) async throws {
         let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
             .deletingLastPathComponent()
         let python = root.appendingPathComponent(".build/python/bin/python")
         try #require(FileManager.default.isExecutableFile(atPath: python.path), "run scripts/install-python-tools first")
+        let inbox = folder.appendingPathComponent("inbox")
         try FileManager.default.createDirectory(at: inbox, withIntermediateDirectories: true)
         let key = folder.appendingPathComponent("key.pem")
-        let openssl = Process()
-        openssl.executableURL = URL(fileURLWithPath: "/usr/bin/openssl")
-        openssl.arguments = [
-            "req", "-x509", "-newkey", "rsa:2048", "-nodes", "-keyout", key.path, "-out", certificate.path, "-days", "1",
-            "-subj", "/CN=localhost", "-addext", "subjectAltName=DNS:localhost",
-        ]
-        openssl.standardError = FileHandle.nullDevice
-        try openssl.run()
-        openssl.waitUntilExit()
-        try #require(openssl.terminationStatus == 0)
-
-        process.executableURL = python
-        process.arguments = [
-            root.appendingPathComponent("Tests/Tools/smtp_server.py").path, inbox.path, certificate.path, key.path, user,
-            password,
-        ]
-        let output = Pipe()
-        process.standardOutput = output
-        try process.run()
-        var seen = ""
-        while !seen.contains("\n") {
-            let chunk = output.fileHandleForReading.availableData
-            try #require(!chunk.isEmpty, "the SMTP server did not start: \(seen)")
-            seen += String(decoding: chunk, as: UTF8.self)
+        try await ChildProcess.succeed(
+            "openssl",
+            [
+                "req", "-x509", "-newkey", "rsa:2048", "-nodes", "-keyout", key.path, "-out",
+                folder.appendingPathComponent(
+                    "cert.pem"
+                ).path, "-days", "1", "-subj", "/CN=localhost", "-addext", "subjectAltName=DNS:localhost",
+            ])
+        server = try ChildProcess(
+            python.path,
+            [
+                root.appendingPathComponent("Tests/Tools/smtp_server.py").path, inbox.path,
+                folder.appendingPathComponent("cert.pem").path, key.path, user, password,
+            ])
+        port = try await server.waitUntil { snapshot in
+            String(decoding: snapshot.standardOutput, as: UTF8.self).firstMatch(of: /ready (\d+)/).flatMap { Int($0.1) }
         }
-        port = try #require(seen.firstMatch(of: /ready (\d+)/).flatMap { Int($0.1) })
     }
 
     func messages() -> [String] {
@@ -58,7 +51,7 @@ final class SMTPStandIn: @unchecked Sendable {
     }
 
     deinit {
-        kill(process.processIdentifier, SIGKILL)
+        server.signal(SIGKILL)
         try? FileManager.default.removeItem(at: folder)
     }
 }
@@ -69,7 +62,7 @@ final class SMTPStandIn: @unchecked Sendable {
         body: "Download it here:\nhttps://diary.example.com/v1/blobs/exports/x?signature=y\n.\nA line with only a dot stayed.")
 
     @Test func smtpUpgradesWithStartTLSAuthenticatesAndDelivers() async throws {
-        let server = try SMTPStandIn(user: "myday", password: "s3cret pass")
+        let server = try await SMTPStandIn(user: "myday", password: "s3cret pass")
         let mailer = SMTPMailer(
             url: URL(string: "smtp://myday:s3cret%20pass@localhost:\(server.port)")!, from: "My Day <diary@example.com>",
             caFile: server.certificate.path)
@@ -85,7 +78,7 @@ final class SMTPStandIn: @unchecked Sendable {
     }
 
     @Test func smtpRefusesAWrongPasswordAndAnUntrustedCertificate() async throws {
-        let server = try SMTPStandIn(user: "myday", password: "right")
+        let server = try await SMTPStandIn(user: "myday", password: "right")
         let wrong = SMTPMailer(
             url: URL(string: "smtp://myday:wrong@localhost:\(server.port)")!, from: "diary@example.com",
             caFile: server.certificate.path)

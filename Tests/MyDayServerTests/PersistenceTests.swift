@@ -12,16 +12,10 @@ import Testing
         _ database: TestDatabase, _ body: (any DatabaseDriver, UserStore, EntryStore, SessionStore) async throws -> T
     ) async throws -> T {
         let configuration = try await database.freshConfiguration()
-        let driver = try await DatabaseDriverFactory.open(configuration: configuration, logger: Logger(label: "test"))
-        do {
+        return try await DatabaseDriverFactory.withDriver(configuration: configuration, logger: Logger(label: "test")) {
+            driver in
             try await Migrator.migrate(driver)
-            let result = try await body(
-                driver, UserStore(driver: driver), EntryStore(driver: driver), SessionStore(driver: driver))
-            await driver.shutdown()
-            return result
-        } catch {
-            await driver.shutdown()
-            throw error
+            return try await body(driver, UserStore(driver: driver), EntryStore(driver: driver), SessionStore(driver: driver))
         }
     }
 

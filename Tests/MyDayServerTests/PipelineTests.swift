@@ -1,5 +1,6 @@
 import Foundation
 import MyDayTestSupport
+import OpenAIStandIns
 import Testing
 
 @testable import MyDayServer
@@ -19,7 +20,7 @@ import Testing
         try await server.run { api in
             let session = try await api.register()
             let spoken = TestSpeech.diarySentence
-            let id = try await upload(api, session, try TestSpeech.m4a(spoken, silenceAfter: 1))
+            let id = try await upload(api, session, try await TestSpeech.m4a(spoken, silenceAfter: 1))
 
             // Then, with no further request from the client, the entry is transcribed
             let entry = try await api.finishedTranscription(session, id)
@@ -61,7 +62,7 @@ import Testing
     }
 
     @Test func aWhisperCompatibleServerCanDoTheRecognising() async throws {
-        let standIn = OpenAIStandIn(.json(OpenAITranscriptionTests.answer))
+        let standIn = OpenAIStandIn(.json(OpenAIStandIn.sampleTranscription))
         try await standIn.serve { port in
             let server = try await TestServer.make(.sqlite) {
                 $0.workers = 1
@@ -70,7 +71,7 @@ import Testing
             }
             try await server.run { api in
                 let session = try await api.register()
-                let id = try await upload(api, session, try TestSpeech.m4a("hello there"))
+                let id = try await upload(api, session, try await TestSpeech.m4a("hello there"))
                 let entry = try await api.finishedTranscription(session, id)
                 #expect(entry["transcript_raw"] as? String == "Hello there.")
                 #expect(entry["transcript_clean"] as? String == "Hello there.")
@@ -100,7 +101,7 @@ import Testing
             #expect((failed["failure_reason"] as? String)?.contains("could not be decoded") == true)
 
             // And the worker goes on with the next recording
-            let next = try await upload(api, session, try TestSpeech.m4a("hello"))
+            let next = try await upload(api, session, try await TestSpeech.m4a("hello"))
             #expect(try await api.finishedTranscription(session, next)["status"] as? String == "transcribed")
         }
     }
@@ -128,7 +129,7 @@ import Testing
         let server = try await TestServer.make(.sqlite) { $0.workers = 1 }
         try await server.run { api in
             let session = try await api.register()
-            let id = try await upload(api, session, try TestSpeech.silence(seconds: 4))
+            let id = try await upload(api, session, try await TestSpeech.silence(seconds: 4))
             let entry = try await api.finishedTranscription(session, id)
             #expect(entry["status"] as? String == "transcribed")
             #expect(entry["no_speech"] as? Bool == true)

@@ -1,56 +1,43 @@
+import ChildProcesses
 import Foundation
 
 /// The real `myday-server` executable, started as a child process, for tests that kill or signal it.
-public final class ServerProcess: @unchecked Sendable {
-    public let process = Process()
+public final class ServerProcess: Sendable {
+    public let child: ChildProcess
     public let port: Int
-    private let output: Pipe
 
     /// Starts `myday-server <command>` with `environment` and waits until it listens (`serve`) or works (`worker`).
     public init(dataDirectory: URL, environment: [String: String] = [:], command: String = "serve") async throws {
-        let executable = try Self.executable()
-        process.executableURL = executable
-        process.arguments = [command]
-        process.environment = ProcessInfo.processInfo.environment.merging(
-            [
-                "MYDAY_PORT": "0", "MYDAY_DATA_DIR": dataDirectory.path, "MYDAY_LOG_LEVEL": "info",
-                "MYDAY_SECRET": "process-test-secret-that-is-long-enough",
-            ].merging(environment) { $1 }
-        ) { $1 }
-        output = Pipe()
-        process.standardOutput = output
-        process.standardError = output
-        try process.run()
-        port = try await Self.readiness(of: command, from: output.fileHandleForReading, deadline: .now + .seconds(30))
-        // Keep draining the logs, so the server never blocks on a full pipe.
-        output.fileHandleForReading.readabilityHandler = { _ = $0.availableData }
+        let settings = [
+            "MYDAY_PORT": "0", "MYDAY_DATA_DIR": dataDirectory.path, "MYDAY_LOG_LEVEL": "info",
+            "MYDAY_SECRET": "process-test-secret-that-is-long-enough",
+        ]
+        child = try ChildProcess(
+            try Self.executable().path, [command],
+            environment: ProcessInfo.processInfo.environment.merging(settings.merging(environment) { $1 }) { $1 },
+            mergingErrors: true)
+        port = try await child.waitUntil { snapshot in
+            let logs = String(decoding: snapshot.standardOutput, as: UTF8.self)
+            if let match = logs.firstMatch(of: /url=http:\/\/[^:\s]+:(\d+)/), let port = Int(match.1) { return port }
+            return command == "worker" && logs.contains("job worker started") ? 0 : nil
+        }
     }
 
     /// The server's base URL.
     public var url: URL { URL(string: "http://127.0.0.1:\(port)")! }
 
     /// Whether the server holds a file open under `blobs/tmp/` (an upload being written).
-    public func isWritingAnUpload() -> Bool {
-        let folder = "/proc/\(process.processIdentifier)/fd"
-        let descriptors = (try? FileManager.default.contentsOfDirectory(atPath: folder)) ?? []
-        return descriptors.contains { descriptor in
-            let target = (try? FileManager.default.destinationOfSymbolicLink(atPath: "\(folder)/\(descriptor)")) ?? ""
-            return target.contains("/blobs/tmp")
-        }
-    }
+    public func isWritingAnUpload() -> Bool { OpenFiles.of(child.processIdentifier).contains { $0.contains("/blobs/tmp/") } }
 
-    public func kill(signal: Int32 = SIGKILL) { Foundation.kill(process.processIdentifier, signal) }
+    public func kill(signal: Int32 = SIGKILL) { child.signal(signal) }
 
     /// Waits for the process to end and answers its exit status.
-    public func waitForExit(deadline: ContinuousClock.Instant = .now + .seconds(30)) async throws -> Int32 {
-        while process.isRunning {
-            guard ContinuousClock.now < deadline else { throw ServerProcessError.stillRunning }
-            try await Task.sleep(for: .milliseconds(20))
-        }
-        return process.terminationStatus
-    }
+    public func waitForExit() async throws -> Int32 { try await child.waitUntil { $0.exitStatus } }
 
-    deinit { if process.isRunning { process.terminate() } }
+    /// Everything the server has logged so far.
+    public var logs: String { String(decoding: child.snapshot.standardOutput, as: UTF8.self) }
+
+    deinit { child.signal(SIGKILL) }
 
     /// An executable product of the same build as the running tests, such as `myday-server` or `myday`.
     public static func executable(named name: String = "myday-server") throws -> URL {
@@ -63,26 +50,9 @@ public final class ServerProcess: @unchecked Sendable {
         }
         throw ServerProcessError.executableMissing
     }
-
-    /// The port `serve` listens on, or 0 once `worker` has started its job worker.
-    private static func readiness(of command: String, from handle: FileHandle, deadline: ContinuousClock.Instant) async throws
-        -> Int
-    {
-        var seen = ""
-        while ContinuousClock.now < deadline {
-            let chunk = handle.availableData
-            if chunk.isEmpty { throw ServerProcessError.exited(seen) }
-            seen += String(decoding: chunk, as: UTF8.self)
-            if let match = seen.firstMatch(of: /url=http:\/\/[^:\s]+:(\d+)/), let port = Int(match.1) { return port }
-            if command == "worker", seen.contains("job worker started") { return 0 }
-        }
-        throw ServerProcessError.exited(seen)
-    }
 }
 
 /// Why a child process did not do what a test waited for.
 public enum ServerProcessError: Error {
     case executableMissing
-    case exited(String)
-    case stillRunning
 }

@@ -1,15 +1,17 @@
 """A real SMTP server for the tests (aiosmtpd): STARTTLS required, AUTH PLAIN/LOGIN with one user.
 
 Each message is written to FOLDER as N.eml, after X-Test-* lines that say who authenticated,
-whether the session was encrypted and the envelope's recipients. Prints "ready PORT" once listening.
+whether the session was encrypted and the envelope's recipients. Prints "ready PORT" once listening,
+then serves until it gets SIGTERM or SIGINT (it stops cleanly) or SIGKILL.
 Usage: .build/python/bin/python Tests/Tools/smtp_server.py FOLDER CERT KEY USER PASSWORD
 """
 import logging
 import os
 import socket
+import signal
 import ssl
 import sys
-import time
+import threading
 
 from aiosmtpd.controller import Controller
 from aiosmtpd.smtp import AuthResult, LoginPassword
@@ -49,7 +51,11 @@ controller = Controller(
     Handler(), hostname="127.0.0.1", port=port, tls_context=context, require_starttls=True,
     authenticator=authenticate, auth_require_tls=True,
 )
+stopping = threading.Event()
+for number in (signal.SIGTERM, signal.SIGINT):
+    signal.signal(number, lambda *_: stopping.set())
 controller.start()
 print(f"ready {port}", flush=True)
-while True:
-    time.sleep(3600)
+# The controller serves on its own thread; this one only waits to be told to stop.
+stopping.wait()
+controller.stop()

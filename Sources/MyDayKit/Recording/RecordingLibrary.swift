@@ -36,7 +36,7 @@ public struct RecordingLibrary: Sendable {
         id: UUID, startedAt: Date, timeZone: TimeZone, container: AudioContainer = .mp4, language: String? = nil
     ) throws -> URL {
         let start = Start(id: id, startedAt: startedAt, timeZone: timeZone.identifier, container: container, language: language)
-        try JSONEncoder.myDay.encode(start).write(to: note(for: id), options: .atomic)
+        try FileSystem.write(JSONEncoder.myDay.encode(start), replacing: note(for: id))
         return temporaryAudio(for: id, container: container)
     }
 

@@ -139,6 +139,6 @@ public actor BackgroundUploader: BlobUploader {
 
     private func save() throws {
         let saved = Dictionary(uniqueKeysWithValues: tasks.map { (String($0.key), $0.value) })
-        try JSONEncoder().encode(saved).write(to: ledgerFile, options: .atomic)
+        try FileSystem.write(JSONEncoder().encode(saved), replacing: ledgerFile)
     }
 }

@@ -25,7 +25,7 @@ extension APIHandler {
         try await limits.loginAllowed(account: account)
         guard let login = try await users.emailLogin(email: email) else {
             // Spend the same time as a wrong password, so the answer does not tell whether the email exists.
-            _ = try await passwords.verify(body.password, hash: PasswordHasher.decoyHash)
+            _ = try await passwords.verify(body.password, hash: try await passwords.decoyHash())
             try await limits.loginFailed(account: account)
             throw APIError.wrongCredentials
         }

@@ -1,6 +1,7 @@
 import Foundation
 import Logging
 import MyDayAPI
+import MyDaySpeech
 
 /// Implements the operations of `openapi.yaml`; each handler validates, calls a store, and maps the answer.
 struct APIHandler: APIProtocol {
@@ -16,7 +17,7 @@ struct APIHandler: APIProtocol {
     let maxUploadBytes: Int
     let audioProbe: AudioProbe
     let pipeline: any EntryPipeline
-    let limits: RateLimits
+    let limits: RateLimitGuard
     let identityVerifiers: IdentityVerifiers
     /// What `GET /v1/config` answers: the sign-in methods of this server.
     let clientConfig: Components.Schemas.ClientConfig

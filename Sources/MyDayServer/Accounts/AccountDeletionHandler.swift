@@ -39,7 +39,7 @@ struct AccountDeletionHandler: JobHandler {
         try await db.raw("DELETE FROM jobs WHERE user_id = \(bind: user)").run()
         try await db.raw("DELETE FROM refresh_tokens WHERE user_id = \(bind: user)").run()
         try await db.raw("DELETE FROM identities WHERE user_id = \(bind: user)").run()
-        let keys: [SQLQueryString] = RateLimits.keys(ofUser: user).map { "\(bind: $0)" }
+        let keys: [SQLQueryString] = RateLimitGuard.keys(ofUser: user).map { "\(bind: $0)" }
         try await db.raw("DELETE FROM rate_limits WHERE key IN (\(keys.joined(separator: ", ")))").run()
         try await db.raw("DELETE FROM users WHERE id = \(bind: user) AND deleted_at IS NOT NULL").run()
     }

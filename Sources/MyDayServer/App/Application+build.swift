@@ -2,6 +2,7 @@ import Foundation
 import Hummingbird
 import Logging
 import MyDayAPI
+import MyDaySpeech
 import NIOPosix
 import OpenAPIHummingbird
 import OpenAPIRuntime
@@ -12,67 +13,18 @@ import ServiceLifecycle
 public func buildApplication(
     configuration: ServerConfiguration, logger: Logger, onServerRunning: @escaping @Sendable (Int) async -> Void = { _ in }
 ) async throws -> some ApplicationProtocol {
-    try configuration.createDataDirectory()
-    let secret = try SigningSecret.load(configured: configuration.secret, file: configuration.secretFile)
-    let driver = try await DatabaseDriverFactory.open(configuration: configuration, logger: logger)
-    do {
+    let parts = try await ServerParts.open(configuration: configuration, logger: logger) { driver in
         let applied = try await Migrator.migrate(driver)
         if !applied.isEmpty { logger.info("database migrated", metadata: ["versions": "\(applied)"]) }
-        let blobs = try DiskBlobStore(root: configuration.blobDirectory)
-        blobs.removeAbandonedUploads()
-        let registry = PrometheusCollectorRegistry()
-        let signer = URLSigner(secret: secret)
-        let users = UserStore(driver: driver)
-        let entries = EntryStore(driver: driver)
-        // The decoy hash makes unknown emails cost one bcrypt; made now, the first such login is not slower.
-        _ = try await NIOThreadPool.singleton.runIfActive { PasswordHasher.decoyHash }
-        let accessTokens = await AccessTokens(secret: secret, lifetime: configuration.accessTokenLifetime)
-        let links = BlobLinks(configuration: configuration, secret: secret)
-
-        let limits = RateLimits(
-            limiter: driver.engine == .postgres ? DatabaseRateLimiter(driver: driver) : MemoryRateLimiter(),
-            settings: configuration.rateLimits)
-
-        let router = Router(context: MyDayRequestContext.self)
-        router.add(middleware: RequestMetricsMiddleware(registry: registry))
-        router.add(middleware: SecurityHeadersMiddleware())
-        router.add(middleware: ErrorMiddleware())
-        router.add(middleware: MethodNotAllowedMiddleware())
-        router.add(middleware: ClientAddressMiddleware(trustedProxyHops: configuration.trustedProxyHops))
-        router.add(middleware: JSONBodyMiddleware())
-        router.add(middleware: RequestOriginMiddleware(publicURL: configuration.publicURL))
-        OperationsRoutes(
-            driver: driver, registry: registry, jobs: JobQueue(driver: driver), document: try OpenAPIDocument.yaml()
-        ).register(on: router)
-        BlobRoutes(
-            blobs: blobs, entries: entries, exports: ExportStore(driver: driver), signer: signer,
-            maxUploadBytes: configuration.maxUploadBytes, limits: limits
-        ).register(on: router)
-        let handler = APIHandler(
-            users: users, sessions: SessionStore(driver: driver), entries: entries, blobs: blobs,
-            exports: ExportStore(driver: driver), links: links,
-            passwords: PasswordHasher(cost: configuration.bcryptCost), accessTokens: accessTokens,
-            refreshTokenLifetime: configuration.refreshTokenLifetime, maxUploadBytes: configuration.maxUploadBytes,
-            audioProbe: AudioProbe(), pipeline: TranscriptionPipeline(), limits: limits,
-            identityVerifiers: IdentityVerifiers(configuration: configuration, logger: logger),
-            clientConfig: .init(configuration: configuration), logger: logger)
-        try handler.registerHandlers(
-            on: router,
-            configuration: Configuration(
-                dateTranscoder: RFC3339DateTranscoder(), jsonEncodingOptions: [.sortedKeys, .withoutEscapingSlashes]),
-            middlewares: [AbsentBodyMiddleware(), BearerAuthMiddleware(accessTokens: accessTokens, users: users)])
-        WebSessionRoutes(handler: handler, refreshTokenLifetime: configuration.refreshTokenLifetime).register(on: router)
-        try WebAppRoutes.bundled(config: handler.clientConfig).register(on: router)
-
+    }
+    do {
+        parts.blobs.removeAbandonedUploads()
+        let router = try await buildRouter(parts)
         // Services stop in reverse order: the server drains first, then the worker, then the database closes.
-        var services: [any Service] = [DatabaseService(driver: driver)]
+        var services: [any Service] = [DatabaseService(driver: parts.driver)]
         if configuration.workers > 0 {
-            services.append(
-                try makeJobWorker(
-                    configuration: configuration, driver: driver, blobs: blobs, links: links,
-                    metrics: PipelineMetrics(registry: registry),
-                    logger: logger))
-            services.append(ExportCleanupService(exports: ExportStore(driver: driver), blobs: blobs, logger: logger))
+            services.append(try makeJobWorker(parts, metrics: PipelineMetrics(registry: parts.registry)))
+            services.append(ExportCleanupService(exports: parts.exports, blobs: parts.blobs, logger: logger))
         }
         return Application(
             router: router,
@@ -82,9 +34,54 @@ public func buildApplication(
             logger: logger
         )
     } catch {
-        await driver.shutdown()
+        await parts.driver.shutdown()
         throw error
     }
+}
+
+/// The routes and middleware of the API, the signed blob URLs, the web app and the operations endpoints.
+func buildRouter(_ parts: ServerParts) async throws -> Router<MyDayRequestContext> {
+    let configuration = parts.configuration
+    let passwords = PasswordHasher(cost: configuration.bcryptCost)
+    // The decoy hash makes unknown emails cost one bcrypt; made now, the first such login is not slower.
+    _ = try await passwords.decoyHash()
+    let accessTokens = await AccessTokens(secret: parts.secret, lifetime: configuration.accessTokenLifetime)
+    let limits = RateLimitGuard(
+        limiter: parts.driver.engine == .postgres
+            ? DatabaseRequestCounter(driver: parts.driver, now: configuration.rateLimitClock)
+            : MemoryRequestCounter(now: configuration.rateLimitClock),
+        settings: configuration.rateLimits)
+
+    let router = Router(context: MyDayRequestContext.self)
+    router.add(middleware: RequestMetricsMiddleware(registry: parts.registry))
+    router.add(middleware: SecurityHeadersMiddleware())
+    router.add(middleware: ErrorMiddleware())
+    router.add(middleware: MethodNotAllowedMiddleware())
+    router.add(middleware: ClientAddressMiddleware(trustedProxyHops: configuration.trustedProxyHops))
+    router.add(middleware: JSONBodyMiddleware())
+    router.add(middleware: RequestOriginMiddleware(publicURL: configuration.publicURL))
+    OperationsRoutes(
+        driver: parts.driver, registry: parts.registry, jobs: parts.jobs, document: try OpenAPIDocument.yaml()
+    ).register(on: router)
+    BlobRoutes(
+        blobs: parts.blobs, entries: parts.entries, exports: parts.exports, signer: parts.signer,
+        maxUploadBytes: configuration.maxUploadBytes, limits: limits
+    ).register(on: router)
+    let handler = APIHandler(
+        users: parts.users, sessions: parts.sessions, entries: parts.entries, blobs: parts.blobs, exports: parts.exports,
+        links: parts.links, passwords: passwords, accessTokens: accessTokens,
+        refreshTokenLifetime: configuration.refreshTokenLifetime, maxUploadBytes: configuration.maxUploadBytes,
+        audioProbe: AudioProbe(), pipeline: TranscriptionPipeline(), limits: limits,
+        identityVerifiers: IdentityVerifiers(configuration: configuration, logger: parts.logger),
+        clientConfig: .init(configuration: configuration), logger: parts.logger)
+    try handler.registerHandlers(
+        on: router,
+        configuration: Configuration(
+            dateTranscoder: RFC3339DateTranscoder(), jsonEncodingOptions: [.sortedKeys, .withoutEscapingSlashes]),
+        middlewares: [AbsentBodyMiddleware(), BearerAuthMiddleware(accessTokens: accessTokens, users: parts.users)])
+    WebSessionRoutes(handler: handler, refreshTokenLifetime: configuration.refreshTokenLifetime).register(on: router)
+    try WebAppRoutes.bundled(config: handler.clientConfig).register(on: router)
+    return router
 }
 
 extension Components.Schemas.ClientConfig {

@@ -29,8 +29,10 @@ public struct ServerConfiguration: Sendable {
     /// SendGrid's API key; with it (and no SMTP), mail goes through SendGrid's HTTP API.
     public var sendGridAPIKey: String?
     public var sendGridURL = "https://api.sendgrid.com"
-    /// bcrypt work factor; never below 12.
-    public var bcryptCost: UInt8 = 12
+    /// bcrypt work factor: `PasswordHasher.productionCost`. No setting changes it; only tests lower it, to run faster.
+    var bcryptCost = PasswordHasher.productionCost
+    /// The time rate limits count with (ms since 1970); tests freeze or move it.
+    var rateLimitClock: @Sendable () -> Int = { StoredTime.now() }
     public var logLevel = "info"
     /// Jobs `serve` runs at once in its own process (`MYDAY_WORKERS`); 0 leaves them to `myday-server worker`.
     public var workers = ProcessInfo.processInfo.activeProcessorCount
@@ -54,7 +56,7 @@ public struct ServerConfiguration: Sendable {
     public var providerKeysRefetchInterval: Duration = .seconds(10)
     /// Reverse proxies in front of the server whose `X-Forwarded-For` is believed; 0 uses the peer address.
     public var trustedProxyHops = 0
-    public var rateLimits = RateLimitSettings()
+    public var rateLimits = RateLimitPolicy()
 
     public init() {}
 
@@ -96,7 +98,7 @@ public struct ServerConfiguration: Sendable {
         trustedProxyHops = config.int(forKey: "trusted.proxy.hops", default: trustedProxyHops)
         guard (0...10).contains(trustedProxyHops) else { throw ConfigurationError("MYDAY_TRUSTED_PROXY_HOPS must be 0...10") }
         for (key, limit) in [
-            ("auth", \RateLimitSettings.authPerAddress), ("login.account", \.loginPerAccount),
+            ("auth", \RateLimitPolicy.authPerAddress), ("login.account", \.loginPerAccount),
             ("password.checks", \.passwordChecksPerUser), ("entries", \.entriesPerUser), ("uploads", \.uploadsPerUser),
             ("exports", \.exportsPerUser),
         ] {

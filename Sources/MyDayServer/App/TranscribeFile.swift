@@ -1,5 +1,6 @@
 import Foundation
 import Logging
+import MyDaySpeech
 import Prometheus
 
 /// The transcript of one local audio file, made as the worker makes it; for operators and benchmarks.

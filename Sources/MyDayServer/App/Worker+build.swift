@@ -1,38 +1,34 @@
 import Foundation
 import Logging
+import MyDaySpeech
 import Prometheus
 import ServiceLifecycle
 
 /// Builds the background worker process (`myday-server worker`): the job queue's worker with every
 /// job handler, and the database it needs, so API nodes and worker nodes scale apart.
 public func buildWorker(configuration: ServerConfiguration, logger: Logger) async throws -> [any Service] {
-    let driver = try await DatabaseDriverFactory.open(configuration: configuration, logger: logger)
-    do {
+    var settings = configuration
+    settings.workers = max(configuration.workers, 1)
+    let parts = try await ServerParts.open(configuration: settings, logger: logger) { driver in
         guard try await Migrator.currentVersion(driver) == Migrator.all.last?.version else {
             throw ConfigurationError("the database schema is not up to date; run `myday-server migrate` first")
         }
-        let blobs = try DiskBlobStore(root: configuration.blobDirectory)
-        let secret = try SigningSecret.load(configured: configuration.secret, file: configuration.secretFile)
-        var settings = configuration
-        settings.workers = max(configuration.workers, 1)
+    }
+    do {
         // A worker-only process keeps its figures to itself for now: it serves no /metrics.
-        let worker = try makeJobWorker(
-            configuration: settings, driver: driver, blobs: blobs, links: BlobLinks(configuration: configuration, secret: secret),
-            metrics: PipelineMetrics(registry: PrometheusCollectorRegistry()),
-            logger: logger)
-        let cleanup = ExportCleanupService(exports: ExportStore(driver: driver), blobs: blobs, logger: logger)
-        return [DatabaseService(driver: driver), worker, cleanup]
+        let worker = try makeJobWorker(parts, metrics: PipelineMetrics(registry: parts.registry))
+        let cleanup = ExportCleanupService(exports: parts.exports, blobs: parts.blobs, logger: logger)
+        return [DatabaseService(driver: parts.driver), worker, cleanup]
     } catch {
-        await driver.shutdown()
+        await parts.driver.shutdown()
         throw error
     }
 }
 
 /// The job worker with every handler, as both `serve` (in process) and `worker` run it.
-func makeJobWorker(
-    configuration: ServerConfiguration, driver: any DatabaseDriver, blobs: any BlobStore, links: BlobLinks,
-    metrics: PipelineMetrics, logger: Logger
-) throws -> JobWorker {
+func makeJobWorker(_ parts: ServerParts, metrics: PipelineMetrics) throws -> JobWorker {
+    let configuration = parts.configuration
+    let logger = parts.logger
     try FileManager.default.createDirectory(at: configuration.scratchDirectory, withIntermediateDirectories: true)
     // Decoded audio a crashed worker left behind; an hour old, so no running job of another process owns it.
     FileManager.default.removeFiles(in: configuration.scratchDirectory, endingWith: ".pcm", olderThan: 3600)
@@ -41,23 +37,22 @@ func makeJobWorker(
         FileManager.default.removeFiles(in: configuration.scratchDirectory, endingWith: suffix, olderThan: 24 * 3600)
     }
     let transcription = TranscriptionHandler(
-        entries: EntryStore(driver: driver), blobs: blobs, decoder: AudioDecoder(), recognizer: try makeRecognizer(configuration),
+        entries: parts.entries, blobs: parts.blobs, decoder: AudioDecoder(), recognizer: try makeRecognizer(configuration),
         cleaner: makeCleaner(configuration, metrics: metrics, logger: logger), scratch: configuration.scratchDirectory,
         metrics: metrics, logger: logger)
     var settings = JobWorker.Settings()
     settings.slots = configuration.workers
     settings.lease = configuration.jobLease
-    let users = UserStore(driver: driver)
-    let exports = ExportStore(driver: driver)
     let handlers: [any JobHandler] = [
         transcription,
-        AccountDeletionHandler(users: users, blobs: blobs, logger: logger),
+        AccountDeletionHandler(users: parts.users, blobs: parts.blobs, logger: logger),
         ExportBuildHandler(
-            exports: exports, blobs: blobs, scratch: configuration.scratchDirectory,
+            exports: parts.exports, blobs: parts.blobs, scratch: configuration.scratchDirectory,
             linkLifetime: configuration.exportLinkLifetime, logger: logger),
-        ExportMailHandler(exports: exports, users: users, links: links, mailer: makeMailer(configuration), logger: logger),
+        ExportMailHandler(
+            exports: parts.exports, users: parts.users, links: parts.links, mailer: makeMailer(configuration), logger: logger),
     ]
-    return JobWorker(queue: JobQueue(driver: driver), handlers: handlers, settings: settings, logger: logger)
+    return JobWorker(queue: parts.jobs, handlers: handlers, settings: settings, logger: logger)
 }
 
 /// Where mail goes: an SMTP server, SendGrid, or else the outbox folder in the data directory.
@@ -83,6 +78,6 @@ func makeRecognizer(_ configuration: ServerConfiguration) throws -> any SpeechRe
 func makeCleaner(_ configuration: ServerConfiguration, metrics: PipelineMetrics, logger: Logger) -> any TranscriptCleaner {
     guard let url = configuration.llmURL else { return RulesCleaner() }
     return ChatCompletionCleaner(
-        baseURL: url, model: configuration.llmModel, apiKey: configuration.llmAPIKey, fallback: RulesCleaner(), metrics: metrics,
-        logger: logger)
+        baseURL: url, model: configuration.llmModel, apiKey: configuration.llmAPIKey, logger: logger,
+        onFallback: { metrics.recordCleanupFallback($0) })
 }

@@ -2,19 +2,27 @@ import Crypto
 import Foundation
 import HummingbirdBcrypt
 import NIOPosix
+import Synchronization
 
 /// bcrypt, run off the event loops. Passwords are SHA-256'd first so that all of a 128-character
 /// password counts (bcrypt alone reads only 72 bytes).
 struct PasswordHasher: Sendable {
+    /// The work factor of every stored hash.
+    static let productionCost: UInt8 = 12
     let cost: UInt8
 
-    init(cost: UInt8) {
-        precondition(cost >= 12, "bcrypt cost below 12 is too weak for passwords")
-        self.cost = cost
-    }
+    init(cost: UInt8 = productionCost) { self.cost = cost }
 
-    /// A hash of a password nobody has, so that an unknown email costs as much time as a wrong password.
-    static let decoyHash = Bcrypt.hash(UUID().uuidString, cost: 12)
+    private static let decoys = Mutex<[UInt8: String]>([:])
+
+    /// A hash of a password nobody has, of this hasher's cost, so that an unknown email costs as much time as a wrong
+    /// password. Made once per process.
+    func decoyHash() async throws -> String {
+        let cost = cost
+        if let decoy = Self.decoys.withLock({ $0[cost] }) { return decoy }
+        let decoy = try await NIOThreadPool.singleton.runIfActive { Bcrypt.hash(UUID().uuidString, cost: cost) }
+        return Self.decoys.withLock { $0[cost, default: decoy] }
+    }
 
     func hash(_ password: String) async throws -> String {
         let prepared = Self.prepare(password)

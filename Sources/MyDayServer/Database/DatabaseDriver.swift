@@ -29,4 +29,29 @@ public enum DatabaseDriverFactory {
         try configuration.createDataDirectory()
         return try await SQLiteDriver(path: configuration.sqliteFile.path, logger: logger)
     }
+
+    /// Opens the database and hands it to `body`, which keeps it open by what it returns; if `body` throws, the
+    /// database is shut down before the error goes on.
+    static func withOpenDriver<T>(
+        configuration: ServerConfiguration, logger: Logger, _ body: (any DatabaseDriver) async throws -> T
+    ) async throws -> T {
+        let driver = try await open(configuration: configuration, logger: logger)
+        do {
+            return try await body(driver)
+        } catch {
+            await driver.shutdown()
+            throw error
+        }
+    }
+
+    /// Opens the database for `body` alone and shuts it down afterwards, whatever happens.
+    public static func withDriver<T>(
+        configuration: ServerConfiguration, logger: Logger, _ body: (any DatabaseDriver) async throws -> T
+    ) async throws -> T {
+        try await withOpenDriver(configuration: configuration, logger: logger) { driver in
+            let result = try await body(driver)
+            await driver.shutdown()
+            return result
+        }
+    }
 }

@@ -12,7 +12,7 @@ struct BlobRoutes<Context: RequestContext>: Sendable {
     let exports: ExportStore
     let signer: URLSigner
     let maxUploadBytes: Int
-    let limits: RateLimits
+    let limits: RateLimitGuard
 
     func register(on router: Router<Context>) {
         router.put("/v1/blobs/audio/:user/:entry") { request, context in try await upload(request, context) }

@@ -1,5 +1,6 @@
 import Foundation
 import MyDayAPI
+import MyDaySpeech
 
 /// Words a client's own recognizer heard, checked, so the server only cleans them instead of recognising again.
 struct ClientTranscript: Sendable, Equatable, Codable {

@@ -1,5 +1,6 @@
 import Foundation
 import Logging
+import MyDaySpeech
 import SQLKit
 
 /// Runs `transcribe` jobs: audio → 16 kHz PCM → words → clean text, stored on the entry.
@@ -24,12 +25,17 @@ struct TranscriptionHandler: JobHandler {
             // Deleted meanwhile: nothing to do.
             return { _ in }
         }
-        let transcript =
-            if let heard = payload.clientTranscript {
-                try await clean(heard, of: entry)
-            } else {
-                try await recognizeAndClean(entry, key: key)
-            }
+        let transcript: Transcript
+        do {
+            transcript =
+                if let heard = payload.clientTranscript {
+                    try await clean(heard, of: entry)
+                } else {
+                    try await recognizeAndClean(entry, key: key)
+                }
+        } catch let failure as SpeechFailure {
+            throw JobFailure.permanent(failure.description)
+        }
         return { db in try await EntryStore.storeTranscript(transcript, entryID: entry.id, userID: entry.userID, in: db) }
     }
 

@@ -18,32 +18,32 @@ import Testing
         var server = try await ServerProcess(dataDirectory: data, environment: ["MYDAY_WORKERS": "1"])
         var first = CommandLineClient(home: Given.folder(), server: server.url)
         // Given an account made with the CLI
-        #expect(try first.run(["register", "--email", "walker@example.com"]).status == 0)
+        #expect(try await first.run(["register", "--email", "walker@example.com"]).status == 0)
 
         // When the server is down and three recordings are added
         server.kill(signal: SIGTERM)
         _ = try await server.waitForExit()
         for (index, text) in spoken.enumerated() {
             let file = Given.folder().appendingPathComponent("day\(index).m4a")
-            try TestSpeech.m4a(text, silenceAfter: 1).write(to: file)
-            let added = try first.run(["add", file.path])
-            #expect(added.status == 0, "\(added.errors)")
+            try await TestSpeech.m4a(text, silenceAfter: 1).write(to: file)
+            let added = try await first.run(["add", file.path])
+            #expect(added.status == 0, "\(added.errorText)")
         }
         // Then all three wait on this device
         let firstStore = try LocalStore(path: first.home.appendingPathComponent("myday.sqlite").path)
         #expect(try firstStore.pendingUploads().count == 3)
-        #expect(try first.run(["status"]).output.contains("waiting: 3"))
+        #expect(try await first.run(["status"]).text.contains("waiting: 3"))
 
         // When the server is back and the CLI syncs
         server = try await ServerProcess(dataDirectory: data, environment: ["MYDAY_WORKERS": "1"])
         first.server = server.url
-        let synced = try first.run(["sync"])
-        #expect(synced.status == 0, "\(synced.errors)")
+        let synced = try await first.run(["sync"])
+        #expect(synced.status == 0, "\(synced.errorText)")
         #expect(try firstStore.pendingUploads().isEmpty)
 
         // Then, after the pipeline, each is transcribed with words that were spoken
         try await pollUntil("the three recordings are transcribed", deadline: .seconds(180), every: .milliseconds(500)) {
-            try first.run(["sync"])
+            try await first.run(["sync"])
             return try firstStore.entries().allSatisfy { $0.state == .transcribed }
         }
         let entries = try firstStore.entries()
@@ -56,15 +56,15 @@ import Testing
 
         // When a second device signs in and syncs, then it sees the same entries
         let second = CommandLineClient(home: Given.folder(), server: server.url)
-        #expect(try second.run(["login", "--email", "walker@example.com"]).status == 0)
-        #expect(try second.run(["sync"]).status == 0)
+        #expect(try await second.run(["login", "--email", "walker@example.com"]).status == 0)
+        #expect(try await second.run(["sync"]).status == 0)
         let secondStore = try LocalStore(path: second.home.appendingPathComponent("myday.sqlite").path)
         #expect(Set(try secondStore.entries().map(\.id)) == Set(entries.map(\.id)))
 
         // When the second device deletes one, then the first device's next sync removes it and its audio
         let doomed = try #require(entries.first)
-        #expect(try second.run(["delete", String(doomed.id.uuidString.prefix(8))]).status == 0)
-        #expect(try first.run(["sync"]).status == 0)
+        #expect(try await second.run(["delete", String(doomed.id.uuidString.prefix(8))]).status == 0)
+        #expect(try await first.run(["sync"]).status == 0)
         #expect(try firstStore.entry(doomed.id) == nil)
         let library = try RecordingLibrary(root: first.home.appendingPathComponent("library"))
         #expect(!FileManager.default.fileExists(atPath: library.url(of: try #require(doomed.audioPath)).path))
@@ -75,26 +75,26 @@ import Testing
         // Given a server without workers (the audio stays uploaded) and a long recording of 80 MB
         let server = try await ServerProcess(dataDirectory: Given.folder(), environment: ["MYDAY_WORKERS": "0"])
         let client = CommandLineClient(home: Given.folder(), server: server.url)
-        #expect(try client.run(["register", "--email", "long@example.com"]).status == 0)
+        #expect(try await client.run(["register", "--email", "long@example.com"]).status == 0)
         let file = Given.folder().appendingPathComponent("long.wav")
-        try ffmpeg(["-f", "lavfi", "-i", "anoisesrc=d=900:a=0.1", "-ar", "44100", "-ac", "1", file.path])
+        try await TestMedia.ffmpeg(["-f", "lavfi", "-i", "anoisesrc=d=900:a=0.1", "-ar", "44100", "-ac", "1", file.path])
 
         // When the client is killed while the server is receiving the audio
         let adding = try client.start(["add", file.path])
         try await pollUntil("the server is receiving the upload", deadline: .seconds(60)) { server.isWritingAnUpload() }
-        kill(adding.processIdentifier, SIGKILL)
-        adding.waitUntilExit()
+        adding.signal(SIGKILL)
+        _ = try await adding.waitUntil { $0.exitStatus }
         let store = try LocalStore(path: client.home.appendingPathComponent("myday.sqlite").path)
         #expect(try store.pendingUploads().count == 1)
 
         // And run again
-        let rerun = try client.run(["sync"])
-        #expect(rerun.status == 0, "\(rerun.errors)")
+        let rerun = try await client.run(["sync"])
+        #expect(rerun.status == 0, "\(rerun.errorText)")
 
         // Then the server has exactly one entry, uploaded, and nothing waits here
         let other = CommandLineClient(home: Given.folder(), server: server.url)
-        #expect(try other.run(["login", "--email", "long@example.com"]).status == 0)
-        #expect(try other.run(["sync"]).status == 0)
+        #expect(try await other.run(["login", "--email", "long@example.com"]).status == 0)
+        #expect(try await other.run(["sync"]).status == 0)
         let seen = try LocalStore(path: other.home.appendingPathComponent("myday.sqlite").path).entries()
         #expect(seen.count == 1)
         #expect(seen.first?.state == .uploaded)

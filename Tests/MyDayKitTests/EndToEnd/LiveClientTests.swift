@@ -51,7 +51,7 @@ import Testing
             directory: Given.folder(), serverURL: server.url, credentials: InMemoryCredentialStore())
         try await core.signIn { try await $0.register(email: "rower@example.com", password: "a long diary password") }
         let audio = Given.folder().appendingPathComponent("harbour.m4a")
-        try TestSpeech.m4a(TestSpeech.diarySentence).write(to: audio)
+        try await TestSpeech.m4a(TestSpeech.diarySentence).write(to: audio)
         let recording = try core.library.importFile(audio, startedAt: Date(), timeZone: Given.paris, language: "en-GB")
         try core.store.recordFinished(recording, awaitingDeviceTranscript: true)
         let heard = DeviceTranscript(

@@ -36,6 +36,12 @@ import Testing
         upload.cancel()
     }
 
+    /// The ledger as the uploader last saved it; nil before its first save.
+    private func savedLedger() throws -> [String: BackgroundUploader.TrackedTask]? {
+        guard FileManager.default.fileExists(atPath: ledger.path) else { return nil }
+        return try JSONDecoder().decode([String: BackgroundUploader.TrackedTask].self, from: Data(contentsOf: ledger))
+    }
+
     @Test func anUploadReturnsWhenItsTaskSucceedsAndReportsProgress() async throws {
         // Given a background transfer and an upload under way
         let transfer = FakeBackgroundTransfer()
@@ -53,8 +59,7 @@ import Testing
         // Then the upload returns, and the ledger keeps nothing
         try await upload.value
         #expect(transfer.started.first?.target.url == target.url)
-        let saved = try JSONDecoder().decode([String: BackgroundUploader.TrackedTask].self, from: Data(contentsOf: ledger))
-        #expect(saved.isEmpty)
+        #expect(try savedLedger()?.isEmpty == true)
     }
 
     @Test func aRefusalOrNoAnswerIsThrownAsTheQueueUnderstandsIt() async throws {
@@ -107,8 +112,7 @@ import Testing
         defer { runner.cancel() }
         after.finish(1, status: 201)
         try await pollUntil("the outcome is kept") {
-            let saved = try JSONDecoder().decode([String: BackgroundUploader.TrackedTask].self, from: Data(contentsOf: ledger))
-            return saved["1"]?.outcome == .succeeded
+            try savedLedger()?["1"]?.outcome == .succeeded
         }
 
         // When the queue uploads the file again, then it returns at once without a new task
@@ -136,8 +140,7 @@ import Testing
 
         // When both are uploaded again, then each gets a new task
         try await pollUntil("the failure is kept") {
-            let saved = try JSONDecoder().decode([String: BackgroundUploader.TrackedTask].self, from: Data(contentsOf: ledger))
-            return saved["2"]?.outcome == .refused(status: 500, retryAfter: nil)
+            try savedLedger()?["2"]?.outcome == .refused(status: 500, retryAfter: nil)
         }
         let again = Task { [target] in
             try await relaunched.upload(dropped, to: target) { _, _ in }
@@ -157,7 +160,7 @@ import Testing
         let library = try RecordingLibrary(root: folder.appendingPathComponent("library"))
         let id = UUID()
         let temporary = try library.beginRecording(id: id, startedAt: Given.now, timeZone: Given.paris, container: .wav)
-        try Given.wav(seconds: 1).write(to: temporary)
+        try TestMedia.wav(seconds: 1).write(to: temporary)
         try store.recordFinished(try library.finishRecording(id: id), now: Given.now)
         let transfer = FakeBackgroundTransfer()
         let uploader = try BackgroundUploader(transfer: transfer, ledgerFile: ledger)

@@ -116,7 +116,7 @@ import Testing
     private func queueRecording(awaiting: Bool) throws -> FinishedRecording {
         let id = UUID()
         let temporary = try harness.library.beginRecording(id: id, startedAt: Given.now, timeZone: Given.paris, container: .wav)
-        try Given.wav(seconds: 1.2).write(to: temporary)
+        try TestMedia.wav(seconds: 1.2).write(to: temporary)
         let recording = try harness.library.finishRecording(id: id)
         try harness.store.recordFinished(recording, awaitingDeviceTranscript: awaiting, now: Given.now)
         return recording

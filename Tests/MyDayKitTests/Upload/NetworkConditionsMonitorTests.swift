@@ -39,7 +39,7 @@ import Testing
         let harness = CoreHarness()
         let id = UUID()
         let temporary = try harness.library.beginRecording(id: id, startedAt: Given.now, timeZone: Given.paris, container: .wav)
-        try Given.wav(seconds: 1).write(to: temporary)
+        try TestMedia.wav(seconds: 1).write(to: temporary)
         try harness.store.recordFinished(try harness.library.finishRecording(id: id), now: Given.now)
         let monitor = NetworkConditionsMonitor(wifiOnly: true)
         monitor.update(isConnected: true, isExpensive: true)

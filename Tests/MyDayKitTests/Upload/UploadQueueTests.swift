@@ -1,5 +1,6 @@
 import Foundation
 import MyDayModels
+import MyDayTestSupport
 import Testing
 
 @testable import MyDayKit
@@ -47,7 +48,7 @@ final class CallCounter: @unchecked Sendable {
 
     private func queueOneRecording() throws {
         let temporary = try library.beginRecording(id: id, startedAt: Given.now, timeZone: Given.paris, container: .wav)
-        try Given.wav(seconds: 1).write(to: temporary)
+        try TestMedia.wav(seconds: 1).write(to: temporary)
         try store.recordFinished(try library.finishRecording(id: id), now: Given.now)
     }
 
@@ -172,24 +173,26 @@ final class CallCounter: @unchecked Sendable {
     }
 
     @Test func twoPassesAtOnceSendAnEntryOnce() async throws {
-        // Given a queued recording and a server that takes a moment to answer the create
+        // Given a queued recording and a server that holds its first create until the test lets it answer
         try queueOneRecording()
         let creates = CallCounter()
+        let firstCreate = Gate()
         var client = FakeMyDayClient()
         client.onCreateEntry = { [target] entry in
-            creates.increment()
-            try await Task.sleep(for: .milliseconds(50))
+            if creates.increment() == 1 { await firstCreate.wait() }
             return CreatedEntry(entry: Given.serverEntry(entry.id, status: .pendingUpload), upload: target)
         }
         client.onCompleteUpload = { id, _ in Given.serverEntry(id, status: .uploaded) }
         let queue = queue(client, FakeBlobUploader(answers: [nil]))
-        // When two passes run at once (the background loop and a pull-to-refresh)
-        async let first = queue.sendDue()
-        async let second = queue.sendDue(evenIfNotDue: true)
-        let summaries = try await [first, second]
-        // Then the entry was created and uploaded once
+        // When a second pass (a pull-to-refresh) runs to its end while the first (the background loop) is sending
+        let first = Task { try await queue.sendDue() }
+        try await pollUntil("the first pass creates the entry") { creates.count == 1 }
+        let second = try await queue.sendDue(evenIfNotDue: true)
+        firstCreate.open()
+        let summaries = [try await first.value, second]
+        // Then the entry was created and uploaded once, by the first pass
         #expect(creates.count == 1)
-        #expect(summaries.map(\.uploaded).reduce(0, +) == 1)
+        #expect(summaries.map(\.uploaded) == [1, 0])
     }
 
     @Test func anEntryDeletedHereIsNotUploaded() async throws {

@@ -37,7 +37,7 @@ import Testing
         let local = UUID()
         let temporary = try harness.library.beginRecording(
             id: local, startedAt: Given.now, timeZone: Given.paris, container: .wav)
-        try Given.wav(seconds: 1).write(to: temporary)
+        try TestMedia.wav(seconds: 1).write(to: temporary)
         try harness.store.recordFinished(try harness.library.finishRecording(id: local))
         let remote = UUID()
         try harness.synced([Given.serverEntry(remote)])
@@ -88,7 +88,7 @@ import Testing
     @Test func deletingAnUnsentEntryRemovesItAndItsAudioAtOnce() async throws {
         let id = UUID()
         let temporary = try harness.library.beginRecording(id: id, startedAt: Given.now, timeZone: Given.paris, container: .wav)
-        try Given.wav(seconds: 1).write(to: temporary)
+        try TestMedia.wav(seconds: 1).write(to: temporary)
         let recording = try harness.library.finishRecording(id: id)
         try harness.store.recordFinished(recording)
         var client = FakeMyDayClient()

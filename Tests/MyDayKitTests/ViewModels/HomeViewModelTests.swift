@@ -1,4 +1,5 @@
 import Foundation
+import MyDayTestSupport
 import Testing
 
 @testable import MyDayKit
@@ -104,7 +105,7 @@ private final class WAVKeepingCapture: AudioCapture, @unchecked Sendable {
     let events = AsyncStream<AudioCaptureEvent> { $0.finish() }
 
     func start(writingTo file: URL) async throws {
-        try Given.wav(seconds: 1.5, sizesWritten: false).write(to: RecordingLibrary.pcmCopy(of: file))
+        try TestMedia.wav(seconds: 1.5, sizesWritten: false).write(to: RecordingLibrary.pcmCopy(of: file))
     }
 
     func pause() async {}

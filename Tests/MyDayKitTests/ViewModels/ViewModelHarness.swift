@@ -1,5 +1,6 @@
 import Foundation
 import MyDayKit
+import MyDayTestSupport
 
 /// A client core on an in-memory store and a temporary library, with the fakes the test scripts.
 struct CoreHarness {
@@ -30,7 +31,7 @@ final class FileWritingCapture: AudioCapture, @unchecked Sendable {
 
     func start(writingTo file: URL) async throws {
         if let refusal { throw refusal }
-        try Given.wav(seconds: 1.5).write(to: file)
+        try TestMedia.wav(seconds: 1.5).write(to: file)
     }
 
     func pause() async {}

@@ -42,6 +42,8 @@ struct APIClient: Sendable {
         var json: [String: Any] { (try? JSONSerialization.jsonObject(with: body)) as? [String: Any] ?? [:] }
         /// The `error.code` of an error body.
         var errorCode: String? { (json["error"] as? [String: Any])?["code"] as? String }
+        /// The `error.message` of an error body: what a person is told.
+        var errorMessage: String? { (json["error"] as? [String: Any])?["message"] as? String }
         var text: String { String(decoding: body, as: UTF8.self) }
     }
 
@@ -111,16 +113,22 @@ struct APIClient: Sendable {
     func createAndUpload(_ session: Session, _ audio: Data) async throws -> UUID {
         let id = UUID()
         let created = try await createAudioEntry(session, id: id, sizeBytes: audio.count)
-        #expect(try await upload(try #require(created.uploadURL), audio).status == .noContent)
+        let uploaded = try await upload(try #require(created.uploadURL, "\(created.reply.text)"), audio)
+        try #require(uploaded.status == .noContent, "upload answered \(uploaded.status): \(uploaded.text)")
         return id
     }
 
-    /// Creates an audio entry, uploads `TestAudio.m4a` and completes it: an entry as a phone leaves it.
-    func createUploadedEntry(_ session: Session, id: UUID = UUID()) async throws {
-        let created = try await createAudioEntry(session, id: id, sizeBytes: TestAudio.m4a.count)
-        let uploaded = try await upload(try #require(created.uploadURL), TestAudio.m4a)
+    /// Creates an audio entry, uploads `audio` (`TestAudio.m4a()` by default) and completes it: an entry as a phone
+    /// leaves it. Answers its id.
+    @discardableResult
+    func createUploadedEntry(_ session: Session, id: UUID = UUID(), audio: Data? = nil) async throws -> UUID {
+        let audio = if let audio { audio } else { try await TestAudio.m4a() }
+        let created = try await createAudioEntry(session, id: id, sizeBytes: audio.count)
+        let uploaded = try await upload(try #require(created.uploadURL, "\(created.reply.text)"), audio)
+        try #require(uploaded.status == .noContent, "upload answered \(uploaded.status): \(uploaded.text)")
         let completed = try await send(.post, "/v1/entries/\(id)/complete", token: session.accessToken)
-        try #require(uploaded.status == .noContent && completed.json["status"] as? String == "uploaded")
+        try #require(completed.json["status"] as? String == "uploaded", "complete answered \(completed.text)")
+        return id
     }
 
     func upload(_ url: String, _ data: Data, contentType: String = "audio/mp4") async throws -> Reply {
@@ -129,6 +137,12 @@ struct APIClient: Sendable {
 }
 
 extension APIClient {
+    /// Asks for an export of `from`…`to` (local dates in `tz`) and answers its id.
+    func requestExport(_ session: Session, from: String, to: String, tz: String = "UTC") async throws -> String {
+        let export = try await send(.post, "/v1/exports", token: session.accessToken, json: ["from": from, "to": to, "tz": tz])
+        return try #require(export.json["id"] as? String, "export answered \(export.status): \(export.text)")
+    }
+
     /// The entry once its transcription has finished (`transcribed` or `failed`), within 90 s.
     func finishedTranscription(_ session: Session, _ id: UUID) async throws -> [String: Any] {
         var entry: [String: Any] = [:]

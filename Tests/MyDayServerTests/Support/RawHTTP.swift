@@ -8,13 +8,8 @@ import Foundation
 struct RawHTTP {
     let socket: Int32
 
-    static func sendAndHangUp(port: Int, head: String, body: Data) throws {
-        let connection = try open(port: port)
-        defer { connection.close() }
-        try connection.send(Data(head.utf8) + body)
-    }
-
     /// Sends one whole request from `source` (any 127.x.y.z address is this machine) and answers the status and body.
+    /// It blocks while it reads: call it through `onDedicatedThread`.
     static func exchange(port: Int, from source: String, head: String, body: Data) throws -> (status: Int, body: String) {
         let connection = try open(port: port, from: source)
         defer { connection.close() }
@@ -64,4 +59,32 @@ struct RawHTTP {
     }
 
     func close() { Glibc.close(socket) }
+}
+
+/// A loopback port that takes connections and never answers: a speech service that hangs, so a job stays running.
+final class SilentListener: Sendable {
+    let socket: Int32
+    let port: Int
+
+    init() throws {
+        let socket = Glibc.socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        guard socket >= 0 else { throw POSIXError(.EIO) }
+        self.socket = socket
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
+        let bound = withUnsafeMutablePointer(to: &address) { pointer in
+            pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                bind(socket, $0, length) == 0 && listen(socket, 64) == 0 && getsockname(socket, $0, &length) == 0
+            }
+        }
+        guard bound else {
+            Glibc.close(socket)
+            throw POSIXError(.EADDRNOTAVAIL)
+        }
+        port = Int(UInt16(bigEndian: address.sin_port))
+    }
+
+    deinit { Glibc.close(socket) }
 }

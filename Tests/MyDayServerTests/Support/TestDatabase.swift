@@ -29,6 +29,8 @@ enum TestDatabase: String, CaseIterable, CustomTestStringConvertible, Sendable {
         configuration.workers = 0
         // Rate limits are exercised by the tests that set them; others make as many requests as they need.
         configuration.rateLimits = .generous
+        // bcrypt's cheapest cost: the production cost is checked by a test of the real executable.
+        configuration.bcryptCost = 4
         if self == .postgres {
             configuration.databaseURL = try await Self.createPostgresDatabase()
         }
@@ -40,23 +42,27 @@ enum TestDatabase: String, CaseIterable, CustomTestStringConvertible, Sendable {
             throw ConfigurationError("MYDAY_TEST_POSTGRES_URL is not set")
         }
         let name = "myday_test_\(UUID().uuidString.prefix(12).lowercased().replacingOccurrences(of: "-", with: ""))"
-        let driver = try PostgresDriver(url: admin, logger: Logger(label: "test"))
-        do {
+        var server = ServerConfiguration()
+        server.databaseURL = admin
+        try await DatabaseDriverFactory.withDriver(configuration: server, logger: Logger(label: "test")) { driver in
             try await driver.read { db in try await db.raw("CREATE DATABASE \(unsafeRaw: name)").run() }
-        } catch {
-            await driver.shutdown()
-            throw error
         }
-        await driver.shutdown()
         components.path = "/\(name)"
         return components.string!
     }
 }
 
-extension RateLimitSettings {
+extension ServerConfiguration {
+    /// `settings` for a `myday-server` child process, plus this configuration's database.
+    func processEnvironment(_ settings: [String: String]) -> [String: String] {
+        databaseURL.map { settings.merging(["MYDAY_DATABASE_URL": $0]) { $1 } } ?? settings
+    }
+}
+
+extension RateLimitPolicy {
     /// Limits no test reaches by accident.
-    static var generous: RateLimitSettings {
-        var settings = RateLimitSettings()
+    static var generous: RateLimitPolicy {
+        var settings = RateLimitPolicy()
         let plenty = RateLimit(perMinute: 100_000)
         settings.authPerAddress = plenty
         settings.loginPerAccount = plenty

@@ -2,6 +2,7 @@ import Foundation
 import Hummingbird
 import HummingbirdTesting
 import Logging
+import MyDayTestSupport
 import NIOCore
 
 @testable import MyDayServer
@@ -28,15 +29,7 @@ struct TestServer {
 
     /// Opens the server's database directly, to check what a request did or did not change.
     func withDatabase<T>(_ body: (any DatabaseDriver) async throws -> T) async throws -> T {
-        let driver = try await DatabaseDriverFactory.open(configuration: configuration, logger: Logger(label: "test-db"))
-        do {
-            let result = try await body(driver)
-            await driver.shutdown()
-            return result
-        } catch {
-            await driver.shutdown()
-            throw error
-        }
+        try await DatabaseDriverFactory.withDriver(configuration: configuration, logger: Logger(label: "test-db"), body)
     }
 
     /// Every finished blob under the blob directory (unfinished uploads in `tmp/` are not blobs).
@@ -55,9 +48,15 @@ struct TestServer {
 }
 
 extension TestServer {
-    /// Unfinished uploads still on disk.
-    func temporaryUploads() -> Int {
-        let folder = configuration.blobDirectory.appendingPathComponent("tmp")
-        return ((try? FileManager.default.contentsOfDirectory(atPath: folder.path)) ?? []).count
+    /// Whether this in-process server holds an unfinished upload open (see `OpenFiles`).
+    func isWritingAnUpload() -> Bool {
+        let folder = configuration.blobDirectory.appendingPathComponent("tmp").path + "/"
+        return OpenFiles.of(getpid()).contains { $0.hasPrefix(folder) }
+    }
+
+    /// Files left in the blob store's temporary folder.
+    func temporaryFiles() -> [String] {
+        (try? FileManager.default.contentsOfDirectory(atPath: configuration.blobDirectory.appendingPathComponent("tmp").path))
+            ?? []
     }
 }

@@ -1,0 +1,129 @@
+import Foundation
+import MyDayModels
+
+/// Where to `PUT` an entry's audio; signed and time-bound.
+public struct UploadTarget: Sendable, Equatable {
+    public var url: URL
+    public var headers: [String: String]
+    public var expiresAt: Date
+
+    public init(url: URL, headers: [String: String], expiresAt: Date) {
+        self.url = url
+        self.headers = headers
+        self.expiresAt = expiresAt
+    }
+}
+
+/// The answer to creating an entry: the entry, and where to upload its audio while the server lacks it.
+public struct CreatedEntry: Sendable, Equatable {
+    public var entry: ServerEntry
+    public var upload: UploadTarget?
+
+    public init(entry: ServerEntry, upload: UploadTarget?) {
+        self.entry = entry
+        self.upload = upload
+    }
+}
+
+/// A signed, time-bound link that needs no bearer token.
+public struct SignedLink: Sendable, Equatable {
+    public var url: URL
+    public var expiresAt: Date
+
+    public init(url: URL, expiresAt: Date) {
+        self.url = url
+        self.expiresAt = expiresAt
+    }
+}
+
+/// The signed-in person.
+public struct Account: Sendable, Equatable, Codable {
+    public var id: UUID
+    public var email: String
+    public var name: String?
+    public var hasPassword: Bool
+    public var createdAt: Date
+
+    public init(id: UUID, email: String, name: String?, hasPassword: Bool, createdAt: Date) {
+        self.id = id
+        self.email = email
+        self.name = name
+        self.hasPassword = hasPassword
+        self.createdAt = createdAt
+    }
+}
+
+/// The Profile's figures, counted in one time zone.
+public struct DiaryStatistics: Sendable, Equatable {
+    public var timeZone: String
+    public var totalEntries: Int
+    public var totalDuration: TimeInterval
+    public var words: Int
+    public var currentStreakDays: Int
+    public var longestStreakDays: Int
+    public var months: [Month]
+
+    /// Entries and seconds of one `YYYY-MM`.
+    public struct Month: Sendable, Equatable {
+        public var month: String
+        public var entries: Int
+        public var duration: TimeInterval
+
+        public init(month: String, entries: Int, duration: TimeInterval) {
+            self.month = month
+            self.entries = entries
+            self.duration = duration
+        }
+    }
+
+    public init(
+        timeZone: String, totalEntries: Int, totalDuration: TimeInterval, words: Int, currentStreakDays: Int,
+        longestStreakDays: Int, months: [Month]
+    ) {
+        self.timeZone = timeZone
+        self.totalEntries = totalEntries
+        self.totalDuration = totalDuration
+        self.words = words
+        self.currentStreakDays = currentStreakDays
+        self.longestStreakDays = longestStreakDays
+        self.months = months
+    }
+}
+
+/// An export of a date range and how far it got.
+public struct ExportStatus: Sendable, Equatable {
+    /// `queued`, `building`, `ready`, `failed` or `expired`.
+    public enum State: String, Sendable, Equatable {
+        case queued, building, ready, failed, expired
+    }
+
+    public var id: UUID
+    public var from: String
+    public var to: String
+    public var state: State
+    public var failureReason: String?
+    public var entries: Int?
+    public var sizeBytes: Int?
+    public var downloadURL: URL?
+    public var expiresAt: Date?
+
+    public init(
+        id: UUID, from: String, to: String, state: State, failureReason: String? = nil, entries: Int? = nil,
+        sizeBytes: Int? = nil, downloadURL: URL? = nil, expiresAt: Date? = nil
+    ) {
+        self.id = id
+        self.from = from
+        self.to = to
+        self.state = state
+        self.failureReason = failureReason
+        self.entries = entries
+        self.sizeBytes = sizeBytes
+        self.downloadURL = downloadURL
+        self.expiresAt = expiresAt
+    }
+}
+
+/// A sign-in provider besides email.
+public enum IdentityProvider: String, Sendable, CaseIterable {
+    case apple, google
+}

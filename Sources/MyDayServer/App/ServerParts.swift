@@ -1,0 +1,41 @@
+import Foundation
+import Logging
+import Prometheus
+
+/// Everything a `myday-server` process builds once from its configuration: the open, migrated database, the stores
+/// over it, the blob store and the signing keys. `buildApplication` and `buildWorker` take what they need from it.
+struct ServerParts: Sendable {
+    let configuration: ServerConfiguration
+    let logger: Logger
+    let driver: any DatabaseDriver
+    let users: UserStore
+    let sessions: SessionStore
+    let entries: EntryStore
+    let exports: ExportStore
+    let jobs: JobQueue
+    let blobs: DiskBlobStore
+    let secret: [UInt8]
+    let signer: URLSigner
+    let links: BlobLinks
+    let registry: PrometheusCollectorRegistry
+
+    /// Opens the database and builds the parts; `prepare` runs on the open database first (migrate, or check the
+    /// schema). Nothing stays open when this throws.
+    static func open(
+        configuration: ServerConfiguration, logger: Logger,
+        prepare: @Sendable (any DatabaseDriver) async throws -> Void
+    ) async throws -> ServerParts {
+        try configuration.createDataDirectory()
+        let secret = try SigningSecret.load(configured: configuration.secret, file: configuration.secretFile)
+        return try await DatabaseDriverFactory.withOpenDriver(configuration: configuration, logger: logger) { driver in
+            try await prepare(driver)
+            return ServerParts(
+                configuration: configuration, logger: logger, driver: driver, users: UserStore(driver: driver),
+                sessions: SessionStore(driver: driver), entries: EntryStore(driver: driver),
+                exports: ExportStore(driver: driver), jobs: JobQueue(driver: driver),
+                blobs: try DiskBlobStore(root: configuration.blobDirectory), secret: secret,
+                signer: URLSigner(secret: secret), links: BlobLinks(configuration: configuration, secret: secret),
+                registry: PrometheusCollectorRegistry())
+        }
+    }
+}

@@ -1,0 +1,55 @@
+import SQLKit
+import Synchronization
+
+/// Request counts in the `rate_limits` table, shared by every API node of one PostgreSQL database.
+/// One upsert per request: it moves the key's schedule on only while the key is under its limit.
+final class DatabaseRequestCounter: RequestCounter {
+    private let driver: any DatabaseDriver
+    private let lastPrune = Mutex<Int>(0)
+    private let now: @Sendable () -> Int
+
+    init(driver: any DatabaseDriver, now: @escaping @Sendable () -> Int = { StoredTime.now() }) {
+        self.driver = driver
+        self.now = now
+    }
+
+    func consume(_ key: String, limit: RateLimit) async throws -> RateLimitDecision {
+        let now = self.now()
+        try await pruneIfDue(now: now)
+        let greatest: SQLQueryString = driver.engine == .postgres ? "GREATEST" : "MAX"
+        let interval = limit.intervalMS
+        return try await driver.write { db in
+            let moved = try await db.raw(
+                """
+                INSERT INTO rate_limits (key, tat) VALUES (\(bind: key), \(bind: now + interval))
+                ON CONFLICT (key) DO UPDATE SET tat = \(greatest)(rate_limits.tat, \(bind: now)) + \(bind: interval)
+                WHERE \(greatest)(rate_limits.tat, \(bind: now)) + \(bind: interval) - \(bind: now) <= \(bind: limit.windowMS)
+                RETURNING tat
+                """
+            ).first()
+            if moved != nil { return .allowed }
+            let tat = try await db.raw("SELECT tat FROM rate_limits WHERE key = \(bind: key)").first()?
+                .decode(column: "tat", as: Int.self)
+            return limit.decide(tat: tat, now: now).decision
+        }
+    }
+
+    func check(_ key: String, limit: RateLimit) async throws -> RateLimitDecision {
+        let now = self.now()
+        let tat = try await driver.read { db in
+            try await db.raw("SELECT tat FROM rate_limits WHERE key = \(bind: key)").first()?.decode(column: "tat", as: Int.self)
+        }
+        return limit.decide(tat: tat, now: now).decision
+    }
+
+    /// Forgets schedules that have passed, at most once a minute per process.
+    private func pruneIfDue(now: Int) async throws {
+        let due = lastPrune.withLock { last in
+            guard now - last >= 60_000 else { return false }
+            last = now
+            return true
+        }
+        guard due else { return }
+        try await driver.write { db in try await db.raw("DELETE FROM rate_limits WHERE tat < \(bind: now)").run() }
+    }
+}

@@ -1,0 +1,36 @@
+import Synchronization
+
+/// Request counts of this process, for a single API node.
+final class MemoryRequestCounter: RequestCounter {
+    private struct State {
+        var schedules: [String: Int] = [:]
+        var lastPrune = 0
+    }
+    private let state = Mutex(State())
+    /// Keys beyond this many make the limiter forget those whose schedule has passed (at most every 10 s).
+    private let pruneThreshold: Int
+    private let now: @Sendable () -> Int
+
+    init(pruneThreshold: Int = 10_000, now: @escaping @Sendable () -> Int = { StoredTime.now() }) {
+        self.pruneThreshold = pruneThreshold
+        self.now = now
+    }
+
+    func consume(_ key: String, limit: RateLimit) async throws -> RateLimitDecision {
+        let now = self.now()
+        return state.withLock { state in
+            if state.schedules.count >= pruneThreshold, now - state.lastPrune >= 10_000 {
+                state.schedules = state.schedules.filter { $0.value > now }
+                state.lastPrune = now
+            }
+            let (decision, newTAT) = limit.decide(tat: state.schedules[key], now: now)
+            if let newTAT { state.schedules[key] = newTAT }
+            return decision
+        }
+    }
+
+    func check(_ key: String, limit: RateLimit) async throws -> RateLimitDecision {
+        let now = self.now()
+        return limit.decide(tat: state.withLock { $0.schedules[key] }, now: now).decision
+    }
+}

@@ -1,0 +1,30 @@
+import Foundation
+
+/// How many requests of one kind a key (an address, an account) may make: `perMinute` on average,
+/// and up to a minute's worth at once.
+public struct RateLimit: Sendable, Equatable {
+    public var perMinute: Int
+
+    public init(perMinute: Int) { self.perMinute = perMinute }
+
+    /// Milliseconds one request adds to the key's schedule.
+    var intervalMS: Int { 60_000 / Int(max(perMinute, 1)) }
+    /// How far ahead of now the schedule may run before requests are refused.
+    var windowMS: Int { intervalMS * Int(max(perMinute, 1)) }
+
+    /// The generic cell rate algorithm: each request moves the key's theoretical arrival time (`tat`)
+    /// one interval on; a request that would move it beyond the window is refused and moves nothing.
+    func decide(tat: Int?, now: Int) -> (decision: RateLimitDecision, newTAT: Int?) {
+        let next = max(tat ?? now, now) + intervalMS
+        guard next - now > windowMS else { return (.allowed, next) }
+        return (.limited(retryAfterSeconds: Self.seconds(next - now - windowMS)), nil)
+    }
+
+    static func seconds(_ milliseconds: Int) -> Int { max(1, Int((milliseconds + 999) / 1000)) }
+}
+
+/// Whether a request may go ahead.
+enum RateLimitDecision: Sendable, Equatable {
+    case allowed
+    case limited(retryAfterSeconds: Int)
+}

@@ -1,0 +1,60 @@
+import Foundation
+
+/// Which requests are limited, per what, and how much: the policy on top of a `RequestCounter`.
+struct RateLimitGuard: Sendable {
+    let limiter: any RequestCounter
+    let settings: RateLimitPolicy
+
+    func authRequest(from address: String) async throws {
+        try await consume("auth-address:\(Self.addressKey(address))", settings.authPerAddress)
+    }
+
+    /// Refuses a sign-in to an account that has had too many failed ones lately.
+    func loginAllowed(account: String) async throws {
+        if case .limited(let seconds) = try await limiter.check("login-account:\(account)", limit: settings.loginPerAccount) {
+            throw APIError.tooManyRequests(retryAfterSeconds: seconds)
+        }
+    }
+
+    /// Counts a failed sign-in against the account.
+    func loginFailed(account: String) async throws {
+        _ = try await limiter.consume("login-account:\(account)", limit: settings.loginPerAccount)
+    }
+
+    /// The key of an address: IPv4 as it is; IPv6 by its /64, the block one host usually holds whole.
+    static func addressKey(_ address: String) -> String {
+        var bytes = [UInt8](repeating: 0, count: 16)
+        guard address.contains(":"), inet_pton(AF_INET6, address, &bytes) == 1 else { return address }
+        if bytes[0..<10].allSatisfy({ $0 == 0 }) && bytes[10] == 0xff && bytes[11] == 0xff {
+            return bytes[12..<16].map(String.init).joined(separator: ".")
+        }
+        return bytes[0..<8].map { String(format: "%02x", $0) }.joined() + "::/64"
+    }
+
+    func passwordCheck(user: String) async throws {
+        try await consume("password-check:\(user)", settings.passwordChecksPerUser)
+    }
+
+    func entryCreation(user: String) async throws {
+        try await consume("entries:\(user)", settings.entriesPerUser)
+    }
+
+    func export(user: String) async throws {
+        try await consume("exports:\(user)", settings.exportsPerUser)
+    }
+
+    func upload(user: String) async throws {
+        try await consume("uploads:\(user)", settings.uploadsPerUser)
+    }
+
+    /// The keys that name a user, so deleting the account removes its counts too.
+    static func keys(ofUser user: String) -> [String] {
+        ["password-check:\(user)", "entries:\(user)", "uploads:\(user)", "exports:\(user)"]
+    }
+
+    private func consume(_ key: String, _ limit: RateLimit) async throws {
+        if case .limited(let seconds) = try await limiter.consume(key, limit: limit) {
+            throw APIError.tooManyRequests(retryAfterSeconds: seconds)
+        }
+    }
+}

@@ -1,0 +1,26 @@
+import Foundation
+
+/// The limits a server applies; each is configurable (`MYDAY_RATE_LIMIT_*_PER_MINUTE`).
+public struct RateLimitPolicy: Sendable, Equatable {
+    /// Sign-up, sign-in and refresh requests from one address.
+    public var authPerAddress = RateLimit(perMinute: 10)
+    /// Failed sign-ins for one account, from any address: higher than one address may make, so an
+    /// attacker on one address never locks the owner out, while many addresses together are slowed.
+    public var loginPerAccount = RateLimit(perMinute: 30)
+    /// Password checks of a signed-in user (password change, account deletion).
+    public var passwordChecksPerUser = RateLimit(perMinute: 10)
+    /// Entries one user creates.
+    public var entriesPerUser = RateLimit(perMinute: 120)
+    /// Audio uploads of one user.
+    public var uploadsPerUser = RateLimit(perMinute: 120)
+    /// Exports one user asks for: each reads the whole range.
+    public var exportsPerUser = RateLimit(perMinute: 2)
+
+    public init() {}
+}
+
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif

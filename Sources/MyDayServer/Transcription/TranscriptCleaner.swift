@@ -1,5 +1,0 @@
-/// Makes a raw transcript readable. It may drop fillers and add punctuation, casing and paragraphs;
-/// it may never add a word that was not said.
-protocol TranscriptCleaner: Sendable {
-    func clean(_ recognition: Recognition) async throws -> String
-}

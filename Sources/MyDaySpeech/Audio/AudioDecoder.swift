@@ -1,0 +1,32 @@
+import ChildProcesses
+import Foundation
+
+/// Decodes any accepted audio to raw 16 kHz mono 16-bit PCM with ffmpeg, into a temporary file.
+public struct AudioDecoder: Sendable {
+    public static let sampleRate = 16_000
+    public var timeout: Duration = .seconds(600)
+
+    public init() {}
+
+    /// Decodes `input` into a new file under `folder` and answers it; the caller removes it.
+    /// Throws `SpeechFailure` for audio that no retry can decode.
+    public func decode(_ input: URL, into folder: URL) async throws -> URL {
+        let output = folder.appendingPathComponent("\(UUID().uuidString).pcm")
+        let result = try await ChildProcess.run(
+            "ffmpeg",
+            [
+                "-nostdin", "-hide_banner", "-loglevel", "error", "-y", "-i", input.path,
+                "-vn", "-ac", "1", "-ar", String(Self.sampleRate), "-f", "s16le", "-acodec", "pcm_s16le", output.path,
+            ],
+            timeout: timeout)
+        let size = (try? FileManager.default.attributesOfItem(atPath: output.path)[.size] as? Int) ?? 0
+        guard result.status == 0, size > 0 else {
+            try? FileManager.default.removeItem(at: output)
+            throw SpeechFailure(
+                result.status == 0
+                    ? "The recording holds no audio."
+                    : "The recording could not be decoded; the file may be damaged or cut off.")
+        }
+        return output
+    }
+}

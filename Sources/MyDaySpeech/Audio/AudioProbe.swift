@@ -1,0 +1,69 @@
+import ChildProcesses
+import Foundation
+import MyDayModels
+
+/// Tells whether a file is audio in a container My Day accepts, using ffprobe.
+public struct AudioProbe: Sendable {
+    public struct Finding: Sendable, Equatable {
+        public let container: String
+        public let durationSeconds: Double?
+    }
+
+    public enum Verdict: Sendable, Equatable {
+        case audio(Finding)
+        /// Not audio, damaged or truncated; the reason is fit for the client.
+        case rejected(String)
+    }
+
+    public var timeout: Duration = .seconds(30)
+
+    public init() {}
+
+    /// The names ffprobe gives each container (its `format_name` lists aliases separated by commas).
+    public static func formatNames(of container: AudioContainer) -> Set<String> {
+        switch container {
+        case .mp4: ["mov", "mp4", "m4a"]
+        case .wav: ["wav"]
+        case .webm: ["matroska", "webm"]
+        case .ogg: ["ogg"]
+        case .mpeg: ["mp3"]
+        }
+    }
+
+    /// Whether `file` is readable audio in `expected`, the container the client declared.
+    public func probe(_ file: URL, expected: AudioContainer) async throws -> Verdict {
+        let result = try await ChildProcess.run(
+            "ffprobe",
+            ["-v", "error", "-show_entries", "format=format_name,duration:stream=codec_type", "-of", "json", file.path],
+            timeout: timeout)
+        guard result.status == 0 else {
+            return .rejected("The upload is not readable audio (it may be damaged or cut off).")
+        }
+        let report = try JSONDecoder().decode(Report.self, from: result.standardOutput)
+        let formats = Set((report.format?.formatName ?? "").split(separator: ",").map(String.init))
+        guard let container = formats.intersection(Self.formatNames(of: expected)).sorted().first else {
+            return .rejected("The upload is not \(expected.rawValue) audio, as the entry declared.")
+        }
+        guard report.streams?.contains(where: { $0.codecType == "audio" }) == true else {
+            return .rejected("The upload holds no audio track.")
+        }
+        return .audio(Finding(container: container, durationSeconds: report.format?.duration.flatMap(Double.init)))
+    }
+
+    private struct Report: Decodable {
+        public struct Format: Decodable {
+            public let formatName: String?
+            public let duration: String?
+            public enum CodingKeys: String, CodingKey {
+                case formatName = "format_name"
+                case duration
+            }
+        }
+        public struct Stream: Decodable {
+            public let codecType: String?
+            public enum CodingKeys: String, CodingKey { case codecType = "codec_type" }
+        }
+        public let format: Format?
+        public let streams: [Stream]?
+    }
+}

@@ -1,0 +1,85 @@
+import Foundation
+import Logging
+import NIOCore
+import NIOFoundationCompat
+
+/// Cleanup by a language model behind any OpenAI-compatible `POST /v1/chat/completions`, guarded:
+/// an answer that adds words, or drops too many, is thrown away and the rules' cleanup is used.
+/// So is the rules' cleanup when the model cannot be reached; each fallback is counted.
+public struct ChatCompletionCleaner: TranscriptCleaner {
+    public let baseURL: String
+    public let model: String
+    public let apiKey: String?
+    public var timeout: Duration = .seconds(120)
+    public let fallback: RulesCleaner
+    /// Told why the rules' cleanup was used instead of the model's: `unavailable`, `added_words` or `dropped_words`.
+    public let onFallback: @Sendable (String) -> Void
+    public let logger: Logger
+
+    public init(
+        baseURL: String, model: String, apiKey: String?, fallback: RulesCleaner = RulesCleaner(), logger: Logger,
+        onFallback: @escaping @Sendable (String) -> Void = { _ in }
+    ) {
+        self.baseURL = baseURL
+        self.model = model
+        self.apiKey = apiKey
+        self.fallback = fallback
+        self.logger = logger
+        self.onFallback = onFallback
+    }
+
+    public static let instructions = """
+        Clean this diary transcript for readability. Remove filler words (uh/um/ah/like), add punctuation \
+        and casing, preserve meaning and tone. Don't invent content. Answer with the cleaned transcript only.
+        """
+
+    public func clean(_ recognition: Recognition) async throws -> String {
+        let raw = recognition.rawText
+        let rules = fallback.cleanText(recognition.words)
+        let answer: String
+        do {
+            answer = try await complete(raw)
+        } catch {
+            logger.warning("cleanup model unavailable; rules used", metadata: ["error": "\(error)"])
+            onFallback("unavailable")
+            return rules
+        }
+        switch FaithfulnessGuard.judge(raw: raw, cleaned: answer) {
+        case .faithful:
+            return answer.trimmingCharacters(in: .whitespacesAndNewlines)
+        case .addsWords(let added):
+            logger.warning("cleanup model added words; rules used", metadata: ["added": "\(added.count)"])
+            onFallback("added_words")
+        case .dropsTooMuch(let dropped):
+            logger.warning("cleanup model dropped words; rules used", metadata: ["dropped": "\(dropped)"])
+            onFallback("dropped_words")
+        }
+        return rules
+    }
+
+    private func complete(_ raw: String) async throws -> String {
+        struct Message: Codable {
+            let role: String
+            let content: String
+        }
+        struct Request: Encodable {
+            let model: String
+            let messages: [Message]
+            let temperature: Double
+        }
+        struct Answer: Decodable {
+            struct Choice: Decodable { let message: Message }
+            let choices: [Choice]
+        }
+        let body = Request(
+            model: model, messages: [.init(role: "system", content: Self.instructions), .init(role: "user", content: raw)],
+            temperature: 0)
+        let response = try await OpenAICompatible.post(
+            baseURL: baseURL, path: "/v1/chat/completions", apiKey: apiKey, contentType: "application/json",
+            body: ByteBuffer(data: try JSONEncoder().encode(body)), timeout: timeout, maxResponseBytes: 4 * 1024 * 1024)
+        guard (200..<300).contains(response.status),
+            let content = try JSONDecoder().decode(Answer.self, from: Data(buffer: response.body)).choices.first?.message.content
+        else { throw OpenAICompatible.Failure.unavailable(Int(response.status)) }
+        return content
+    }
+}

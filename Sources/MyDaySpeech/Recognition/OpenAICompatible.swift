@@ -1,0 +1,39 @@
+import AsyncHTTPClient
+import Foundation
+import NIOCore
+
+/// One POST to an OpenAI-compatible server: the base URL joined to the path, the bearer key, a time
+/// limit and a bounded answer. Shared by speech-to-text and cleanup.
+public enum OpenAICompatible {
+    public enum Failure: Error, CustomStringConvertible {
+        case unreachable(String)
+        case unavailable(Int)
+
+        public var description: String {
+            switch self {
+            case .unreachable(let detail): "the model server did not answer: \(detail)"
+            case .unavailable(let status): "the model server answered HTTP \(status)"
+            }
+        }
+    }
+
+    /// Sends `body` to `path` under `baseURL` and answers the status code and the body; throws
+    /// `Failure.unreachable` when no answer came within `timeout`.
+    public static func post(
+        baseURL: String, path: String, apiKey: String?, contentType: String, body: ByteBuffer, timeout: Duration,
+        maxResponseBytes: Int
+    ) async throws -> (status: UInt, body: ByteBuffer) {
+        var request = HTTPClientRequest(url: (baseURL.hasSuffix("/") ? String(baseURL.dropLast()) : baseURL) + path)
+        request.method = .POST
+        request.headers.add(name: "Content-Type", value: contentType)
+        if let apiKey { request.headers.add(name: "Authorization", value: "Bearer \(apiKey)") }
+        request.body = .bytes(body)
+        let response: HTTPClientResponse
+        do {
+            response = try await HTTPClient.shared.execute(request, timeout: .milliseconds(Int64(timeout / .milliseconds(1))))
+        } catch {
+            throw Failure.unreachable(String(describing: error))
+        }
+        return (response.status.code, try await response.body.collect(upTo: maxResponseBytes))
+    }
+}

@@ -1,0 +1,142 @@
+import Foundation
+import NIOCore
+import NIOFoundationCompat
+
+/// Speech-to-text through any OpenAI-compatible `POST /v1/audio/transcriptions` (hosted Whisper,
+/// faster-whisper servers, whisper.cpp's server), asking for word timestamps.
+///
+/// Whisper models can hallucinate text on silence; segments the model itself marks as probably
+/// silent (`no_speech_prob` > 0.6 with `avg_logprob` < -1, Whisper's own rule) are dropped.
+public struct OpenAITranscriptionClient: SpeechRecognizer {
+    /// The server's base URL, without `/v1`.
+    public let baseURL: String
+    public let model: String
+    public let apiKey: String?
+    public var timeout: Duration = .seconds(300)
+    public var maxResponseBytes = 16 * 1024 * 1024
+
+    public init(baseURL: String, model: String, apiKey: String?) {
+        self.baseURL = baseURL
+        self.model = model
+        self.apiKey = apiKey
+    }
+
+    public func recognize(pcmFile: URL, language: String?) async throws -> Recognition {
+        let boundary = "myday-\(UUID().uuidString)"
+        let body = try Self.multipartBody(
+            boundary: boundary, pcmFile: pcmFile, model: model, language: language.map(Self.isoLanguage))
+        let response = try await OpenAICompatible.post(
+            baseURL: baseURL, path: "/v1/audio/transcriptions", apiKey: apiKey,
+            contentType: "multipart/form-data; boundary=\(boundary)", body: body, timeout: timeout,
+            maxResponseBytes: maxResponseBytes)
+        switch response.status {
+        case 200..<300: break
+        case 408, 429, 500...: throw OpenAICompatible.Failure.unavailable(Int(response.status))
+        default:
+            throw SpeechFailure("The transcription service refused the recording (HTTP \(response.status)).")
+        }
+        let payload = response.body
+        let result = try JSONDecoder().decode(VerboseTranscription.self, from: Data(buffer: payload))
+        return Recognition(words: result.spokenWords(), language: language ?? result.language)
+    }
+
+    /// `en-US` → `en`: the API takes ISO 639-1 codes.
+    public static func isoLanguage(_ tag: String) -> String {
+        String(tag.split(separator: "-").first ?? Substring(tag)).lowercased()
+    }
+
+    /// The form the API expects, with the PCM wrapped as a WAV file.
+    public static func multipartBody(boundary: String, pcmFile: URL, model: String, language: String?) throws -> ByteBuffer {
+        let pcm = try Data(contentsOf: pcmFile)
+        var buffer = ByteBuffer()
+        func field(_ name: String, _ value: String) {
+            buffer.writeString("--\(boundary)\r\nContent-Disposition: form-data; name=\"\(name)\"\r\n\r\n\(value)\r\n")
+        }
+        field("model", model)
+        field("response_format", "verbose_json")
+        field("timestamp_granularities[]", "word")
+        field("timestamp_granularities[]", "segment")
+        if let language { field("language", language) }
+        buffer.writeString(
+            "--\(boundary)\r\nContent-Disposition: form-data; name=\"file\"; filename=\"audio.wav\"\r\nContent-Type: audio/wav\r\n\r\n"
+        )
+        buffer.writeBytes(WAVHeader.bytes(pcmByteCount: pcm.count, sampleRate: AudioDecoder.sampleRate))
+        buffer.writeBytes(pcm)
+        buffer.writeString("\r\n--\(boundary)--\r\n")
+        return buffer
+    }
+
+    /// The parts of a `verbose_json` answer My Day reads.
+    public struct VerboseTranscription: Decodable {
+        public struct Word: Decodable {
+            public let word: String
+            public let start: Double
+            public let end: Double
+        }
+        public struct Segment: Decodable {
+            public let start: Double
+            public let end: Double
+            public let text: String
+            public let noSpeechProb: Double?
+            public let avgLogprob: Double?
+
+            public enum CodingKeys: String, CodingKey {
+                case start, end, text
+                case noSpeechProb = "no_speech_prob"
+                case avgLogprob = "avg_logprob"
+            }
+
+            public var probablySilent: Bool { (noSpeechProb ?? 0) > 0.6 && (avgLogprob ?? 0) < -1 }
+        }
+
+        public let text: String?
+        public let language: String?
+        public let words: [Word]?
+        public let segments: [Segment]?
+
+        /// Timed words outside segments the model marks as silent; from segments when a server sends no words.
+        public func spokenWords() -> [RecognizedWord] {
+            let silent = (segments ?? []).filter(\.probablySilent)
+            func isSilent(_ time: Double) -> Bool { silent.contains { time >= $0.start && time < $0.end } }
+            if let words, !words.isEmpty {
+                return words.filter { !isSilent($0.start) }.compactMap { word in
+                    let text = word.word.trimmingCharacters(in: .whitespaces)
+                    return text.isEmpty ? nil : RecognizedWord(word: text, start: word.start, end: word.end)
+                }
+            }
+            return (segments ?? []).filter { !$0.probablySilent }.flatMap { segment in
+                let tokens = segment.text.split(whereSeparator: \.isWhitespace)
+                let step = tokens.isEmpty ? 0 : (segment.end - segment.start) / Double(tokens.count)
+                return tokens.enumerated().map { index, token in
+                    RecognizedWord(
+                        word: String(token), start: segment.start + Double(index) * step,
+                        end: segment.start + Double(index + 1) * step)
+                }
+            }
+        }
+    }
+}
+
+/// The 44-byte header of a 16-bit mono PCM WAV file (RIFF/WAVE, `fmt ` and `data` chunks).
+public enum WAVHeader {
+    public static func bytes(pcmByteCount: Int, sampleRate: Int) -> [UInt8] {
+        var header: [UInt8] = []
+        func append(_ text: String) { header += Array(text.utf8) }
+        func append32(_ value: Int) { header += withUnsafeBytes(of: UInt32(value).littleEndian, Array.init) }
+        func append16(_ value: Int) { header += withUnsafeBytes(of: UInt16(value).littleEndian, Array.init) }
+        append("RIFF")
+        append32(36 + pcmByteCount)
+        append("WAVE")
+        append("fmt ")
+        append32(16)
+        append16(1)  // PCM
+        append16(1)  // mono
+        append32(sampleRate)
+        append32(sampleRate * 2)  // bytes per second
+        append16(2)  // bytes per frame
+        append16(16)  // bits per sample
+        append("data")
+        append32(pcmByteCount)
+        return header
+    }
+}

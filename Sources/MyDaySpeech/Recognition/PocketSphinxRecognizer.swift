@@ -1,0 +1,139 @@
+import CPocketSphinx
+import Foundation
+import PocketSphinxShim
+import Synchronization
+
+/// The embedded recognizer: CMU PocketSphinx with Debian's US English model, entirely on this machine.
+///
+/// Decoders are loaded once (≈ 0.5 s and 150 MB each) and reused, one per concurrent job. Audio is
+/// read from disk in small chunks and cut into utterances at silences by the library's voice
+/// activity detection, so an hour of audio needs no more memory than a minute. Before each
+/// recording a decoder's cepstral mean is reset to the value it had when loaded: otherwise the
+/// previous recording would colour the next one's transcript.
+public final class PocketSphinxRecognizer: SpeechRecognizer {
+    public struct Model: Sendable {
+        public var acousticModel = "/usr/share/pocketsphinx/model/en-us/en-us"
+        public var languageModel = "/usr/share/pocketsphinx/model/en-us/en-us.lm.bin"
+        public var dictionary = "/usr/share/pocketsphinx/model/en-us/cmudict-en-us.dict"
+
+        public init() {}
+    }
+
+    public enum Failure: Error, CustomStringConvertible {
+        case modelMissing(String)
+        public var description: String {
+            switch self {
+            case .modelMissing(let path): "the PocketSphinx model is not at \(path): install pocketsphinx-en-us"
+            }
+        }
+    }
+
+    private let model: Model
+    private let idle = Mutex<[Decoder]>([])
+
+    public init(model: Model = Model()) throws {
+        for path in [model.acousticModel, model.languageModel, model.dictionary]
+        where !FileManager.default.fileExists(atPath: path) {
+            throw Failure.modelMissing(path)
+        }
+        self.model = model
+    }
+
+    public func recognize(pcmFile: URL, language: String?) async throws -> Recognition {
+        let decoder = try idle.withLock { $0.popLast() } ?? Decoder(model: model)
+        defer { idle.withLock { $0.append(decoder) } }
+        let words = try await withCheckedThrowingContinuation {
+            (continuation: CheckedContinuation<[RecognizedWord], any Error>) in
+            // Decoding is blocking C work: it runs on a thread of its own, never on the concurrency pool.
+            let thread = Thread {
+                continuation.resume(with: Result { try decoder.decode(pcmFile) })
+            }
+            thread.stackSize = 8 << 20
+            thread.start()
+        }
+        return Recognition(words: words, language: "en")
+    }
+
+    /// One loaded PocketSphinx decoder; used by one recording at a time.
+    public final class Decoder: @unchecked Sendable {
+        private let handle: OpaquePointer
+        private let initialMean: [Float]
+        /// Frames per second of the decoder's word timings (PocketSphinx's default `-frate`).
+        private let framesPerSecond = 100.0
+
+        public init(model: Model) throws {
+            guard let handle = myday_ps_init(model.acousticModel, model.languageModel, model.dictionary) else {
+                throw Failure.modelMissing(model.acousticModel)
+            }
+            self.handle = handle
+            var mean = [Float](repeating: 0, count: Int(myday_ps_cmn_length(handle)))
+            myday_ps_cmn_get(handle, &mean)
+            initialMean = mean
+        }
+
+        deinit { ps_free(handle) }
+
+        /// Words of the raw 16 kHz PCM in `file`, with times from its start.
+        public func decode(_ file: URL) throws -> [RecognizedWord] {
+            let input = try FileHandle(forReadingFrom: file)
+            defer { try? input.close() }
+            myday_ps_cmn_set(handle, initialMean)
+            var words: [RecognizedWord] = []
+            var samplesFed = 0
+            var utteranceStart = 0
+            var inUtterance = false
+            ps_start_utt(handle)
+            while let chunk = try input.read(upToCount: 3_200), !chunk.isEmpty {
+                chunk.withUnsafeBytes { bytes in
+                    let samples = bytes.bindMemory(to: Int16.self)
+                    _ = ps_process_raw(handle, samples.baseAddress, samples.count, 0, 0)
+                    samplesFed += samples.count
+                }
+                let speaking = ps_get_in_speech(handle) != 0
+                if speaking && !inUtterance {
+                    inUtterance = true
+                } else if !speaking && inUtterance {
+                    // A silence ends the utterance: collect its words and start the next one here.
+                    ps_end_utt(handle)
+                    words += utteranceWords(offsetSeconds: Double(utteranceStart) / Double(AudioDecoder.sampleRate))
+                    ps_start_utt(handle)
+                    utteranceStart = samplesFed
+                    inUtterance = false
+                }
+            }
+            ps_end_utt(handle)
+            words += utteranceWords(offsetSeconds: Double(utteranceStart) / Double(AudioDecoder.sampleRate))
+            return words
+        }
+
+        /// The words of the utterance just ended. PocketSphinx numbers frames across all utterances
+        /// of a decoder's life; the utterance's `<s>` marks where it began.
+        private func utteranceWords(offsetSeconds: Double) -> [RecognizedWord] {
+            var segments: [(token: String, start: Int32, end: Int32)] = []
+            var iterator = ps_seg_iter(handle)
+            while let current = iterator {
+                var start: Int32 = 0
+                var end: Int32 = 0
+                ps_seg_frames(current, &start, &end)
+                segments.append((ps_seg_word(current).map { String(cString: $0) } ?? "", start, end))
+                iterator = ps_seg_next(current)
+            }
+            guard let base = (segments.first { $0.token == "<s>" } ?? segments.first)?.start else { return [] }
+            return segments.compactMap { segment in
+                Self.spokenWord(segment.token).map { word in
+                    RecognizedWord(
+                        word: word, start: offsetSeconds + Double(segment.start - base) / framesPerSecond,
+                        end: offsetSeconds + Double(segment.end + 1 - base) / framesPerSecond)
+                }
+            }
+        }
+
+        /// The word a segment stands for, or nil for silence, breath and noise markers (`<sil>`, `[NOISE]`).
+        public static func spokenWord(_ token: String) -> String? {
+            guard let first = token.first, first != "<", first != "[", first != "+" else { return nil }
+            // Alternative pronunciations are marked `word(2)`.
+            if let parenthesis = token.firstIndex(of: "("), token.hasSuffix(")") { return String(token[..<parenthesis]) }
+            return token
+        }
+    }
+}

@@ -1,0 +1,99 @@
+import Foundation
+import HTTPTypes
+import OpenAIStandIns
+import Synchronization
+import Testing
+
+@testable import MyDaySpeech
+
+extension OpenAIStandIn {
+    /// Runs the stand-in and hands `body` a recognizer pointed at it.
+    func run(timeout: Duration = .seconds(30), _ body: @escaping @Sendable (OpenAITranscriptionClient) async throws -> Void)
+        async throws
+    {
+        try await serve { port in
+            var recognizer = OpenAITranscriptionClient(
+                baseURL: "http://127.0.0.1:\(port)/", model: "whisper-test", apiKey: "sk-test")
+            recognizer.timeout = timeout
+            try await body(recognizer)
+        }
+    }
+}
+
+@Suite struct OpenAITranscriptionTests {
+    private func pcmFile(seconds: Int = 1) throws -> URL {
+        let url = FileManager.default.temporaryDirectory.appendingPathComponent("myday-pcm-\(UUID().uuidString).pcm")
+        try Data(repeating: 0, count: 32_000 * seconds).write(to: url)
+        return url
+    }
+
+    @Test func asksForWordTimingsAndDropsWhatTheModelMarksAsSilence() async throws {
+        let standIn = OpenAIStandIn(.json(OpenAIStandIn.sampleTranscription))
+        let pcm = try pcmFile()
+        try await standIn.run { recognizer in
+            let recognition = try await recognizer.recognize(pcmFile: pcm, language: "en-US")
+            #expect(recognition.words.map(\.word) == ["Hello", "there."])
+            #expect(recognition.words.first?.end == 0.4)
+            #expect(recognition.language == "en-US")
+        }
+        let request = try #require(standIn.received.withLock { $0.first })
+        #expect(request.headers[.authorization] == "Bearer sk-test")
+        #expect(request.headers[.contentType]?.hasPrefix("multipart/form-data; boundary=") == true)
+        let text = String(decoding: request.body, as: UTF8.self)
+        for part in [
+            "name=\"model\"\r\n\r\nwhisper-test", "name=\"response_format\"\r\n\r\nverbose_json",
+            "name=\"timestamp_granularities[]\"\r\n\r\nword", "name=\"language\"\r\n\r\nen\r\n", "filename=\"audio.wav\"",
+        ] {
+            #expect(text.contains(part), "missing \(part)")
+        }
+        // The audio goes as a WAV file: a RIFF header and then exactly the PCM
+        let riff = try #require(request.body.range(of: Data("RIFF".utf8)))
+        #expect(request.body[riff.lowerBound + 8..<riff.lowerBound + 12] == Data("WAVE".utf8))
+        #expect(request.body.count > 32_000 + 44)
+    }
+
+    @Test func segmentsStandInForMissingWords() async throws {
+        let onlySegments = #"{"text":"one two three","segments":[{"start":1.0,"end":2.5,"text":" one two three"}]}"#
+        try await OpenAIStandIn(.json(onlySegments)).run { recognizer in
+            let recognition = try await recognizer.recognize(pcmFile: try pcmFile(), language: nil)
+            #expect(
+                recognition.words == [
+                    RecognizedWord(word: "one", start: 1.0, end: 1.5), RecognizedWord(word: "two", start: 1.5, end: 2.0),
+                    RecognizedWord(word: "three", start: 2.0, end: 2.5),
+                ])
+        }
+    }
+
+    @Test func serverErrorsAreRetriedAndRefusalsAreNot() async throws {
+        for code in [500, 503, 429] {
+            try await OpenAIStandIn(.status(code)).run { recognizer in
+                await #expect(throws: OpenAICompatible.Failure.self) {
+                    try await recognizer.recognize(pcmFile: try pcmFile(), language: nil)
+                }
+            }
+        }
+        for code in [400, 401, 413] {
+            try await OpenAIStandIn(.status(code)).run { recognizer in
+                await #expect(throws: SpeechFailure.self) {
+                    try await recognizer.recognize(pcmFile: try pcmFile(), language: nil)
+                }
+            }
+        }
+    }
+
+    @Test func aServerThatNeverAnswersTimesOut() async throws {
+        let standIn = OpenAIStandIn(.hang)
+        try await standIn.run(timeout: .milliseconds(200)) { recognizer in
+            // When the server takes the recording and never answers
+            let failure = await #expect(throws: OpenAICompatible.Failure.self) {
+                try await recognizer.recognize(pcmFile: try pcmFile(), language: nil)
+            }
+            // Then the call ends as unreachable: a failure the job retries
+            guard case .unreachable = failure else {
+                Issue.record("expected unreachable, got \(String(describing: failure))")
+                return
+            }
+            standIn.release.continuation.finish()
+        }
+    }
+}

@@ -1,0 +1,34 @@
+import Synchronization
+
+/// Holds whoever waits on it until the test opens it: makes two calls overlap without sleeping.
+public final class Gate: Sendable {
+    private struct State {
+        var isOpen = false
+        var waiting: [CheckedContinuation<Void, Never>] = []
+    }
+    private let state = Mutex(State())
+
+    public init() {}
+
+    /// Returns once the gate is open (at once if it already is).
+    public func wait() async {
+        await withCheckedContinuation { continuation in
+            let resumeNow = state.withLock { state in
+                if state.isOpen { return true }
+                state.waiting.append(continuation)
+                return false
+            }
+            if resumeNow { continuation.resume() }
+        }
+    }
+
+    /// Lets every waiter, present and future, through.
+    public func open() {
+        let waiting = state.withLock { state in
+            state.isOpen = true
+            defer { state.waiting = [] }
+            return state.waiting
+        }
+        for continuation in waiting { continuation.resume() }
+    }
+}
