@@ -26,9 +26,9 @@ bench:
 	bench/kit
 	bench/web
 
-## Regenerates Sources/MyDayAPI/Generated after openapi.yaml changed.
+## Regenerates the code made from Sources/MyDayAPI/openapi.yaml (types, client, server stubs) after it changed.
 generate:
 	scripts/generate-openapi
 
 format:
-	swift format format --in-place --recursive Package.swift Apps/iOS Sources/MyDayModels Sources/ChildProcesses Sources/MyDaySpeech Sources/MyDayServer Sources/MyDayServerMain Sources/MyDayKit Sources/MyDayCLI Sources/MyDayAPI/OpenAPIDocument.swift Sources/MyDayAPI/RFC3339DateTranscoder.swift Tests bench/MyDayKitBench
+	swift format format --in-place --recursive Package.swift Apps/iOS Sources Tests bench/MyDayKitBench

@@ -8,7 +8,6 @@ let package = Package(
     platforms: [.macOS(.v15), .iOS(.v17)],
     products: [
         .library(name: "MyDayModels", targets: ["MyDayModels"]),
-        .library(name: "MyDayAPI", targets: ["MyDayAPI"]),
         .library(name: "MyDayServer", targets: ["MyDayServer"]),
         .library(name: "MyDayKit", targets: ["MyDayKit"]),
         .executable(name: "myday-server", targets: ["MyDayServerMain"]),
@@ -46,11 +45,11 @@ let package = Package(
         .target(name: "MyDayModels"),
         /// Command-line tools (ffmpeg, ffprobe) run as child processes, awaited without blocking Swift's thread pool.
         .target(name: "ChildProcesses"),
-        /// Types, server stubs and client generated from `openapi.yaml`.
+        /// `openapi.yaml` and the types generated from it, shared by the server and the client core (all `package`);
+        /// the client is generated into MyDayKit and the server stubs into MyDayServer.
         .target(
             name: "MyDayAPI",
             dependencies: [.product(name: "OpenAPIRuntime", package: "swift-openapi-runtime")],
-            exclude: ["openapi-generator-config.yaml"],
             resources: [.copy("openapi.yaml")]
         ),
         /// Debian's PocketSphinx (`libpocketsphinx-dev`), the embedded speech recognizer.
@@ -179,6 +178,7 @@ let package = Package(
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                 .product(name: "JWTKit", package: "jwt-kit"),
                 .product(name: "CryptoExtras", package: "swift-crypto"),
+                .product(name: "NIOSSL", package: "swift-nio-ssl"),
                 .product(name: "Yams", package: "Yams"),
                 "ZIPLimits",
                 "OpenAIStandIns",

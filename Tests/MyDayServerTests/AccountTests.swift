@@ -132,7 +132,11 @@ import Testing
         var working = server.configuration
         working.workers = 1
         try await TestServer(configuration: working).run { api in
-            try await pollUntil("the account's rows are gone") { try await server.rows(of: leaving.userID) == 0 }
+            try await server.withDatabase { driver in
+                try await pollUntil("the account's rows are gone", every: .milliseconds(50)) {
+                    try await TestServer.rows(of: leaving.userID, in: driver) == 0
+                }
+            }
             #expect(!server.storedBlobs().contains { $0.contains(leaving.userID) })
             // And the other user's entries and audio are all there
             let page = try await api.send(.get, "/v1/entries", token: staying.accessToken)

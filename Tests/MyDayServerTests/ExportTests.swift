@@ -69,8 +69,9 @@ import Yams
             let created = try await api.createAudioEntry(
                 session, sizeBytes: (try await TestAudio.m4a()).count, createdAt: "2026-03-29T16:00:00Z", tz: "America/New_York")
             let newYorkAudio = try #require(UUID(uuidString: created.entry["id"] as? String ?? ""))
-            _ = try await api.upload(try #require(created.uploadURL), try await TestAudio.m4a())
-            _ = try await api.send(.post, "/v1/entries/\(newYorkAudio)/complete", token: session.accessToken)
+            let uploaded = try await api.upload(try #require(created.uploadURL), try await TestAudio.m4a())
+            try #require(uploaded.status == .noContent, "\(uploaded.text)")
+            try await api.send(.post, "/v1/entries/\(newYorkAudio)/complete", token: session.accessToken, expecting: .ok)
             try await text(api, session, at: "2026-03-28T09:00:00Z", tz: "Europe/Paris", "Before the clocks change.")
             try await text(api, session, at: "2026-03-29T01:30:00Z", tz: "Europe/Paris", "Just after they went forward.")
             try await text(api, session, at: "2026-03-29T01:30:00Z", tz: "Europe/Paris", "The same second, again.")

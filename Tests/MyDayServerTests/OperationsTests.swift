@@ -13,7 +13,7 @@ import Testing
 
             // A request leaves a count under its route pattern, never under the ids in its path
             let session = try await api.register()
-            _ = try await api.send(.get, "/v1/entries/\(UUID())", token: session.accessToken)
+            try await api.send(.get, "/v1/entries/\(UUID())", token: session.accessToken, expecting: .notFound)
             let metrics = try await api.send(.get, "/metrics").text
             #expect(metrics.contains(#"myday_http_requests_total{method="GET",route="/v1/entries/{id}",status="404"} 1"#))
             #expect(metrics.contains("myday_http_request_duration_seconds_bucket"))

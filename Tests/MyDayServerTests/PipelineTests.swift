@@ -89,7 +89,8 @@ import Testing
             let garbage = Data((0..<8000).map { UInt8(truncatingIfNeeded: $0 &* 131 &+ 7) })
             let id = UUID()
             let created = try await api.createAudioEntry(session, id: id, sizeBytes: garbage.count)
-            _ = try await api.upload(try #require(created.uploadURL), garbage)
+            let uploaded = try await api.upload(try #require(created.uploadURL), garbage)
+            try #require(uploaded.status == .noContent, "\(uploaded.text)")
             try await server.withDatabase { driver in
                 _ = try await EntryStore(driver: driver).markUploaded(
                     id: id, userID: try #require(UUID(uuidString: session.userID)), pipeline: TranscriptionPipeline())

@@ -55,6 +55,22 @@ import Testing
         }
     }
 
+    @Test func theServerHashesPasswordsWithBcryptCost12() async throws {
+        // Given the real executable with its settings (tests in process hash at a lower cost to run faster)
+        var configuration = ServerConfiguration()
+        configuration.dataDirectory = dataDirectory()
+        let server = try await ServerProcess(dataDirectory: configuration.dataDirectory)
+        defer { server.kill(signal: SIGTERM) }
+        // When someone registers, then the stored hash is bcrypt with cost 12
+        try await server.withClient { api in _ = try await api.register("cost@example.com") }
+        let hash = try await TestServer(configuration: configuration).withDatabase { driver in
+            try await driver.read {
+                try await $0.raw("SELECT password_hash FROM users").first()?.decode(column: "password_hash", as: String.self)
+            }
+        }
+        #expect(hash?.hasPrefix("$2b$12$") == true, "\(hash ?? "no hash")")
+    }
+
     @Test func sigtermStopsTheServerCleanly() async throws {
         let server = try await ServerProcess(dataDirectory: dataDirectory())
         let health = try await server.withClient { api in try await api.send(.get, "/healthz").status }

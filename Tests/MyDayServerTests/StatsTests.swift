@@ -37,18 +37,24 @@ import Testing
         #expect(DiaryStats(entries: entries, timeZone: paris, now: at("2026-04-04T20:00:00Z")).currentStreakDays == 0)
     }
 
-    @Test func theProfileEndpointCountsOnlyTheUsersLiveEntries() async throws {
-        try await TestServer.make(.sqlite).run { api in
+    @Test(arguments: TestDatabase.available)
+    func theProfileEndpointCountsOnlyTheUsersLiveEntries(_ database: TestDatabase) async throws {
+        try await TestServer.make(database).run { api in
             let me = try await api.register()
             let other = try await api.register()
-            for (session, text) in [(me, "Hello there"), (me, "A third word"), (other, "not mine at all")] {
-                _ = try await api.send(
+            // Given two entries of mine, one of mine deleted, and one of somebody else's
+            let deleted = UUID()
+            let entries = [(me, UUID(), "Hello there"), (me, UUID(), "A third word"), (me, deleted, "Gone and forgotten now")]
+            for (session, id, text) in entries + [(other, UUID(), "not mine at all")] {
+                try await api.send(
                     .post, "/v1/entries", token: session.accessToken,
                     json: [
-                        "id": UUID().uuidString, "created_at": "2026-05-01T08:30:00Z", "tz": "UTC", "kind": "text",
+                        "id": id.uuidString, "created_at": "2026-05-01T08:30:00Z", "tz": "UTC", "kind": "text",
                         "duration_s": 12.5, "text": text,
-                    ])
+                    ], expecting: .created)
             }
+            try await api.send(.delete, "/v1/entries/\(deleted)", token: me.accessToken, expecting: .noContent)
+            // Then my figures count my two live entries only
             let stats = try await api.send(.get, "/v1/me/stats?tz=Europe/Paris", token: me.accessToken)
             #expect(stats.status == .ok)
             #expect(stats.json["total_entries"] as? Int == 2)

@@ -38,8 +38,9 @@ import Testing
             #expect(pages == 3)
 
             // When one entry is edited and one deleted, the next sync has exactly those two changes
-            _ = try await api.send(.patch, "/v1/entries/\(ids[2])", token: session.accessToken, json: ["title": "Edited"])
-            _ = try await api.send(.delete, "/v1/entries/\(ids[4])", token: session.accessToken)
+            try await api.send(
+                .patch, "/v1/entries/\(ids[2])", token: session.accessToken, json: ["title": "Edited"], expecting: .ok)
+            try await api.send(.delete, "/v1/entries/\(ids[4])", token: session.accessToken, expecting: .noContent)
             let delta = try await api.send(.get, "/v1/entries?since=\(cursor!)", token: session.accessToken).json
             #expect((delta["entries"] as? [[String: Any]])?.map { $0["id"] as? String } == [ids[2]])
             #expect(delta["deleted_ids"] as? [String] == [ids[4]])
@@ -88,7 +89,8 @@ import Testing
             let walk = try await note(api, session, "We walked to the harbour in the rain.")
             _ = try await note(api, session, "Quiet evening with a book.")
             let titled = try await note(api, session, "Lunch.")
-            _ = try await api.send(.patch, "/v1/entries/\(titled)", token: session.accessToken, json: ["title": "Rainy lunch"])
+            try await api.send(
+                .patch, "/v1/entries/\(titled)", token: session.accessToken, json: ["title": "Rainy lunch"], expecting: .ok)
 
             let rain = try await api.send(.get, "/v1/entries?q=RAIN", token: session.accessToken).json
             #expect(Set((rain["entries"] as? [[String: Any]] ?? []).compactMap { $0["id"] as? String }) == [walk, titled])

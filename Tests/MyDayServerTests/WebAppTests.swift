@@ -124,7 +124,7 @@ import Testing
         let server = try await TestServer.make(.sqlite)
         try await server.run { [web] api in
             let credentials = ["email": "leaving@example.com", "password": "correct horse battery"]
-            _ = try await api.send(.post, "/v1/auth/web/register", json: credentials, headers: web)
+            try await api.send(.post, "/v1/auth/web/register", json: credentials, headers: web, expecting: .created)
             let login = try await api.send(.post, "/v1/auth/web/login", json: credentials, headers: web)
             let cookie = String(try #require(login.headers[.setCookie]).split(separator: ";")[0])
             let out = try await api.send(.post, "/v1/auth/web/logout", headers: [.xMyDayWeb: "1", .cookie: cookie])

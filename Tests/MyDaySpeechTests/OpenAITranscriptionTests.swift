@@ -65,19 +65,30 @@ extension OpenAIStandIn {
     }
 
     @Test func serverErrorsAreRetriedAndRefusalsAreNot() async throws {
+        // A busy or broken service is a failure the job retries; the client itself sends once
         for code in [500, 503, 429] {
-            try await OpenAIStandIn(.status(code)).run { recognizer in
-                await #expect(throws: OpenAICompatible.Failure.self) {
+            let standIn = OpenAIStandIn(.status(code))
+            try await standIn.run { recognizer in
+                let failure = await #expect(throws: OpenAICompatible.Failure.self) {
                     try await recognizer.recognize(pcmFile: try pcmFile(), language: nil)
                 }
+                guard case .unavailable(code) = failure else {
+                    Issue.record("HTTP \(code) should be unavailable, not \(String(describing: failure))")
+                    return
+                }
             }
+            #expect(standIn.received.withLock { $0.count } == 1)
         }
+        // A refusal is for good: the job gives up with the service's status
         for code in [400, 401, 413] {
-            try await OpenAIStandIn(.status(code)).run { recognizer in
-                await #expect(throws: SpeechFailure.self) {
+            let standIn = OpenAIStandIn(.status(code))
+            try await standIn.run { recognizer in
+                let failure = await #expect(throws: SpeechFailure.self) {
                     try await recognizer.recognize(pcmFile: try pcmFile(), language: nil)
                 }
+                #expect(failure?.description.contains("HTTP \(code)") == true)
             }
+            #expect(standIn.received.withLock { $0.count } == 1)
         }
     }
 

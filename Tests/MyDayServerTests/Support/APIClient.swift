@@ -47,9 +47,12 @@ struct APIClient: Sendable {
         var text: String { String(decoding: body, as: UTF8.self) }
     }
 
+    /// Sends a request and answers the reply; with `expecting`, a reply of another status fails the test at once,
+    /// with the body (for setup steps whose failure would otherwise show much later).
+    @discardableResult
     func send(
         _ method: HTTPRequest.Method, _ path: String, token: String? = nil, json: Any? = nil, rawBody: Data? = nil,
-        headers extra: HTTPFields = [:]
+        headers extra: HTTPFields = [:], expecting: HTTPResponse.Status? = nil
     ) async throws -> Reply {
         var headers = extra
         if let token { headers[.authorization] = "Bearer \(token)" }
@@ -61,7 +64,11 @@ struct APIClient: Sendable {
             body = ByteBuffer(data: rawBody)
         }
         let (head, responseBody) = try await transport(Self.relative(path), method, headers, body)
-        return Reply(status: head.status, headers: head.headerFields, body: Data(buffer: responseBody))
+        let reply = Reply(status: head.status, headers: head.headerFields, body: Data(buffer: responseBody))
+        if let expecting {
+            try #require(reply.status == expecting, "\(method) \(path) answered \(reply.status): \(reply.text)")
+        }
+        return reply
     }
 
     /// A path with its query, from an absolute URL the server answered.

@@ -7,27 +7,6 @@ import Testing
 
 @testable import MyDaySpeech
 
-@Suite struct FaithfulnessGuardTests {
-    let raw = "um so i went to the the market and uh bought some bread"
-
-    @Test func punctuationCasingAndFillersMayChange() {
-        #expect(FaithfulnessGuard.judge(raw: raw, cleaned: "So I went to the market and bought some bread.") == .faithful)
-    }
-
-    @Test func addedWordsAreRefused() {
-        #expect(
-            FaithfulnessGuard.judge(raw: raw, cleaned: "So I went to the lovely market and bought some fresh bread.")
-                == .addsWords(["lovely", "fresh"]))
-        #expect(
-            FaithfulnessGuard.judge(raw: "", cleaned: "Thank you for watching.")
-                == .addsWords(["thank", "you", "for", "watching"]))
-    }
-
-    @Test func droppingMoreThanASmallShareIsRefused() {
-        #expect(FaithfulnessGuard.judge(raw: raw, cleaned: "I went to the market.") == .dropsTooMuch(5))
-    }
-}
-
 @Suite struct ChatCompletionCleanerTests {
     private let recognition = Recognition(
         words: ["um", "so", "i", "went", "to", "the", "market", "and", "uh", "bought", "some", "bread"].enumerated().map {
