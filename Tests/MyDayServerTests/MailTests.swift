@@ -1,9 +1,9 @@
 import ChildProcesses
 import Foundation
 import Hummingbird
-import NIOSSL
 import HummingbirdTesting
 import MyDayTestSupport
+import NIOSSL
 import Synchronization
 import Testing
 
