@@ -106,7 +106,7 @@ import Testing
 
         try await files.withDatabase { driver in
             // Given three written entries and, last of the day, a recording whose blob is a FIFO nobody writes to:
-            // a worker that reaches it is stuck in the middle of the archive
+            // a worker that reaches it waits in the middle of the archive
             try await api.withClient { client in
                 for minute in 0..<3 {
                     let reply = try await client.send(
@@ -125,16 +125,14 @@ import Testing
                 try await $0.requestExport(session, from: "2026-05-01", to: "2026-05-01")
             }
 
-            // When a worker opens the recording (the FIFO gains its reader) and is killed there
+            // When a worker is killed while it waits to open the recording (a FIFO that nobody writes to: the
+            // archive cannot be finished while it waits there)
             environment["MYDAY_WORKERS"] = "1"
             let first = try await ServerProcess(
                 dataDirectory: configuration.dataDirectory, environment: environment, command: "worker")
-            var writer: Int32 = -1
-            try await pollUntil("the worker reads the recording", every: .milliseconds(50)) {
-                writer = open(recording.path, O_WRONLY | O_NONBLOCK)
-                return writer >= 0
+            try await pollUntil("the worker waits on the recording", every: .milliseconds(50)) {
+                OpenFiles.isWaitingToOpenAFIFO(first.child.processIdentifier)
             }
-            defer { close(writer) }
             #expect(try await ExportFixtures.exportStatus(driver) == "building")
             first.kill()
             _ = try await first.waitForExit()

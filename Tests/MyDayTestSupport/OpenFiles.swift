@@ -11,4 +11,12 @@ public enum OpenFiles {
         let descriptors = (try? FileManager.default.contentsOfDirectory(atPath: folder)) ?? []
         return descriptors.compactMap { try? FileManager.default.destinationOfSymbolicLink(atPath: "\(folder)/\($0)") }
     }
+
+    /// Whether a thread of `pid` is waiting in `open` for a FIFO's other end (its kernel wait channel says so).
+    public static func isWaitingToOpenAFIFO(_ pid: Int32) -> Bool {
+        let tasks = (try? FileManager.default.contentsOfDirectory(atPath: "/proc/\(pid)/task")) ?? []
+        return tasks.contains { task in
+            (try? String(contentsOfFile: "/proc/\(pid)/task/\(task)/wchan", encoding: .utf8)) == "wait_for_partner"
+        }
+    }
 }
