@@ -103,7 +103,13 @@ private struct SMTPSession {
     /// Sends a command line and waits for its reply; answers the reply's text lines.
     @discardableResult
     mutating func command(_ line: String, expect codes: Int...) async throws -> [String] {
-        try await outbound.write(ByteBuffer(string: line + "\r\n"))
+        do {
+            try await outbound.write(ByteBuffer(string: line + "\r\n"))
+        } catch let closed as ChannelError where closed == .ioOnClosedChannel {
+            // The connection closed under the write; why (a refused certificate, a reset) is what the reader sees.
+            _ = try await expect(codes)
+            throw closed
+        }
         return try await expect(codes)
     }
 
