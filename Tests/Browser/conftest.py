@@ -7,7 +7,7 @@ import tempfile
 
 import pytest
 
-from harness import SCREENSHOTS, Server, make_speech, quit_chromium, start_chromium
+from harness import SCREENSHOTS, Server, make_speech, outbox_details, quit_chromium, start_chromium
 
 
 @pytest.fixture
@@ -33,3 +33,27 @@ def browser(speech):
     driver = start_chromium(speech)
     yield driver
     quit_chromium(driver)
+
+
+@pytest.hookimpl(wrapper=True)
+def pytest_runtest_makereport(item, call):
+    """A failing test's report carries what explains it: the browser's outbox with each item's last
+    error, the page's console, and the server's log."""
+    report = yield
+    if report.when == "call" and report.failed:
+        server, driver = item.funcargs.get("server"), item.funcargs.get("browser")
+        if driver is not None:
+            report.sections.append(("the browser's outbox", _safely(lambda: outbox_details(driver))))
+            report.sections.append(("the page's console", _safely(lambda: "\n".join(
+                f"{entry['level']} {entry['message']}" for entry in driver.get_log("browser")))))
+        if server is not None:
+            report.sections.append(("the server's log (last 80 lines)", _safely(
+                lambda: "".join(server.read_log().splitlines(keepends=True)[-80:]))))
+    return report
+
+
+def _safely(describe):
+    try:
+        return str(describe())
+    except Exception as error:  # the browser or server may be the thing that failed
+        return f"(unavailable: {error!r})"

@@ -105,6 +105,7 @@ def start_chromium(microphone_wav):
         options.add_argument(flag)
     downloads = tempfile.mkdtemp(prefix="myday-downloads-")
     options.add_experimental_option("prefs", {"download.default_directory": downloads})
+    options.set_capability("goog:loggingPrefs", {"browser": "ALL"})
     driver = webdriver.Chrome(service=Service("/usr/bin/chromedriver"), options=options)
     driver.execute_cdp_cmd("Emulation.setDeviceMetricsOverride", {"width": 390, "height": 844, "deviceScaleFactor": 1, "mobile": False})
     driver.downloads = downloads
@@ -154,3 +155,12 @@ def wait_until_recorded(driver, seconds):
     """Waits until the recorder's clock shows `seconds` (pauses excluded), however slow the machine is."""
     wait(driver, lambda d: elapsed_seconds(d) >= seconds, timeout=DEADLINE + seconds,
          message=f"the recorder's clock never reached {seconds} s")
+
+
+def outbox_details(driver):
+    """Each item the browser still holds for the server, with its state, attempts and last error."""
+    return driver.execute_async_script(
+        """const done = arguments[arguments.length - 1];
+        import('/app/db.js').then((db) => db.all('outbox'))
+          .then((items) => done(items.map(({ id, kind, state, attempts, lastError }) => ({ id, kind, state, attempts, lastError }))),
+                (e) => done(String(e)));""")

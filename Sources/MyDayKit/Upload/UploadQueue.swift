@@ -108,8 +108,13 @@ public actor UploadQueue {
                     }
                     let id = entry.id
                     let report = report
-                    try await uploader.upload(library.url(of: path), to: target) { sent, total in
-                        report(.progress(id, sent: sent, total: total))
+                    do {
+                        try await uploader.upload(library.url(of: path), to: target) { sent, total in
+                            report(.progress(id, sent: sent, total: total))
+                        }
+                    } catch let error as BlobUploadError where error.status == 409 {
+                        // An earlier attempt of this recording stored the audio after this attempt created the
+                        // entry (its completion raced this one): completing below answers the stored entry.
                     }
                 }
                 if server.status == .pendingUpload { server = try await complete(entry.id, transcript: transcript) }

@@ -154,6 +154,29 @@ final class CallCounter: @unchecked Sendable {
         #expect(try store.entry(id)?.state == .uploaded)
     }
 
+    @Test func audioAnEarlierAttemptStoredMeanwhileIsCompletedNotFailed() async throws {
+        // Given an earlier attempt that stored the audio after this one created the entry (pending_upload),
+        // so the upload URL answers 409
+        try queueOneRecording()
+        let completions = CallCounter()
+        var client = FakeMyDayClient()
+        client.onCreateEntry = { [target] in CreatedEntry(entry: Given.serverEntry($0.id, status: .pendingUpload), upload: target)
+        }
+        client.onCompleteUpload = { id, _ in
+            completions.increment()
+            return Given.serverEntry(id, status: .uploaded)
+        }
+        let queue = queue(client, FakeBlobUploader(answers: [BlobUploadError(status: 409, retryAfter: nil)]))
+        // When the queue runs
+        let summary = try await queue.sendDue()
+        // Then it completes the entry once and holds it as uploaded, with no failure
+        #expect(summary.uploaded == 1)
+        #expect(completions.count == 1)
+        let entry = try #require(try store.entry(id))
+        #expect(entry.state == .uploaded)
+        #expect(entry.failureReason == nil)
+    }
+
     @Test func offlineThePassDoesNothing() async throws {
         // Given no network, then the queue makes no call (the fake fails the test on any) and keeps the entry
         try queueOneRecording()

@@ -106,7 +106,9 @@ async function send(item) {
     if (item.kind === "audio") {
       if (created.upload) {
         const response = await fetch(created.upload.url, { method: "PUT", headers: created.upload.headers, body: item.blob });
-        if (!response.ok) {
+        // 409: an earlier attempt of this recording (before a reload, say) stored the audio after this
+        // attempt created the entry; completing below answers the stored entry.
+        if (!response.ok && response.status !== 409) {
           const retryAfter = Number(response.headers.get("Retry-After")) || null;
           throw new APIError(response.status, "upload_failed", `The upload answered ${response.status}.`, retryAfter);
         }
