@@ -1,0 +1,134 @@
+"""The HTTP routes: OpenAI's `POST /v1/audio/transcriptions` and `GET /v1/models`, and `GET /health`."""
+
+from __future__ import annotations
+
+from dataclasses import asdict
+from typing import Annotated, Literal
+
+import anyio
+from fastapi import FastAPI, Form, Request, UploadFile
+from fastapi.exceptions import RequestValidationError
+from fastapi.responses import JSONResponse, PlainTextResponse
+
+from .audio import AudioError
+from .engine import LANGUAGES, Engine, Transcript
+
+
+class OpenAIError(Exception):
+    """An error answered in OpenAI's shape: `{"error": {"message", "type", "param", "code"}}`."""
+
+    def __init__(self, status: int, message: str, param: str | None = None, code: str | None = None):
+        super().__init__(message)
+        self.status, self.message, self.param, self.code = status, message, param, code
+
+    def response(self) -> JSONResponse:
+        kind = "invalid_request_error" if self.status < 500 else "server_error"
+        body = {"message": self.message, "type": kind, "param": self.param, "code": self.code}
+        return JSONResponse({"error": body}, status_code=self.status)
+
+
+def build_app(engine: Engine) -> FastAPI:
+    settings = engine.settings
+    app = FastAPI(title="My Day speech service", docs_url=None, redoc_url=None, openapi_url=None)
+    # As many transcriptions at once as the model has workers; more wait their turn.
+    slots = anyio.CapacityLimiter(settings.concurrency)
+    served_names = {settings.model_name, settings.model, "whisper-1"}
+
+    @app.exception_handler(OpenAIError)
+    async def openai_error(_request: Request, error: OpenAIError):
+        return error.response()
+
+    @app.exception_handler(RequestValidationError)
+    async def invalid_request(_request: Request, error: RequestValidationError):
+        first = error.errors()[0] if error.errors() else {}
+        field = ".".join(str(part) for part in first.get("loc", ())[1:]) or None
+        message = f"'{field}': {first.get('msg', 'invalid')}." if field else "The request is not valid."
+        return OpenAIError(400, message, param=field).response()
+
+    @app.get("/health")
+    async def health():
+        return {
+            "status": "ok",
+            "model": settings.model_name,
+            "device": settings.device,
+            "compute_type": settings.compute_type,
+            "concurrency": settings.concurrency,
+        }
+
+    @app.get("/v1/models")
+    async def models():
+        return {"object": "list", "data": [_model(settings.model_name)]}
+
+    @app.get("/v1/models/{model_id:path}")
+    async def model(model_id: str):
+        if model_id not in served_names:
+            raise OpenAIError(404, f"The model '{model_id}' is not served here.", "model", "model_not_found")
+        return _model(settings.model_name)
+
+    @app.post("/v1/audio/transcriptions")
+    async def transcriptions(
+        request: Request,
+        file: Annotated[UploadFile, Form()],
+        model: Annotated[str, Form()],
+        language: Annotated[str | None, Form()] = None,
+        prompt: Annotated[str | None, Form()] = None,
+        temperature: Annotated[float, Form(ge=0, le=1)] = 0.0,
+        response_format: Annotated[Literal["json", "text", "verbose_json"], Form()] = "json",
+        granularities: Annotated[
+            list[Literal["word", "segment"]] | None, Form(alias="timestamp_granularities[]")
+        ] = None,
+    ):
+        if model not in served_names:
+            raise OpenAIError(
+                404, f"The model '{model}' is not served here; use '{settings.model_name}'.", "model", "model_not_found"
+            )
+        code = _language_code(language)
+        if file.size is not None and file.size > settings.max_upload_bytes:
+            raise OpenAIError(413, f"The file is larger than {settings.max_upload_bytes} bytes.", "file")
+        if file.size == 0:
+            raise OpenAIError(400, "The file is empty.", "file")
+        try:
+            transcript = await anyio.to_thread.run_sync(
+                lambda: engine.transcribe(file.file, language=code, prompt=prompt, temperature=temperature),
+                limiter=slots,
+            )
+        except AudioError as error:
+            raise OpenAIError(400, str(error), "file", "invalid_audio") from error
+        if response_format == "text":
+            return PlainTextResponse(transcript.text)
+        if response_format == "json":
+            return {"text": transcript.text}
+        return _verbose(transcript, set(granularities or ["segment"]))
+
+    return app
+
+
+def _language_code(language: str | None) -> str | None:
+    """`fr`, `fr-FR` or `fr_FR` → `fr`; an empty hint is no hint; an unknown one is refused."""
+    if not language:
+        return None
+    code = language.replace("_", "-").split("-")[0].lower()
+    if code not in LANGUAGES:
+        raise OpenAIError(400, f"'{language}' is not a language this model knows.", "language", "unsupported_language")
+    return code
+
+
+def _model(name: str) -> dict:
+    return {"id": name, "object": "model", "created": 0, "owned_by": "myday"}
+
+
+def _verbose(transcript: Transcript, granularities: set[str]) -> dict:
+    answer: dict = {
+        "task": "transcribe",
+        "language": transcript.language,
+        "language_probability": transcript.language_probability,
+        "duration": round(transcript.duration, 3),
+        "text": transcript.text,
+    }
+    if "segment" in granularities:
+        answer["segments"] = [
+            {key: value for key, value in asdict(segment).items() if key != "words"} for segment in transcript.segments
+        ]
+    if "word" in granularities:
+        answer["words"] = [asdict(word) for word in transcript.words]
+    return answer

@@ -1,0 +1,133 @@
+"""Whisper through faster-whisper: one model shared by every transcription, long recordings in windows."""
+
+from __future__ import annotations
+
+import logging
+import time
+from dataclasses import dataclass, field
+from typing import BinaryIO
+
+from faster_whisper import WhisperModel
+from faster_whisper.tokenizer import _LANGUAGE_CODES
+
+from .audio import windows
+from .guard import kept_segments
+from .settings import Settings
+
+log = logging.getLogger("myday_speech")
+
+# OpenAI's rule for temperature 0: start greedy, and step up when a window's text fails the quality checks.
+FALLBACK_TEMPERATURES = (0.0, 0.2, 0.4, 0.6, 0.8, 1.0)
+LANGUAGES = frozenset(_LANGUAGE_CODES)
+
+
+@dataclass(frozen=True)
+class Word:
+    start: float
+    end: float
+    word: str
+    probability: float
+
+
+@dataclass(frozen=True)
+class Segment:
+    id: int
+    seek: int
+    start: float
+    end: float
+    text: str
+    tokens: list[int]
+    temperature: float
+    avg_logprob: float
+    compression_ratio: float
+    no_speech_prob: float
+    words: list[Word] = field(default_factory=list)
+
+
+@dataclass(frozen=True)
+class Transcript:
+    language: str | None
+    language_probability: float | None
+    duration: float
+    segments: list[Segment]
+
+    @property
+    def text(self) -> str:
+        return "".join(segment.text for segment in self.segments).strip()
+
+    @property
+    def words(self) -> list[Word]:
+        return [word for segment in self.segments for word in segment.words]
+
+
+class Engine:
+    """Loads the configured model once; `transcribe` may be called from `settings.concurrency` threads at once."""
+
+    def __init__(self, settings: Settings):
+        self.settings = settings
+        started = time.monotonic()
+        self.model = WhisperModel(
+            settings.model,
+            device=settings.device,
+            compute_type=settings.compute_type,
+            cpu_threads=settings.threads_per_transcription,
+            num_workers=settings.concurrency,
+        )
+        self.load_seconds = time.monotonic() - started
+        log.info(
+            "model %s loaded in %.1f s (%s, %s)",
+            settings.model,
+            self.load_seconds,
+            settings.device,
+            settings.compute_type,
+        )
+
+    def transcribe(
+        self, source: str | BinaryIO, language: str | None = None, prompt: str | None = None, temperature: float = 0.0
+    ) -> Transcript:
+        """Transcribes an audio file (path or open file); `language` (ISO 639-1) is a hint, detected if absent."""
+        settings = self.settings
+        temperatures = FALLBACK_TEMPERATURES if temperature == 0 else (temperature,)
+        segments: list[Segment] = []
+        detected: str | None = None
+        probability: float | None = None
+        duration = 0.0
+        for window in windows(source, settings.window_seconds):
+            duration = window.offset + window.duration
+            found, info = self.model.transcribe(
+                window.samples,
+                language=language or detected,
+                initial_prompt=prompt if not segments else None,
+                beam_size=settings.beam_size,
+                temperature=temperatures,
+                vad_filter=settings.vad,
+                condition_on_previous_text=settings.condition_on_previous_text,
+                word_timestamps=settings.word_timestamps,
+            )
+            kept = kept_segments(list(found))
+            if detected is None and kept:
+                # Later windows keep the language of the first one with speech in it.
+                detected, probability = info.language, info.language_probability
+            segments += [_shifted(segment, len(segments) + index, window.offset) for index, segment in enumerate(kept)]
+        if language:
+            return Transcript(language, 1.0, duration, segments)
+        return Transcript(detected, probability if detected else None, duration, segments)
+
+
+def _shifted(segment, index: int, offset: float) -> Segment:
+    return Segment(
+        id=index,
+        seek=segment.seek,
+        start=round(segment.start + offset, 3),
+        end=round(segment.end + offset, 3),
+        text=segment.text,
+        tokens=list(segment.tokens),
+        temperature=segment.temperature,
+        avg_logprob=segment.avg_logprob,
+        compression_ratio=segment.compression_ratio,
+        no_speech_prob=segment.no_speech_prob,
+        words=[
+            Word(round(word.start + offset, 3), round(word.end + offset, 3), word.word, word.probability)
+            for word in segment.words or []
+        ],
+    )

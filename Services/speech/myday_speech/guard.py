@@ -1,0 +1,64 @@
+"""Nothing invented: the rules that keep Whisper's guesses on silence, noise and music out of a diary.
+
+Voice-activity detection runs first (in faster-whisper, before the model sees the audio). These rules then judge
+what the model wrote."""
+
+from __future__ import annotations
+
+# Whisper's own thresholds (openai/whisper's transcribe defaults, which faster-whisper shares).
+COMPRESSION_RATIO_LIMIT = 2.4
+NO_SPEECH_LIMIT = 0.6
+LOG_PROBABILITY_FLOOR = -1.0
+# A window whose only text is a few words the model itself thinks may be silence ("You", "Thank you.") and is
+# unsure of is dropped whole. Short real answers ("Ten of clubs.", "Five five.") score a no-speech probability
+# near 0.2 or below on the pocketsphinx test recordings; Whisper's guesses on silence score above 0.6.
+LONE_SEGMENT_MAX_WORDS = 3
+LONE_SEGMENT_MIN_NO_SPEECH = 0.4
+LONE_SEGMENT_MIN_LOG_PROBABILITY = -0.5
+LONE_SEGMENT_MIN_WORD_PROBABILITY = 0.6
+
+
+def kept_segments(segments: list) -> list:
+    """The segments of one window that are speech; a faster-whisper `Segment` list in, the kept ones out."""
+    kept = [segment for segment in segments if _has_words(segment.text) and not _invented(segment)]
+    if len(kept) == 1 and _unsure_and_short(kept[0]):
+        return []
+    return kept
+
+
+def _invented(segment) -> bool:
+    if segment.compression_ratio > COMPRESSION_RATIO_LIMIT or is_loop(segment.text):
+        return True  # a repetition loop, left over after every temperature failed
+    return segment.no_speech_prob > NO_SPEECH_LIMIT and segment.avg_logprob < LOG_PROBABILITY_FLOOR
+
+
+def is_loop(text: str) -> bool:
+    """Whether `text` is mostly one phrase of two or more words said three times or more in a row ("au mâmo, au
+    mâmo, au mâmo."): too short for the compression ratio to notice, and not how people speak."""
+    words = ["".join(character for character in word if character.isalnum()) for word in text.lower().split()]
+    words = [word for word in words if word]
+    for length in range(2, 7):
+        for start in range(len(words) - 3 * length + 1):
+            phrase = words[start : start + length]
+            repeats = 1
+            while words[start + repeats * length : start + (repeats + 1) * length] == phrase:
+                repeats += 1
+            if repeats >= 3 and repeats * length >= 0.8 * len(words):
+                return True
+    return False
+
+
+def _unsure_and_short(segment) -> bool:
+    words = segment.words or []
+    count = len(words) if words else len(segment.text.split())
+    if count > LONE_SEGMENT_MAX_WORDS:
+        return False
+    mean_probability = sum(word.probability for word in words) / len(words) if words else 1.0
+    return segment.no_speech_prob > LONE_SEGMENT_MIN_NO_SPEECH and (
+        segment.avg_logprob < LONE_SEGMENT_MIN_LOG_PROBABILITY or mean_probability < LONE_SEGMENT_MIN_WORD_PROBABILITY
+    )
+
+
+def _has_words(text: str) -> bool:
+    """Whether `text` has a letter or digit in it ("..." and "♪" are not speech)."""
+    return any(character.isalnum() for character in text)

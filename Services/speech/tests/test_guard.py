@@ -1,0 +1,69 @@
+"""The rules that keep invented text out, on segments shaped like faster-whisper's."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+import pytest
+
+from myday_speech.guard import is_loop, kept_segments
+
+
+@dataclass
+class Word:
+    word: str
+    probability: float
+
+
+@dataclass
+class Segment:
+    text: str
+    avg_logprob: float = -0.3
+    no_speech_prob: float = 0.05
+    compression_ratio: float = 1.2
+    words: list = field(default_factory=list)
+
+
+def sure(text: str, **scores) -> Segment:
+    return Segment(text, words=[Word(word, 0.9) for word in text.split()], **scores)
+
+
+def test_clear_speech_is_kept_even_when_short():
+    assert kept_segments([sure("Ten of clubs.", avg_logprob=-0.71, no_speech_prob=0.03)])
+    assert kept_segments([sure("Five five.", avg_logprob=-0.79, no_speech_prob=0.2)])
+
+
+def test_a_lone_short_segment_that_may_be_silence_is_dropped():
+    assert kept_segments([sure("You", avg_logprob=-0.84, no_speech_prob=0.72)]) == []
+    unsure = Segment("Thank you.", no_speech_prob=0.5, words=[Word("Thank", 0.3), Word("you.", 0.4)])
+    assert kept_segments([unsure]) == []
+
+
+def test_the_same_short_words_among_other_speech_are_kept():
+    segments = [sure("I walked home."), sure("You", avg_logprob=-0.84, no_speech_prob=0.45)]
+    assert kept_segments(segments) == segments
+
+
+def test_whispers_own_no_speech_rule_and_loops_are_dropped():
+    silent = sure("Thanks for watching and see you next time.", avg_logprob=-1.2, no_speech_prob=0.8)
+    looping = sure("the the the the the the the the the the", compression_ratio=3.1)
+    kept = sure("We cooked pasta.")
+    assert kept_segments([silent, looping, kept]) == [kept]
+
+
+def test_text_without_letters_is_not_speech():
+    assert kept_segments([sure("..."), sure("♪ ♪")]) == []
+
+
+@pytest.mark.parametrize(
+    ("text", "loop"),
+    [
+        ("au mâmo, au mâmo, au mâmo, au mâmo.", True),
+        ("I said it again. I said it again. I said it again.", True),
+        ("No, no, no, I really did not.", False),
+        ("We went to the shop, then to the shop next door, then home.", False),
+        ("Thank you, thank you.", False),
+    ],
+)
+def test_loops_are_told_from_repetition_in_speech(text, loop):
+    assert is_loop(text) is loop

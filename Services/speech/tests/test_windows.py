@@ -1,0 +1,45 @@
+"""Long recordings in windows: cuts fall in pauses, and every window's words keep their place in time."""
+
+from __future__ import annotations
+
+import numpy as np
+from conftest import transcribe
+from fastapi.testclient import TestClient
+
+from myday_speech.app import build_app
+from myday_speech.audio import SAMPLE_RATE, windows
+from myday_speech.engine import Engine
+from myday_speech.settings import Settings
+
+
+def test_windows_cover_the_recording_and_cut_in_its_quietest_moment(media):
+    # Given 70 s of a tone that falls silent for half a second at 25 s
+    tone = media.generated("tone.wav", "sine=frequency=300:sample_rate=16000", seconds=70)
+    quiet = media.ffmpeg("quiet.wav", "-i", str(tone), "-af", "volume=enable='between(t,25,25.5)':volume=0")
+    # When it is read in 30 s windows
+    parts = list(windows(str(quiet), window_seconds=30))
+    # Then the first cut falls in the silence, and the windows join up to the whole recording
+    assert 25 <= parts[1].offset <= 25.5
+    assert sum(len(part.samples) for part in parts) == 70 * SAMPLE_RATE
+    assert all(part.samples.dtype == np.float32 for part in parts)
+    assert [part.offset for part in parts] == sorted(part.offset for part in parts)
+
+
+def test_words_from_every_window_come_back_at_their_times(media):
+    # Given two sentences, the second 40 s after the first, read in 30 s windows
+    first = media.spoken("I planted tomatoes in the garden this morning.", name="tomatoes")
+    second = media.spoken("In the evening we watched the sunset from the hill.", name="sunset")
+    recording = media.ffmpeg(
+        "two-sentences.wav",
+        *("-i", str(first), "-i", str(second)),
+        "-filter_complex",
+        "[0]apad=whole_dur=40[a];[a][1]concat=n=2:v=0:a=1,apad=pad_dur=5",
+        *("-ar", "16000", "-ac", "1"),
+    )
+    engine = Engine(Settings.from_environment({"MYDAY_SPEECH_WINDOW_SECONDS": "30"}))
+    answer = transcribe(TestClient(build_app(engine)), recording)
+    # Then both sentences are there, the second one's words 40 s or more in
+    text = answer["text"].lower()
+    assert "tomatoes" in text and "sunset" in text, answer["text"]
+    sunset = next(word for word in answer["words"] if "sunset" in word["word"].lower())
+    assert 40 <= sunset["start"] <= 45
