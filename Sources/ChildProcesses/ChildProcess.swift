@@ -57,27 +57,43 @@ public final class ChildProcess: Sendable {
 
     /// Starts `executable` (a path, or a name looked up on `PATH`) with `arguments`.
     ///
+    /// Where the child's standard error goes.
+    public enum Errors: Sendable {
+        /// Read into `Snapshot.standardError`.
+        case captured
+        /// Into the standard output pipe, as a terminal would show both.
+        case mergedWithOutput
+        /// Straight to this process's standard error (for a long-running child whose log is not kept in memory).
+        case passedThrough
+    }
+
     /// `environment` replaces the child's whole environment when given; `input` is written to its standard input,
-    /// which is then closed (without it, standard input is `/dev/null`). With `mergingErrors`, standard error goes
-    /// into the standard output pipe, as a terminal would show both.
+    /// which is then closed (without it, standard input is `/dev/null`). With `lifeline`, standard input is instead a
+    /// pipe this process holds open, never writing, until the child ends: when this process dies, even by SIGKILL,
+    /// the kernel closes it and the child reads the end of its input.
     public init(
         _ executable: String, _ arguments: [String], environment: [String: String]? = nil, input: Data? = nil,
-        mergingErrors: Bool = false
+        errors errorHandling: Errors = .captured, lifeline: Bool = false
     ) throws {
         guard let url = Self.locate(executable) else { throw Failure.notFound(executable) }
         name = url.lastPathComponent
         let output = try Spawn.pipe()
-        let errors = mergingErrors ? output : try Spawn.pipe()
-        let inputPipe = try input.map { _ in try Spawn.pipe() }
+        let errors: (read: Int32, write: Int32)? =
+            switch errorHandling {
+            case .captured: try Spawn.pipe()
+            case .mergedWithOutput: output
+            case .passedThrough: nil
+            }
+        let inputPipe = try (input != nil || lifeline) ? Spawn.pipe() : nil
         let nullDevice = open("/dev/null", O_RDONLY | O_CLOEXEC)
         defer { close(nullDevice) }
         do {
             processIdentifier = try Spawn.child(
                 path: url.path, arguments: arguments,
                 environment: environment ?? ProcessInfo.processInfo.environment,
-                input: inputPipe?.read ?? nullDevice, output: output.write, errors: errors.write)
+                input: inputPipe?.read ?? nullDevice, output: output.write, errors: errors?.write ?? STDERR_FILENO)
         } catch {
-            for descriptor in [output.read, output.write, errors.read, errors.write, inputPipe?.read, inputPipe?.write] {
+            for descriptor in [output.read, output.write, errors?.read, errors?.write, inputPipe?.read, inputPipe?.write] {
                 if let descriptor { close(descriptor) }
             }
             throw error
@@ -85,14 +101,14 @@ public final class ChildProcess: Sendable {
         // The parent's copies of the child's ends must close, or the readers never see the end of the output.
         close(output.write)
         state.drain(output.read, into: \Snapshot.standardOutput)
-        if mergingErrors {
-            state.update { $0.openPipes -= 1 }
-        } else {
+        if errorHandling == .captured, let errors {
             close(errors.write)
             state.drain(errors.read, into: \Snapshot.standardError)
+        } else {
+            state.update { $0.openPipes -= 1 }
         }
+        if let inputPipe { close(inputPipe.read) }
         if let inputPipe, let input {
-            close(inputPipe.read)
             Thread.detachNewThread {
                 let handle = FileHandle(fileDescriptor: inputPipe.write, closeOnDealloc: true)
                 try? handle.write(contentsOf: input)
@@ -100,7 +116,11 @@ public final class ChildProcess: Sendable {
             }
         }
         let state = state
-        Spawn.awaitExit(of: processIdentifier) { status in state.update { $0.snapshot.exitStatus = status } }
+        let heldInput = lifeline && input == nil ? inputPipe?.write : nil
+        Spawn.awaitExit(of: processIdentifier) { status in
+            if let heldInput { close(heldInput) }
+            state.update { $0.snapshot.exitStatus = status }
+        }
     }
 
     /// Runs a tool to its end and answers its output; past `timeout` it is killed and `Failure.timedOut` thrown.

@@ -7,15 +7,16 @@ public final class ServerProcess: Sendable {
     public let port: Int
 
     /// Starts `myday-server <command>` with `environment` and waits until it listens (`serve`) or works (`worker`).
+    /// It transcribes with PocketSphinx unless `environment` sets `MYDAY_SPEECH_SERVICE`.
     public init(dataDirectory: URL, environment: [String: String] = [:], command: String = "serve") async throws {
         let settings = [
             "MYDAY_PORT": "0", "MYDAY_DATA_DIR": dataDirectory.path, "MYDAY_LOG_LEVEL": "info",
-            "MYDAY_SECRET": "process-test-secret-that-is-long-enough",
+            "MYDAY_SECRET": "process-test-secret-that-is-long-enough", "MYDAY_SPEECH_SERVICE": "off",
         ]
         child = try ChildProcess(
             try Self.executable().path, [command],
             environment: ProcessInfo.processInfo.environment.merging(settings.merging(environment) { $1 }) { $1 },
-            mergingErrors: true)
+            errors: .mergedWithOutput)
         port = try await child.waitUntil { snapshot in
             let logs = String(decoding: snapshot.standardOutput, as: UTF8.self)
             if let match = logs.firstMatch(of: /url=http:\/\/[^:\s]+:(\d+)/), let port = Int(match.1) { return port }

@@ -23,7 +23,9 @@ public func buildApplication(
         // Services stop in reverse order: the server drains first, then the worker, then the database closes.
         var services: [any Service] = [DatabaseService(driver: parts.driver)]
         if configuration.workers > 0 {
-            services.append(try makeJobWorker(parts, metrics: PipelineMetrics(registry: parts.registry)))
+            let (worker, speech) = try makeJobWorker(parts, metrics: PipelineMetrics(registry: parts.registry))
+            services.append(worker)
+            if let speech { services.append(speech) }
             services.append(ExportCleanupService(exports: parts.exports, blobs: parts.blobs, logger: logger))
         }
         return Application(

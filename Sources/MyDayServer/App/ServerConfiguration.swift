@@ -36,8 +36,13 @@ public struct ServerConfiguration: Sendable {
     public var logLevel = "info"
     /// Jobs `serve` runs at once in its own process (`MYDAY_WORKERS`); 0 leaves them to `myday-server worker`.
     public var workers = ProcessInfo.processInfo.activeProcessorCount
-    /// An OpenAI-compatible speech-to-text server (`MYDAY_ASR_URL`); nil means PocketSphinx on this machine.
+    /// An OpenAI-compatible speech-to-text server (`MYDAY_ASR_URL`); nil means the speech service this server
+    /// starts beside itself (Whisper), or PocketSphinx when that is not installed or turned off.
     public var asrURL: String?
+    /// Whether the server starts the installed speech service (`MYDAY_SPEECH_SERVICE`: `auto`, the default, or `off`).
+    public var speechService = SpeechServiceMode.automatic
+    /// Where the speech service is installed (`MYDAY_SPEECH_HOME`); nil looks beside this build (`.build/speech`).
+    public var speechHome: String?
     public var asrModel = "whisper-1"
     public var asrAPIKey: String?
     /// An OpenAI-compatible chat server for cleanup (`MYDAY_LLM_URL`); nil means the rules only.
@@ -77,6 +82,12 @@ public struct ServerConfiguration: Sendable {
         asrURL = config.string(forKey: "asr.url")
         asrModel = config.string(forKey: "asr.model", default: asrModel)
         asrAPIKey = config.string(forKey: "asr.api.key", isSecret: true)
+        speechHome = config.string(forKey: "speech.home")
+        switch config.string(forKey: "speech.service", default: "auto") {
+        case "auto": speechService = .automatic
+        case "off": speechService = .off
+        case let other: throw ConfigurationError("MYDAY_SPEECH_SERVICE must be auto or off, not \(other)")
+        }
         if let asrURL, URL(string: asrURL)?.host == nil {
             throw ConfigurationError("MYDAY_ASR_URL must be an absolute URL such as http://127.0.0.1:9000")
         }
@@ -159,4 +170,12 @@ public struct ServerConfiguration: Sendable {
 public struct ConfigurationError: Error, CustomStringConvertible {
     public let description: String
     init(_ description: String) { self.description = description }
+}
+
+/// Whether `myday-server` runs the installed speech service when no `MYDAY_ASR_URL` is set.
+public enum SpeechServiceMode: Sendable {
+    /// Run it when it is installed; PocketSphinx otherwise.
+    case automatic
+    /// PocketSphinx, even when the service is installed.
+    case off
 }

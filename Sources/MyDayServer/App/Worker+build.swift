@@ -16,17 +16,19 @@ public func buildWorker(configuration: ServerConfiguration, logger: Logger) asyn
     }
     do {
         // A worker-only process keeps its figures to itself for now: it serves no /metrics.
-        let worker = try makeJobWorker(parts, metrics: PipelineMetrics(registry: parts.registry))
+        let (worker, speech) = try makeJobWorker(parts, metrics: PipelineMetrics(registry: parts.registry))
         let cleanup = ExportCleanupService(exports: parts.exports, blobs: parts.blobs, logger: logger)
-        return [DatabaseService(driver: parts.driver), worker, cleanup]
+        return [DatabaseService(driver: parts.driver), worker, cleanup] + (speech.map { [$0] } ?? [])
     } catch {
         await parts.driver.shutdown()
         throw error
     }
 }
 
-/// The job worker with every handler, as both `serve` (in process) and `worker` run it.
-func makeJobWorker(_ parts: ServerParts, metrics: PipelineMetrics) throws -> JobWorker {
+/// The job worker with every handler, as both `serve` (in process) and `worker` run it, and the speech service
+/// it transcribes with, when it runs one.
+func makeJobWorker(_ parts: ServerParts, metrics: PipelineMetrics) throws -> (worker: JobWorker, speech: SpeechServiceSupervisor?)
+{
     let configuration = parts.configuration
     let logger = parts.logger
     try FileManager.default.createDirectory(at: configuration.scratchDirectory, withIntermediateDirectories: true)
@@ -36,8 +38,9 @@ func makeJobWorker(_ parts: ServerParts, metrics: PipelineMetrics) throws -> Job
     for suffix in [".zip.part", ".zip.part.entries.json"] {
         FileManager.default.removeFiles(in: configuration.scratchDirectory, endingWith: suffix, olderThan: 24 * 3600)
     }
+    let speech = try SpeechEngine.make(configuration, logger: logger)
     let transcription = TranscriptionHandler(
-        entries: parts.entries, blobs: parts.blobs, decoder: AudioDecoder(), recognizer: try makeRecognizer(configuration),
+        entries: parts.entries, blobs: parts.blobs, decoder: AudioDecoder(), recognizer: speech.recognizer,
         cleaner: makeCleaner(configuration, metrics: metrics, logger: logger), scratch: configuration.scratchDirectory,
         metrics: metrics, logger: logger)
     var settings = JobWorker.Settings()
@@ -52,7 +55,7 @@ func makeJobWorker(_ parts: ServerParts, metrics: PipelineMetrics) throws -> Job
         ExportMailHandler(
             exports: parts.exports, users: parts.users, links: parts.links, mailer: makeMailer(configuration), logger: logger),
     ]
-    return JobWorker(queue: parts.jobs, handlers: handlers, settings: settings, logger: logger)
+    return (JobWorker(queue: parts.jobs, handlers: handlers, settings: settings, logger: logger), speech.service)
 }
 
 /// Where mail goes: an SMTP server, SendGrid, or else the outbox folder in the data directory.
@@ -66,12 +69,34 @@ func makeMailer(_ configuration: ServerConfiguration) -> any Mailer {
     return OutboxMailer(folder: configuration.outboxDirectory, from: configuration.mailFrom)
 }
 
-/// The speech-to-text engine the configuration names: a Whisper-compatible server, or PocketSphinx here.
-func makeRecognizer(_ configuration: ServerConfiguration) throws -> any SpeechRecognizer {
-    if let url = configuration.asrURL {
-        return OpenAITranscriptionClient(baseURL: url, model: configuration.asrModel, apiKey: configuration.asrAPIKey)
+/// The speech-to-text engine the configuration names, and the speech service to run beside it, if any.
+struct SpeechEngine {
+    let recognizer: any SpeechRecognizer
+    let service: SpeechServiceSupervisor?
+    /// `whisper (speech service)`, `openai-compatible`, or `pocketsphinx`, for logs, /readyz and /metrics.
+    let name: String
+
+    /// An OpenAI-compatible server when `MYDAY_ASR_URL` is set; else the installed speech service (Whisper);
+    /// else PocketSphinx, with one log line saying why.
+    static func make(_ configuration: ServerConfiguration, logger: Logger) throws -> SpeechEngine {
+        if let url = configuration.asrURL {
+            let client = OpenAITranscriptionClient(
+                baseURL: url, model: configuration.asrModel, apiKey: configuration.asrAPIKey)
+            return SpeechEngine(recognizer: client, service: nil, name: "openai-compatible")
+        }
+        if configuration.speechService == .automatic {
+            if let installation = SpeechServiceInstallation.find(home: configuration.speechHome) {
+                let service = SpeechServiceSupervisor(
+                    installation: installation, concurrency: configuration.workers, logger: logger)
+                let recognizer = SupervisedSpeechRecognizer(supervisor: service, model: configuration.asrModel)
+                return SpeechEngine(recognizer: recognizer, service: service, name: "whisper")
+            }
+            logger.warning(
+                "the speech service is not installed (run scripts/install-speech-service); transcribing with PocketSphinx, US English only"
+            )
+        }
+        return SpeechEngine(recognizer: try PocketSphinxRecognizer(), service: nil, name: "pocketsphinx")
     }
-    return try PocketSphinxRecognizer()
 }
 
 /// The cleanup the configuration names: a chat model behind the faithfulness guard, or the rules.

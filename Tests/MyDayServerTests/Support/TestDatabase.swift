@@ -25,8 +25,9 @@ enum TestDatabase: String, CaseIterable, CustomTestStringConvertible, Sendable {
             .appendingPathComponent("myday-test-\(UUID().uuidString.prefix(8))", isDirectory: true)
         configuration.secret = "test-secret-that-is-long-enough-0123456789"
         configuration.logLevel = "warning"
-        // Background jobs run only in the tests that ask for them.
+        // Background jobs run only in the tests that ask for them, with PocketSphinx unless a test asks for Whisper.
         configuration.workers = 0
+        configuration.speechService = .off
         // Rate limits are exercised by the tests that set them; others make as many requests as they need.
         configuration.rateLimits = .generous
         // bcrypt's cheapest cost: the production cost is checked by a test of the real executable.
@@ -53,9 +54,11 @@ enum TestDatabase: String, CaseIterable, CustomTestStringConvertible, Sendable {
 }
 
 extension ServerConfiguration {
-    /// `settings` for a `myday-server` child process, plus this configuration's database.
+    /// `settings` for a `myday-server` child process, plus this configuration's database; PocketSphinx unless
+    /// `settings` asks for the speech service.
     func processEnvironment(_ settings: [String: String]) -> [String: String] {
-        databaseURL.map { settings.merging(["MYDAY_DATABASE_URL": $0]) { $1 } } ?? settings
+        let settings = ["MYDAY_SPEECH_SERVICE": "off"].merging(settings) { $1 }
+        return databaseURL.map { settings.merging(["MYDAY_DATABASE_URL": $0]) { $1 } } ?? settings
     }
 }
 

@@ -1,0 +1,177 @@
+import ChildProcesses
+import Foundation
+import Logging
+import MyDaySpeech
+import ServiceLifecycle
+
+/// Where `scripts/install-speech-service` put the speech service: a virtual environment and the model beside it.
+struct SpeechServiceInstallation: Sendable, Equatable {
+    let home: URL
+
+    var python: URL { home.appendingPathComponent("venv/bin/python") }
+
+    /// `home` when given (`MYDAY_SPEECH_HOME`); else the `speech` folder of the `.build` folder this program was
+    /// built in, then `./.build/speech`. Nil when none holds an installed service.
+    static func find(home: String?) -> SpeechServiceInstallation? {
+        var candidates: [URL] = []
+        if let home {
+            candidates.append(URL(fileURLWithPath: home, isDirectory: true))
+        } else {
+            var folder = (Bundle.main.executableURL ?? URL(fileURLWithPath: "/")).resolvingSymlinksInPath()
+            while folder.pathComponents.count > 1 {
+                folder.deleteLastPathComponent()
+                if folder.lastPathComponent == ".build" {
+                    candidates.append(folder.appendingPathComponent("speech", isDirectory: true))
+                    break
+                }
+            }
+            candidates.append(URL(fileURLWithPath: ".build/speech", isDirectory: true))
+        }
+        return candidates.map(SpeechServiceInstallation.init).first(where: \.isInstalled)
+    }
+
+    /// The installer writes `venv/.sources` last, once the service's package is in place.
+    var isInstalled: Bool {
+        FileManager.default.isExecutableFile(atPath: python.path)
+            && FileManager.default.fileExists(atPath: home.appendingPathComponent("venv/.sources").path)
+    }
+}
+
+/// Runs the speech service as a child process on loopback while the server runs: waits until it is ready,
+/// restarts it with backoff when it ends, and stops it on shutdown. The child ends by itself when this process
+/// dies, however it dies: its standard input is a pipe only this process holds (`ChildProcess` lifeline).
+actor SpeechServiceSupervisor: Service {
+    private enum State {
+        case starting
+        case ready(String)
+        case stopped
+    }
+
+    let installation: SpeechServiceInstallation
+    /// Transcriptions the service runs at once, all on one model: the job worker's slots.
+    let concurrency: Int
+    let logger: Logger
+    var firstRestartDelay: Duration = .seconds(1)
+    var longestRestartDelay: Duration = .seconds(60)
+    private var state = State.starting
+    private var stopping = false
+    private var child: ChildProcess?
+    private var waiters: [UUID: CheckedContinuation<String, any Error>] = [:]
+
+    init(installation: SpeechServiceInstallation, concurrency: Int, logger: Logger) {
+        self.installation = installation
+        self.concurrency = max(1, concurrency)
+        self.logger = logger
+    }
+
+    /// The process id of the running service, if one runs.
+    var processIdentifier: Int32? { child?.isRunning == true ? child?.processIdentifier : nil }
+
+    func run() async throws {
+        await withGracefulShutdownHandler {
+            await supervise()
+        } onGracefulShutdown: {
+            Task { await self.stop() }
+        }
+    }
+
+    /// The service's base URL once it is ready; waits while it starts, up to `patience`, then throws
+    /// `OpenAICompatible.Failure.unreachable`, which makes a job try again later instead of failing.
+    func baseURL(patience: Duration = .seconds(120)) async throws -> String {
+        if case .ready(let url) = state { return url }
+        if case .stopped = state { throw OpenAICompatible.Failure.unreachable("the speech service has stopped") }
+        let id = UUID()
+        let timer = Task {
+            try await Task.sleep(for: patience)
+            self.giveUp(id, OpenAICompatible.Failure.unreachable("the speech service did not become ready in time"))
+        }
+        defer { timer.cancel() }
+        return try await withTaskCancellationHandler {
+            try await withCheckedThrowingContinuation { continuation in
+                if Task.isCancelled {
+                    continuation.resume(throwing: CancellationError())
+                } else {
+                    waiters[id] = continuation
+                }
+            }
+        } onCancel: {
+            Task { await self.giveUp(id, CancellationError()) }
+        }
+    }
+
+    private func supervise() async {
+        var delay = firstRestartDelay
+        while !stopping && !Task.isCancelled {
+            let started = ContinuousClock.now
+            do {
+                let child = try ChildProcess(
+                    installation.python.path, ["-m", "myday_speech", "--exit-when-stdin-closes"],
+                    environment: environment(), errors: .passedThrough, lifeline: true)
+                self.child = child
+                let url = try await child.waitUntil { snapshot in
+                    String(decoding: snapshot.standardOutput, as: UTF8.self).split(separator: "\n")
+                        .first { $0.hasPrefix("listening on http://") }.map { String($0.dropFirst("listening on ".count)) }
+                }
+                becomeReady(url, processIdentifier: child.processIdentifier)
+                let ended = try await child.finish()
+                if !stopping { logger.warning("the speech service ended", metadata: ["status": "\(ended.status)"]) }
+            } catch {
+                if !stopping && !Task.isCancelled {
+                    logger.error("the speech service could not start", metadata: ["error": "\(error)"])
+                }
+            }
+            if case .ready = state { state = .starting }
+            guard !stopping && !Task.isCancelled else { break }
+            if ContinuousClock.now - started > longestRestartDelay { delay = firstRestartDelay }
+            logger.info("restarting the speech service", metadata: ["in_seconds": "\(delay.components.seconds)"])
+            try? await Task.sleep(for: delay)
+            delay = min(delay * 2, longestRestartDelay)
+        }
+        state = .stopped
+        for (_, waiter) in waiters { waiter.resume(throwing: OpenAICompatible.Failure.unreachable("the server is stopping")) }
+        waiters = [:]
+    }
+
+    private func stop() async {
+        stopping = true
+        guard let child, child.isRunning else { return }
+        child.signal(SIGTERM)
+    }
+
+    private func becomeReady(_ url: String, processIdentifier: Int32) {
+        state = .ready(url)
+        logger.info("the speech service is ready", metadata: ["url": "\(url)", "pid": "\(processIdentifier)"])
+        for (_, waiter) in waiters { waiter.resume(returning: url) }
+        waiters = [:]
+    }
+
+    private func giveUp(_ id: UUID, _ error: any Error) {
+        waiters.removeValue(forKey: id)?.resume(throwing: error)
+    }
+
+    /// This process's environment (the service reads its `MYDAY_SPEECH_*` settings from it) with a free port
+    /// on loopback and, unless set, as many transcriptions at once as the worker has slots.
+    private func environment() -> [String: String] {
+        var environment = ProcessInfo.processInfo.environment
+        environment["MYDAY_SPEECH_HOST"] = "127.0.0.1"
+        environment["MYDAY_SPEECH_PORT"] = "0"
+        if environment["MYDAY_SPEECH_CONCURRENCY"] == nil { environment["MYDAY_SPEECH_CONCURRENCY"] = "\(concurrency)" }
+        // The installed model is on disk: nothing to fetch. A model named by the operator may need the network.
+        if environment["MYDAY_SPEECH_MODEL"] == nil { environment["HF_HUB_OFFLINE"] = "1" }
+        return environment
+    }
+}
+
+/// Transcribes through the supervised speech service, waiting for it while it starts.
+struct SupervisedSpeechRecognizer: SpeechRecognizer {
+    let supervisor: SpeechServiceSupervisor
+    let model: String
+
+    func recognize(pcmFile: URL, language: String?) async throws -> Recognition {
+        let url = try await supervisor.baseURL()
+        var client = OpenAITranscriptionClient(baseURL: url, model: model, apiKey: nil)
+        // The service answers once it has transcribed, which takes a fraction of the recording's length.
+        client.timeout = .seconds(6 * 3600)
+        return try await client.recognize(pcmFile: pcmFile, language: language)
+    }
+}

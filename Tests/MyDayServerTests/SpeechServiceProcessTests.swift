@@ -1,0 +1,61 @@
+import Foundation
+import MyDayTestSupport
+import Testing
+
+@testable import MyDayServer
+
+/// `myday-server serve` with the installed speech service (Whisper) as its supervised child process.
+@Suite(.serialized) struct SpeechServiceProcessTests {
+    /// The pid in the newest "the speech service is ready" line of `logs`, and how many such lines there are.
+    private func speechServiceReady(in logs: String) -> (pid: Int32, count: Int)? {
+        let lines = logs.split(separator: "\n").filter { $0.contains("the speech service is ready") }
+        guard let last = lines.last, let match = last.firstMatch(of: /pid=(\d+)/), let pid = Int32(match.1) else { return nil }
+        return (pid, lines.count)
+    }
+
+    /// Whether `pid` has ended (a zombie waiting for its new parent to reap it counts as ended).
+    private func hasEnded(_ pid: Int32) -> Bool {
+        guard let status = try? String(contentsOfFile: "/proc/\(pid)/status", encoding: .utf8) else { return true }
+        return status.contains("State:\tZ")
+    }
+
+    @Test func theServerTranscribesWithWhisperRestartsTheServiceAndTakesItAlongWhenKilled() async throws {
+        let configuration = try await TestDatabase.sqlite.freshConfiguration()
+        let data = configuration.dataDirectory
+        // Given the server started with the speech service installed beside this build
+        let server = try await ServerProcess(
+            dataDirectory: data, environment: ["MYDAY_SPEECH_SERVICE": "auto", "MYDAY_WORKERS": "1"])
+        var ready: (pid: Int32, count: Int)?
+        try await pollUntil("the speech service is ready") {
+            ready = speechServiceReady(in: server.logs)
+            return ready != nil
+        }
+        let first = try #require(ready)
+        let audio = try await TestSpeech.m4a(TestSpeech.diarySentence)
+
+        try await server.withClient { api in
+            // When a recording is uploaded, then Whisper's words are stored
+            let session = try await api.register()
+            let id = try await api.createUploadedEntry(session, audio: audio)
+            let entry = try await api.finishedTranscription(session, id)
+            let clean = try #require(entry["transcript_clean"] as? String, "\(entry)")
+            let heard = Set(clean.lowercased().split(whereSeparator: { !$0.isLetter }).map(String.init))
+            #expect(Set(TestSpeech.diarySentence.split(separator: " ").map(String.init)).subtracting(heard).count <= 2)
+
+            // When the service dies, then the server starts it again, and the next recording is transcribed
+            kill(first.pid, SIGKILL)
+            try await pollUntil("the speech service is restarted") {
+                (speechServiceReady(in: server.logs)?.count ?? 0) > first.count
+            }
+            let again = try await api.finishedTranscription(session, try await api.createUploadedEntry(session, audio: audio))
+            #expect(again["status"] as? String == "transcribed", "\(again)")
+        }
+        let second = try #require(speechServiceReady(in: server.logs))
+        #expect(second.pid != first.pid)
+
+        // When the server is killed outright, then its speech service ends too
+        server.kill()
+        _ = try await server.waitForExit()
+        try await pollUntil("the speech service ends with its server") { hasEnded(second.pid) }
+    }
+}
