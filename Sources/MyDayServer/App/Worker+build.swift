@@ -39,6 +39,7 @@ func makeJobWorker(_ parts: ServerParts, metrics: PipelineMetrics) throws -> (wo
         FileManager.default.removeFiles(in: configuration.scratchDirectory, endingWith: suffix, olderThan: 24 * 3600)
     }
     let speech = try SpeechEngine.make(configuration, logger: logger)
+    logger.info("transcribing", metadata: ["engine": "\(speech.name)"])
     let transcription = TranscriptionHandler(
         entries: parts.entries, blobs: parts.blobs, decoder: AudioDecoder(), recognizer: speech.recognizer,
         cleaner: makeCleaner(configuration, metrics: metrics, logger: logger), scratch: configuration.scratchDirectory,
@@ -73,7 +74,7 @@ func makeMailer(_ configuration: ServerConfiguration) -> any Mailer {
 struct SpeechEngine {
     let recognizer: any SpeechRecognizer
     let service: SpeechServiceSupervisor?
-    /// `whisper (speech service)`, `openai-compatible`, or `pocketsphinx`, for logs, /readyz and /metrics.
+    /// The engine in use: `whisper` (the speech service), `openai-compatible` or `pocketsphinx`.
     let name: String
 
     /// An OpenAI-compatible server when `MYDAY_ASR_URL` is set; else the installed speech service (Whisper);
