@@ -55,8 +55,6 @@ public final class ChildProcess: Sendable {
     public let processIdentifier: Int32
     private let state = SharedState()
 
-    /// Starts `executable` (a path, or a name looked up on `PATH`) with `arguments`.
-    ///
     /// Where the child's standard error goes.
     public enum Errors: Sendable {
         /// Read into `Snapshot.standardError`.
@@ -67,6 +65,8 @@ public final class ChildProcess: Sendable {
         case passedThrough
     }
 
+    /// Starts `executable` (a path, or a name looked up on `PATH`) with `arguments`.
+    ///
     /// `environment` replaces the child's whole environment when given; `input` is written to its standard input,
     /// which is then closed (without it, standard input is `/dev/null`). With `lifeline`, standard input is instead a
     /// pipe this process holds open, never writing, until the child ends: when this process dies, even by SIGKILL,

@@ -58,4 +58,23 @@ import Testing
         _ = try await server.waitForExit()
         try await pollUntil("the speech service ends with its server") { hasEnded(second.pid) }
     }
+
+    @Test func aServerAskedToStopStopsItsSpeechServiceToo() async throws {
+        let configuration = try await TestDatabase.sqlite.freshConfiguration()
+        // Given a server whose speech service is ready
+        let server = try await ServerProcess(
+            dataDirectory: configuration.dataDirectory, environment: ["MYDAY_SPEECH_SERVICE": "auto", "MYDAY_WORKERS": "1"])
+        var ready: (pid: Int32, count: Int)?
+        try await pollUntil("the speech service is ready") {
+            ready = speechServiceReady(in: server.logs)
+            return ready != nil
+        }
+        let speech = try #require(ready).pid
+        // When it is asked to stop (SIGTERM), then it ends cleanly, and so does the service, not restarted
+        server.kill(signal: SIGTERM)
+        #expect(try await server.waitForExit() == 0)
+        try await pollUntil("the speech service ends") { hasEnded(speech) }
+        #expect(speechServiceReady(in: server.logs)?.count == 1)
+        #expect(!server.logs.contains("restarting the speech service"))
+    }
 }

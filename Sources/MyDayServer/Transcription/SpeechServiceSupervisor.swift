@@ -5,7 +5,7 @@ import MyDaySpeech
 import ServiceLifecycle
 
 /// Where `scripts/install-speech-service` put the speech service: a virtual environment and the model beside it.
-struct SpeechServiceInstallation: Sendable, Equatable {
+struct SpeechServiceInstallation: Sendable {
     let home: URL
 
     var python: URL { home.appendingPathComponent("venv/bin/python") }
@@ -51,8 +51,10 @@ actor SpeechServiceSupervisor: Service {
     /// Transcriptions the service runs at once, all on one model: the job worker's slots.
     let concurrency: Int
     let logger: Logger
-    var firstRestartDelay: Duration = .seconds(1)
-    var longestRestartDelay: Duration = .seconds(60)
+    let firstRestartDelay: Duration = .seconds(1)
+    let longestRestartDelay: Duration = .seconds(60)
+    /// How long a stopping service may finish a transcription before it is killed.
+    let stopGrace: Duration = .seconds(10)
     private var state = State.starting
     private var stopping = false
     private var child: ChildProcess?
@@ -63,9 +65,6 @@ actor SpeechServiceSupervisor: Service {
         self.concurrency = max(1, concurrency)
         self.logger = logger
     }
-
-    /// The process id of the running service, if one runs.
-    var processIdentifier: Int32? { child?.isRunning == true ? child?.processIdentifier : nil }
 
     func run() async throws {
         await withGracefulShutdownHandler {
@@ -132,10 +131,15 @@ actor SpeechServiceSupervisor: Service {
         waiters = [:]
     }
 
-    private func stop() async {
+    private func stop() {
         stopping = true
         guard let child, child.isRunning else { return }
         child.signal(SIGTERM)
+        let grace = stopGrace
+        Task {
+            try? await Task.sleep(for: grace)
+            child.signal(SIGKILL)
+        }
     }
 
     private func becomeReady(_ url: String, processIdentifier: Int32) {
