@@ -77,4 +77,39 @@ import Testing
         #expect(speechServiceReady(in: server.logs)?.count == 1)
         #expect(!server.logs.contains("restarting the speech service"))
     }
+
+    @Test func anEntryInFrenchFailsWithPocketSphinxAndIsTranscribedAgainOnceWhisperIsThere() async throws {
+        let configuration = try await TestDatabase.sqlite.freshConfiguration()
+        let data = configuration.dataDirectory
+        let french = try await TestSpeech.m4a("Bonjour. Aujourd'hui, il fait très beau, et je suis content.", voice: "fr")
+        // Given a server with PocketSphinx only, and a recording whose device speaks French
+        let first = try await ServerProcess(dataDirectory: data, environment: ["MYDAY_WORKERS": "1"])
+        let (session, id) = try await first.withClient { api in
+            let session = try await api.register()
+            let id = try await api.createUploadedEntry(session, audio: french, language: "fr-FR")
+            // Then it fails, saying which engine is missing, and no English words are stored
+            let failed = try await api.finishedTranscription(session, id)
+            #expect(failed["status"] as? String == "failed")
+            #expect((failed["failure_reason"] as? String)?.contains("PocketSphinx") == true, "\(failed)")
+            #expect((failed["transcript_clean"] as? String ?? "").isEmpty)
+            return (session, id)
+        }
+        first.kill(signal: SIGTERM)
+        _ = try await first.waitForExit()
+
+        // When the server runs again with the speech service and the entry is transcribed again
+        let second = try await ServerProcess(
+            dataDirectory: data, environment: ["MYDAY_SPEECH_SERVICE": "auto", "MYDAY_WORKERS": "1"])
+        defer { second.kill(signal: SIGTERM) }
+        try await second.withClient { api in
+            let again = try await api.send(.post, "/v1/entries/\(id)/retranscribe", token: session.accessToken)
+            #expect(again.status == .ok || again.status == .accepted, "\(again.text)")
+            // Then French words are stored, with the entry's language
+            let entry = try await api.finishedTranscription(session, id)
+            #expect(entry["status"] as? String == "transcribed", "\(entry)")
+            let clean = (entry["transcript_clean"] as? String ?? "").lowercased()
+            #expect(["bonjour", "fait", "beau"].filter { clean.contains($0) }.count >= 2, "\(clean)")
+            #expect(entry["language"] as? String == "fr-FR")
+        }
+    }
 }

@@ -31,6 +31,21 @@ import Testing
         #expect(recognition.words.map(\.start) == recognition.words.map(\.start).sorted())
     }
 
+    @Test(arguments: ["fr-FR", "de", "es-419"])
+    func aRecordingInAnotherLanguageIsRefusedNotTurnedIntoEnglish(_ language: String) async throws {
+        // Given French speech whose hint says so, and PocketSphinx, which knows only English
+        let pcm = try await AudioDecoder().decode(
+            try file(try await TestSpeech.m4a("bonjour, je suis allé au marché", voice: "fr"), "french-\(language).m4a"),
+            into: folder)
+        // Then it fails for good, saying which engine is missing, and invents no English words
+        let failure = await #expect(throws: SpeechFailure.self) {
+            try await PocketSphinxRecognizer().recognize(pcmFile: pcm, language: language)
+        }
+        #expect(failure?.description.contains(language) == true)
+        #expect(failure?.description.contains("Whisper") == true)
+        #expect(failure?.description.contains("Transcribe again") == true)
+    }
+
     @Test func silenceHasNoWords() async throws {
         let recognizer = try PocketSphinxRecognizer()
         let pcm = try await AudioDecoder().decode(try file(try await TestSpeech.silence(seconds: 3), "silence.m4a"), into: folder)

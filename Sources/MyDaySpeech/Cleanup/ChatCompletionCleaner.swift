@@ -76,7 +76,7 @@ public struct ChatCompletionCleaner: TranscriptCleaner {
             temperature: 0)
         let response = try await OpenAICompatible.post(
             baseURL: baseURL, path: "/v1/chat/completions", apiKey: apiKey, contentType: "application/json",
-            body: ByteBuffer(data: try JSONEncoder().encode(body)), timeout: timeout, maxResponseBytes: 4 * 1024 * 1024)
+            body: .bytes(ByteBuffer(data: try JSONEncoder().encode(body))), timeout: timeout, maxResponseBytes: 4 * 1024 * 1024)
         guard (200..<300).contains(response.status),
             let content = try JSONDecoder().decode(Answer.self, from: Data(buffer: response.body)).choices.first?.message.content
         else { throw OpenAICompatible.Failure.unavailable(Int(response.status)) }

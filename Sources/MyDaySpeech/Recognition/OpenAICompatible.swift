@@ -20,14 +20,14 @@ public enum OpenAICompatible {
     /// Sends `body` to `path` under `baseURL` and answers the status code and the body; throws
     /// `Failure.unreachable` when no answer came within `timeout`.
     public static func post(
-        baseURL: String, path: String, apiKey: String?, contentType: String, body: ByteBuffer, timeout: Duration,
+        baseURL: String, path: String, apiKey: String?, contentType: String, body: HTTPClientRequest.Body, timeout: Duration,
         maxResponseBytes: Int
     ) async throws -> (status: UInt, body: ByteBuffer) {
         var request = HTTPClientRequest(url: (baseURL.hasSuffix("/") ? String(baseURL.dropLast()) : baseURL) + path)
         request.method = .POST
         request.headers.add(name: "Content-Type", value: contentType)
         if let apiKey { request.headers.add(name: "Authorization", value: "Bearer \(apiKey)") }
-        request.body = .bytes(body)
+        request.body = body
         let response: HTTPClientResponse
         do {
             response = try await HTTPClient.shared.execute(request, timeout: .milliseconds(Int64(timeout / .milliseconds(1))))

@@ -1,6 +1,7 @@
 import Foundation
 import NIOCore
 import NIOFoundationCompat
+import _NIOFileSystem
 
 /// Speech-to-text through any OpenAI-compatible `POST /v1/audio/transcriptions` (hosted Whisper,
 /// faster-whisper servers, whisper.cpp's server), asking for word timestamps.
@@ -22,13 +23,15 @@ public struct OpenAITranscriptionClient: SpeechRecognizer {
     }
 
     public func recognize(pcmFile: URL, language: String?) async throws -> Recognition {
-        let boundary = "myday-\(UUID().uuidString)"
-        let body = try Self.multipartBody(
-            boundary: boundary, pcmFile: pcmFile, model: model, language: language.map(Self.isoLanguage))
-        let response = try await OpenAICompatible.post(
-            baseURL: baseURL, path: "/v1/audio/transcriptions", apiKey: apiKey,
-            contentType: "multipart/form-data; boundary=\(boundary)", body: body, timeout: timeout,
-            maxResponseBytes: maxResponseBytes)
+        let form = TranscriptionForm(
+            boundary: "myday-\(UUID().uuidString)", model: model, language: language.map(Self.isoLanguage))
+        let response = try await FileSystem.shared.withFileHandle(forReadingAt: FilePath(pcmFile.path)) { pcm in
+            let size = Int(try await pcm.info().size)
+            return try await OpenAICompatible.post(
+                baseURL: baseURL, path: "/v1/audio/transcriptions", apiKey: apiKey, contentType: form.contentType,
+                body: form.body(pcm: pcm.readChunks(in: 0..<Int64(size), chunkLength: .kibibytes(256)), pcmByteCount: size),
+                timeout: timeout, maxResponseBytes: maxResponseBytes)
+        }
         switch response.status {
         case 200..<300: break
         case 408, 429, 500...: throw OpenAICompatible.Failure.unavailable(Int(response.status))
@@ -43,27 +46,6 @@ public struct OpenAITranscriptionClient: SpeechRecognizer {
     /// `en-US` → `en`: the API takes ISO 639-1 codes.
     public static func isoLanguage(_ tag: String) -> String {
         String(tag.split(separator: "-").first ?? Substring(tag)).lowercased()
-    }
-
-    /// The form the API expects, with the PCM wrapped as a WAV file.
-    public static func multipartBody(boundary: String, pcmFile: URL, model: String, language: String?) throws -> ByteBuffer {
-        let pcm = try Data(contentsOf: pcmFile)
-        var buffer = ByteBuffer()
-        func field(_ name: String, _ value: String) {
-            buffer.writeString("--\(boundary)\r\nContent-Disposition: form-data; name=\"\(name)\"\r\n\r\n\(value)\r\n")
-        }
-        field("model", model)
-        field("response_format", "verbose_json")
-        field("timestamp_granularities[]", "word")
-        field("timestamp_granularities[]", "segment")
-        if let language { field("language", language) }
-        buffer.writeString(
-            "--\(boundary)\r\nContent-Disposition: form-data; name=\"file\"; filename=\"audio.wav\"\r\nContent-Type: audio/wav\r\n\r\n"
-        )
-        buffer.writeBytes(WAVHeader.bytes(pcmByteCount: pcm.count, sampleRate: AudioDecoder.sampleRate))
-        buffer.writeBytes(pcm)
-        buffer.writeString("\r\n--\(boundary)--\r\n")
-        return buffer
     }
 
     /// The parts of a `verbose_json` answer My Day reads.

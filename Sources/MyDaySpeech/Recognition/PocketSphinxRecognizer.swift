@@ -39,7 +39,14 @@ public final class PocketSphinxRecognizer: SpeechRecognizer {
         self.model = model
     }
 
+    /// Refuses a recording whose language hint is not English: PocketSphinx would turn it into English words.
     public func recognize(pcmFile: URL, language: String?) async throws -> Recognition {
+        if let language, OpenAITranscriptionClient.isoLanguage(language) != "en" {
+            throw SpeechFailure(
+                "This recording is in \(language), and this server's only speech engine, PocketSphinx, knows English "
+                    + "alone. Once a multilingual engine is set up (the Whisper speech service, or MYDAY_ASR_URL), "
+                    + "choose Transcribe again.")
+        }
         let decoder = try idle.withLock { $0.popLast() } ?? Decoder(model: model)
         defer { idle.withLock { $0.append(decoder) } }
         let words = try await withCheckedThrowingContinuation {

@@ -103,14 +103,14 @@ struct APIClient: Sendable {
     /// Creates an audio entry and answers its JSON and upload target.
     func createAudioEntry(
         _ session: Session, id: UUID = UUID(), sizeBytes: Int, contentType: String = "audio/mp4",
-        createdAt: String = "2026-05-01T08:30:00Z", tz: String = "Europe/Paris"
+        createdAt: String = "2026-05-01T08:30:00Z", tz: String = "Europe/Paris", language: String? = nil
     ) async throws -> (entry: [String: Any], uploadURL: String?, reply: Reply) {
-        let reply = try await send(
-            .post, "/v1/entries", token: session.accessToken,
-            json: [
-                "id": id.uuidString.lowercased(), "created_at": createdAt, "tz": tz, "duration_s": 1.5, "kind": "audio",
-                "size_bytes": sizeBytes, "content_type": contentType,
-            ])
+        var body: [String: Any] = [
+            "id": id.uuidString.lowercased(), "created_at": createdAt, "tz": tz, "duration_s": 1.5, "kind": "audio",
+            "size_bytes": sizeBytes, "content_type": contentType,
+        ]
+        body["language"] = language
+        let reply = try await send(.post, "/v1/entries", token: session.accessToken, json: body)
         let entry = reply.json["entry"] as? [String: Any] ?? [:]
         let upload = reply.json["upload"] as? [String: Any]
         return (entry, upload?["url"] as? String, reply)
@@ -128,9 +128,11 @@ struct APIClient: Sendable {
     /// Creates an audio entry, uploads `audio` (`TestAudio.m4a()` by default) and completes it: an entry as a phone
     /// leaves it. Answers its id.
     @discardableResult
-    func createUploadedEntry(_ session: Session, id: UUID = UUID(), audio: Data? = nil) async throws -> UUID {
+    func createUploadedEntry(_ session: Session, id: UUID = UUID(), audio: Data? = nil, language: String? = nil)
+        async throws -> UUID
+    {
         let audio = if let audio { audio } else { try await TestAudio.m4a() }
-        let created = try await createAudioEntry(session, id: id, sizeBytes: audio.count)
+        let created = try await createAudioEntry(session, id: id, sizeBytes: audio.count, language: language)
         let uploaded = try await upload(try #require(created.uploadURL, "\(created.reply.text)"), audio)
         try #require(uploaded.status == .noContent, "upload answered \(uploaded.status): \(uploaded.text)")
         let completed = try await send(.post, "/v1/entries/\(id)/complete", token: session.accessToken)
