@@ -75,4 +75,97 @@ import Testing
             }
         }
     }
+
+    // Whisper writes casing and punctuation and often keeps fillers.
+
+    @Test func whispersPunctuationIsKeptAndPausesDoNotEndItsSentences() {
+        #expect(
+            clean("So I went to the | market and it was closed. ¶ Then we walked home.")
+                == "So I went to the market and it was closed.\n\nThen we walked home.")
+    }
+
+    @Test func fillersGoWithTheirCommasWithoutLeavingALowercaseStart() {
+        #expect(clean("Um, so this morning I walked.") == "So this morning I walked.")
+        #expect(clean("I think, um, we should go.") == "I think we should go.")
+        #expect(clean("We went home. Um, then we slept.") == "We went home. Then we slept.")
+        #expect(clean("We went home, uh. It was late.") == "We went home. It was late.")
+        #expect(clean("It was, hmm, fine, I guess.") == "It was fine, I guess.")
+    }
+
+    @Test func abbreviationsAndNumbersStayAsWritten() {
+        #expect(clean("Then Mr. Smith came by at 3 o'clock.") == "Then Mr. Smith came by at 3 o'clock.")
+        #expect(clean("We paid 1,200 euros for Dr. Brown's visit.") == "We paid 1,200 euros for Dr. Brown's visit.")
+    }
+
+    /// Transcripts generated from a fixed seed, shaped like Whisper's and PocketSphinx's: the cleaner adds no word,
+    /// leaves no doubled or stray punctuation, and starts no sentence in lowercase.
+    @Test func generatedTranscriptsKeepTheRules() {
+        var random = SplitMix64(seed: 0x6d79_6461_79)
+        let plain = ["i", "went", "home", "and", "we", "talked", "about", "the", "garden", "so", "it", "was", "3", "1,200"]
+        let named = ["Mr.", "Dr.", "Smith", "Paris", "I'm", "café"]
+        let fillers = ["um", "uh", "hmm", "er", "Um", "Uh", "Hmm"]
+        let marks = ["", "", "", ",", ".", "?", "!"]
+        for _ in 0..<3000 {
+            var script: [String] = []
+            let punctuated = random.next() % 2 == 0
+            for _ in 0..<(1 + Int(random.next() % 24)) {
+                switch random.next() % 10 {
+                case 0: script.append(["|", "¶", "_"][Int(random.next() % 3)])
+                case 1, 2: script.append(fillers[Int(random.next() % UInt64(fillers.count))])
+                case 3: script.append(named[Int(random.next() % UInt64(named.count))])
+                default: script.append(plain[Int(random.next() % UInt64(plain.count))])
+                }
+                if punctuated, let last = script.last, !["|", "¶", "_"].contains(last), !last.hasSuffix(".") {
+                    script[script.count - 1] = last + marks[Int(random.next() % UInt64(marks.count))]
+                }
+            }
+            let input = script.joined(separator: " ")
+            let output = clean(input)
+            #expect(isSubsequence(bareWords(output), of: bareWords(input)), "added a word: \(input) → \(output)")
+            for stray in [",,", " ,", ",.", ".,", "..", " .", ",\n", "?.", "!."] {
+                #expect(!output.contains(stray), "'\(stray)' in \(input) → \(output)")
+            }
+            #expect(sentenceStarts(output).allSatisfy { !$0.isLowercase }, "lowercase start: \(input) → \(output)")
+            #expect(output.isEmpty || ".!?".contains(output.last!), "no end: \(input) → \(output)")
+        }
+    }
+
+    private func bareWords(_ text: String) -> [String] {
+        text.split(whereSeparator: \.isWhitespace).map { RulesCleaner.bare(String($0)) }.filter {
+            !$0.isEmpty && $0 != "|" && $0 != "¶" && $0 != "_"
+        }
+    }
+
+    private func isSubsequence(_ part: [String], of whole: [String]) -> Bool {
+        var rest = whole[...]
+        for word in part {
+            guard let found = rest.firstIndex(of: word) else { return false }
+            rest = rest[rest.index(after: found)...]
+        }
+        return true
+    }
+
+    /// The first letter of the text and of every sentence after an end mark (abbreviations aside).
+    private func sentenceStarts(_ text: String) -> [Character] {
+        var starts: [Character] = []
+        var atStart = true
+        for token in text.split(whereSeparator: \.isWhitespace) {
+            if atStart, let first = token.first(where: \.isLetter), token.first?.isLetter == true { starts.append(first) }
+            atStart = token.last.map { ".!?".contains($0) } == true && !RulesCleaner.abbreviations.contains(token.lowercased())
+        }
+        return starts
+    }
+}
+
+/// A small deterministic random generator, so a failing case can be found again from its seed.
+struct SplitMix64 {
+    private var state: UInt64
+    init(seed: UInt64) { state = seed }
+    mutating func next() -> UInt64 {
+        state &+= 0x9E37_79B9_7F4A_7C15
+        var z = state
+        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+        return z ^ (z >> 31)
+    }
 }

@@ -2,10 +2,12 @@ import Foundation
 
 /// The embedded cleaner: deterministic rules over the recognised words and their timings.
 ///
-/// - drops fillers (uh, um, er, ah, hmm…), and "like" / "you know" only where pauses set them apart;
+/// - drops fillers (uh, um, er, ah, hmm…) with the commas that set them apart, and "like" / "you know" only
+///   where pauses set them apart;
 /// - collapses stutters ("I I went" → "I went");
-/// - ends a sentence at a pause or the engine's own end mark, and starts a paragraph at a long pause;
-/// - capitalises sentence starts and "I".
+/// - ends a sentence at the engine's own end marks; for an engine that writes none (PocketSphinx), at pauses too;
+/// - starts a paragraph at a long pause after a sentence's end;
+/// - capitalises sentence starts and "I"; keeps abbreviations ("Mr.") and numbers as the engine wrote them.
 /// Every output word is one of the input words, in order.
 public struct RulesCleaner: TranscriptCleaner {
     /// A silence this long (seconds) between words ends a sentence.
@@ -26,6 +28,8 @@ public struct RulesCleaner: TranscriptCleaner {
     }
 
     public func cleanText(_ words: [RecognizedWord]) -> String {
+        // An engine that writes punctuation (Whisper) has placed its sentence ends; pauses only make paragraphs.
+        let punctuated = words.contains { Self.hasPunctuation($0.word) }
         let kept = collapseStutters(dropFillers(words))
         var output = ""
         var startsSentence = true
@@ -33,10 +37,10 @@ public struct RulesCleaner: TranscriptCleaner {
             var text = spoken.word.word
             if Self.bare(text) == "i" || Self.bare(text).hasPrefix("i'") { text = "I" + text.dropFirst() }
             if startsSentence { text = text.prefix(1).uppercased() + text.dropFirst() }
-            if index > 0 { output += spoken.pauseBefore >= paragraphPause ? "\n\n" : " " }
+            if index > 0 { output += startsSentence && spoken.pauseBefore >= paragraphPause ? "\n\n" : " " }
             output += text
-            let endsSentence =
-                Self.hasEndMark(text) || (index + 1 < kept.count ? kept[index + 1].pauseBefore >= sentencePause : true)
+            let pauseAfter = index + 1 < kept.count ? kept[index + 1].pauseBefore : .infinity
+            let endsSentence = Self.hasEndMark(text) || pauseAfter == .infinity || (!punctuated && pauseAfter >= sentencePause)
             if endsSentence && !Self.hasEndMark(text) {
                 if Self.hasPunctuation(text) { output.removeLast() }
                 output += "."
@@ -64,8 +68,9 @@ public struct RulesCleaner: TranscriptCleaner {
             pause = max(pause, gap)
             let pausedBefore = index == 0 || gap >= fillerPause
             var dropped = 0
-            if Self.isFiller(bare, original: word.word, isFirst: index == 0) {
+            if Self.isFiller(bare, original: word.word, startsSentence: index == 0 || Self.hasEndMark(words[index - 1].word)) {
                 dropped = 1
+                if let last = kept.indices.last { kept[last].word = Self.taking(punctuationOf: word.word, onto: kept[last].word) }
             } else if bare == "like", pausedBefore, index + 1 == words.count || words[index + 1].start - word.end >= fillerPause {
                 dropped = 1
             } else if bare == "you", index + 1 < words.count, Self.bare(words[index + 1].word) == "know", pausedBefore,
@@ -102,17 +107,37 @@ public struct RulesCleaner: TranscriptCleaner {
         return kept
     }
 
-    /// A filler token, but not a name: a capitalised "Hmm" inside a sentence stays.
-    private static func isFiller(_ bare: String, original: String, isFirst: Bool) -> Bool {
+    /// A filler token, but not a name: a capitalised "Hmm" inside a sentence stays; at a sentence's start it goes.
+    private static func isFiller(_ bare: String, original: String, startsSentence: Bool) -> Bool {
         let capitalised = original.first?.isUppercase == true
-        guard !capitalised || isFirst else { return false }
+        guard !capitalised || startsSentence else { return false }
         return fillers.contains(bare) || bare.wholeMatch(of: /h+m+/) != nil || bare.wholeMatch(of: /u+h+m*/) != nil
     }
+
+    /// `previous` once the filler `filler` after it is dropped: "think, um, we" loses the comma pair that set the
+    /// filler apart, and "home, um." ends its sentence at "home.".
+    private static func taking(punctuationOf filler: String, onto previous: RecognizedWord) -> RecognizedWord {
+        guard let mark = filler.last, ".!?,".contains(mark), previous.word.last.map({ ",;:".contains($0) }) == true else {
+            guard let mark = filler.last, ".!?".contains(mark), !hasEndMark(previous.word), previous.word.last != "."
+            else { return previous }
+            return RecognizedWord(word: previous.word + String(mark), start: previous.start, end: previous.end)
+        }
+        let stripped = String(previous.word.dropLast())
+        let word = ".!?".contains(mark) ? stripped + String(mark) : stripped
+        return RecognizedWord(word: word, start: previous.start, end: previous.end)
+    }
+
+    /// Abbreviations whose period ends no sentence.
+    static let abbreviations: Set<String> = [
+        "mr.", "mrs.", "ms.", "dr.", "st.", "vs.", "prof.", "jr.", "sr.", "e.g.", "i.e.", "a.m.", "p.m.",
+    ]
 
     public static func bare(_ word: String) -> String {
         word.lowercased().trimmingCharacters(in: .punctuationCharacters.subtracting(CharacterSet(charactersIn: "'")))
     }
 
-    private static func hasEndMark(_ word: String) -> Bool { word.last.map { ".!?".contains($0) } ?? false }
+    private static func hasEndMark(_ word: String) -> Bool {
+        (word.last.map { ".!?".contains($0) } ?? false) && !abbreviations.contains(word.lowercased())
+    }
     private static func hasPunctuation(_ word: String) -> Bool { word.last.map { ".!?,;:".contains($0) } ?? false }
 }
