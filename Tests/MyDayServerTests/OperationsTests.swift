@@ -7,7 +7,10 @@ import Testing
     @Test func healthReadinessMetricsAndTheDocument() async throws {
         try await TestServer.make(.sqlite).run { api in
             #expect(try await api.send(.get, "/healthz").json["status"] as? String == "ok")
-            #expect(try await api.send(.get, "/readyz").json["status"] as? String == "ready")
+            let ready = try await api.send(.get, "/readyz").json
+            #expect(ready["status"] as? String == "ready")
+            // An API-only node (no workers) transcribes nothing, so it names no speech engine
+            #expect(ready["speech"] == nil)
             let document = try await api.send(.get, "/openapi.yaml")
             #expect(document.status == .ok && document.text.hasPrefix("openapi: 3.1.0"))
 
@@ -19,6 +22,16 @@ import Testing
             #expect(metrics.contains("myday_http_request_duration_seconds_bucket"))
             #expect(metrics.contains(#"myday_jobs_in_state_count{state="queued"} 0"#))
             #expect(!metrics.contains(session.userID))
+        }
+    }
+
+    @Test func readinessAndMetricsNameTheSpeechEngine() async throws {
+        // Given a node that runs jobs with PocketSphinx (the speech service is off in these tests)
+        try await TestServer.make(.sqlite) { $0.workers = 1 }.run { api in
+            let speech = try await api.send(.get, "/readyz").json["speech"] as? [String: String]
+            #expect(speech == ["engine": "pocketsphinx", "model": "en-us", "state": "ready"])
+            let metrics = try await api.send(.get, "/metrics").text
+            #expect(metrics.contains(#"myday_speech_engine_ready{engine="pocketsphinx",model="en-us"} 1"#), "\(metrics)")
         }
     }
 

@@ -34,6 +34,12 @@ import Testing
         let audio = try await TestSpeech.m4a(TestSpeech.diarySentence)
 
         try await server.withClient { api in
+            // Then readiness and metrics name Whisper and its model
+            let speech = try await api.send(.get, "/readyz").json["speech"] as? [String: String]
+            #expect(speech == ["engine": "whisper", "model": "whisper-base", "state": "ready"])
+            let metrics = try await api.send(.get, "/metrics").text
+            #expect(metrics.contains(#"myday_speech_engine_ready{engine="whisper",model="whisper-base"} 1"#))
+
             // When a recording is uploaded, then Whisper's words are stored
             let session = try await api.register()
             let id = try await api.createUploadedEntry(session, audio: audio)

@@ -1,4 +1,5 @@
-"""`python -m myday_speech`: loads the model, then serves; prints `listening on http://HOST:PORT` once ready."""
+"""`python -m myday_speech`: loads the model, then serves; prints `listening on http://HOST:PORT model NAME` once
+ready."""
 
 from __future__ import annotations
 
@@ -38,7 +39,7 @@ def main() -> None:
         uvicorn.Config(build_app(engine), log_config=None, access_log=False, timeout_graceful_shutdown=5)
     )
     # The socket already listens: connections made from now on wait until uvicorn accepts them.
-    print(f"listening on http://{host}:{port}", flush=True)
+    print(f"listening on http://{host}:{port} model {settings.model_name}", flush=True)
     server.run(sockets=[listener])
 
 

@@ -23,8 +23,8 @@ def test_the_service_says_where_it_listens_and_ends_when_its_standard_input_clos
     try:
         # When it is ready it prints its address, and answers there
         line = child.stdout.readline()
-        assert line.startswith("listening on http://127.0.0.1:"), line
-        with urllib.request.urlopen(line.split()[-1] + "/health", timeout=60) as response:
+        assert line.startswith("listening on http://127.0.0.1:") and line.split()[3:] == ["model", "whisper-base"], line
+        with urllib.request.urlopen(line.split()[2] + "/health", timeout=60) as response:
             health = json.load(response)
         assert health["status"] == "ok"
         assert health["concurrency"] == 2

@@ -19,15 +19,17 @@ public func buildApplication(
     }
     do {
         parts.blobs.removeAbandonedUploads()
-        let router = try await buildRouter(parts)
         // Services stop in reverse order: the server drains first, then the worker, then the database closes.
         var services: [any Service] = [DatabaseService(driver: parts.driver)]
+        var speech: SpeechEngine?
         if configuration.workers > 0 {
-            let (worker, speech) = try makeJobWorker(parts, metrics: PipelineMetrics(registry: parts.registry))
+            let (worker, engine) = try makeJobWorker(parts, metrics: PipelineMetrics(registry: parts.registry))
             services.append(worker)
-            if let speech { services.append(speech) }
+            if let service = engine.service { services.append(service) }
             services.append(ExportCleanupService(exports: parts.exports, blobs: parts.blobs, logger: logger))
+            speech = engine
         }
+        let router = try await buildRouter(parts, speech: speech)
         return Application(
             router: router,
             configuration: .init(address: .hostname(configuration.host, port: configuration.port), serverName: "myday"),
@@ -41,8 +43,9 @@ public func buildApplication(
     }
 }
 
-/// The routes and middleware of the API, the signed blob URLs, the web app and the operations endpoints.
-func buildRouter(_ parts: ServerParts) async throws -> Router<MyDayRequestContext> {
+/// The routes and middleware of the API, the signed blob URLs, the web app and the operations endpoints;
+/// `speech` is the engine this process transcribes with (nil on an API-only node).
+func buildRouter(_ parts: ServerParts, speech: SpeechEngine?) async throws -> Router<MyDayRequestContext> {
     let configuration = parts.configuration
     let passwords = PasswordHasher(cost: configuration.bcryptCost)
     // The decoy hash makes unknown emails cost one bcrypt; made now, the first such login is not slower.
@@ -63,7 +66,8 @@ func buildRouter(_ parts: ServerParts) async throws -> Router<MyDayRequestContex
     router.add(middleware: JSONBodyMiddleware())
     router.add(middleware: RequestOriginMiddleware(publicURL: configuration.publicURL))
     OperationsRoutes(
-        driver: parts.driver, registry: parts.registry, jobs: parts.jobs, document: try OpenAPIDocument.yaml()
+        driver: parts.driver, registry: parts.registry, jobs: parts.jobs, speech: speech,
+        document: try OpenAPIDocument.yaml()
     ).register(on: router)
     BlobRoutes(
         blobs: parts.blobs, entries: parts.entries, exports: parts.exports, signer: parts.signer,

@@ -18,7 +18,7 @@ public func buildWorker(configuration: ServerConfiguration, logger: Logger) asyn
         // A worker-only process keeps its figures to itself for now: it serves no /metrics.
         let (worker, speech) = try makeJobWorker(parts, metrics: PipelineMetrics(registry: parts.registry))
         let cleanup = ExportCleanupService(exports: parts.exports, blobs: parts.blobs, logger: logger)
-        return [DatabaseService(driver: parts.driver), worker, cleanup] + (speech.map { [$0] } ?? [])
+        return [DatabaseService(driver: parts.driver), worker, cleanup] + (speech.service.map { [$0] } ?? [])
     } catch {
         await parts.driver.shutdown()
         throw error
@@ -27,8 +27,7 @@ public func buildWorker(configuration: ServerConfiguration, logger: Logger) asyn
 
 /// The job worker with every handler, as both `serve` (in process) and `worker` run it, and the speech service
 /// it transcribes with, when it runs one.
-func makeJobWorker(_ parts: ServerParts, metrics: PipelineMetrics) throws -> (worker: JobWorker, speech: SpeechServiceSupervisor?)
-{
+func makeJobWorker(_ parts: ServerParts, metrics: PipelineMetrics) throws -> (worker: JobWorker, speech: SpeechEngine) {
     let configuration = parts.configuration
     let logger = parts.logger
     try FileManager.default.createDirectory(at: configuration.scratchDirectory, withIntermediateDirectories: true)
@@ -56,7 +55,7 @@ func makeJobWorker(_ parts: ServerParts, metrics: PipelineMetrics) throws -> (wo
         ExportMailHandler(
             exports: parts.exports, users: parts.users, links: parts.links, mailer: makeMailer(configuration), logger: logger),
     ]
-    return (JobWorker(queue: parts.jobs, handlers: handlers, settings: settings, logger: logger), speech.service)
+    return (JobWorker(queue: parts.jobs, handlers: handlers, settings: settings, logger: logger), speech)
 }
 
 /// Where mail goes: an SMTP server, SendGrid, or else the outbox folder in the data directory.
@@ -71,11 +70,20 @@ func makeMailer(_ configuration: ServerConfiguration) -> any Mailer {
 }
 
 /// The speech-to-text engine the configuration names, and the speech service to run beside it, if any.
-struct SpeechEngine {
+struct SpeechEngine: Sendable {
     let recognizer: any SpeechRecognizer
     let service: SpeechServiceSupervisor?
     /// The engine in use: `whisper` (the speech service), `openai-compatible` or `pocketsphinx`.
     let name: String
+    /// The model named by the configuration; the speech service reports its own once it is ready.
+    let configuredModel: String
+
+    /// The engine, its model and whether it can transcribe now, for `/readyz` and `/metrics`.
+    func status() async -> (engine: String, model: String, state: String) {
+        guard let service else { return (name, configuredModel, "ready") }
+        let status = await service.status
+        return (name, status.model ?? configuredModel, status.state)
+    }
 
     /// An OpenAI-compatible server when `MYDAY_ASR_URL` is set; else the installed speech service (Whisper);
     /// else PocketSphinx, with one log line saying why.
@@ -83,20 +91,24 @@ struct SpeechEngine {
         if let url = configuration.asrURL {
             let client = OpenAITranscriptionClient(
                 baseURL: url, model: configuration.asrModel, apiKey: configuration.asrAPIKey)
-            return SpeechEngine(recognizer: client, service: nil, name: "openai-compatible")
+            return SpeechEngine(
+                recognizer: client, service: nil, name: "openai-compatible", configuredModel: configuration.asrModel)
         }
         if configuration.speechService == .automatic {
             if let installation = SpeechServiceInstallation.find(home: configuration.speechHome) {
                 let service = SpeechServiceSupervisor(
                     installation: installation, concurrency: configuration.workers, logger: logger)
                 let recognizer = SupervisedSpeechRecognizer(supervisor: service, model: configuration.asrModel)
-                return SpeechEngine(recognizer: recognizer, service: service, name: "whisper")
+                return SpeechEngine(
+                    recognizer: recognizer, service: service, name: "whisper",
+                    configuredModel: ProcessInfo.processInfo.environment["MYDAY_SPEECH_MODEL"] ?? "whisper-base")
             }
             logger.warning(
                 "the speech service is not installed (run scripts/install-speech-service); transcribing with PocketSphinx, US English only"
             )
         }
-        return SpeechEngine(recognizer: try PocketSphinxRecognizer(), service: nil, name: "pocketsphinx")
+        return SpeechEngine(
+            recognizer: try PocketSphinxRecognizer(), service: nil, name: "pocketsphinx", configuredModel: "en-us")
     }
 }
 

@@ -8,6 +8,8 @@ struct OperationsRoutes<Context: RequestContext>: Sendable {
     let driver: any DatabaseDriver
     let registry: PrometheusCollectorRegistry
     let jobs: JobQueue
+    /// The engine this process transcribes with; nil on an API-only node.
+    let speech: SpeechEngine?
     let document: Data
 
     func register(on router: Router<Context>) {
@@ -15,7 +17,12 @@ struct OperationsRoutes<Context: RequestContext>: Sendable {
         router.get("/readyz") { _, context in
             do {
                 _ = try await driver.read { db in try await db.raw("SELECT 1 AS one").first() }
-                return Self.json(#"{"status":"ready"}"#)
+                var answer: [String: Any] = ["status": "ready"]
+                if let speech {
+                    let status = await speech.status()
+                    answer["speech"] = ["engine": status.engine, "model": status.model, "state": status.state]
+                }
+                return Self.json(String(decoding: try JSONSerialization.data(withJSONObject: answer), as: UTF8.self))
             } catch {
                 context.logger.warning("database unreachable")
                 return APIError(status: .serviceUnavailable, code: "not_ready", message: "The database does not answer.")
@@ -24,7 +31,9 @@ struct OperationsRoutes<Context: RequestContext>: Sendable {
         }
         router.get("/metrics") { _, context in
             do {
-                PipelineMetrics(registry: registry).recordJobCounts(try await jobs.counts())
+                let metrics = PipelineMetrics(registry: registry)
+                if let speech { metrics.recordSpeechEngine(await speech.status()) }
+                metrics.recordJobCounts(try await jobs.counts())
             } catch {
                 context.logger.warning("job counts unavailable for metrics")
             }

@@ -38,4 +38,14 @@ struct PipelineMetrics: Sendable {
             ).set(Int64(counts[state] ?? 0))
         }
     }
+
+    /// `myday_speech_engine_ready{engine, model}`: 1 when the engine can transcribe now, 0 while it starts.
+    func recordSpeechEngine(_ status: (engine: String, model: String, state: String)) {
+        registry.makeGauge(
+            descriptor: .init(
+                namespace: "myday", subsystem: "speech", metricName: "engine_ready",
+                helpText: "The speech engine and model this process transcribes with; 1 when it can transcribe now"),
+            labels: [("engine", status.engine), ("model", status.model)]
+        ).set(Int64(status.state == "ready" ? 1 : 0))
+    }
 }

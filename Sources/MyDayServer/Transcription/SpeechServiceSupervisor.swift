@@ -47,6 +47,14 @@ actor SpeechServiceSupervisor: Service {
         case stopped
     }
 
+    /// What `/readyz` and `/metrics` tell of the service.
+    struct Status: Sendable, Equatable {
+        /// `starting`, `ready` or `stopped`.
+        let state: String
+        /// The model the service loaded, once it said so.
+        let model: String?
+    }
+
     let installation: SpeechServiceInstallation
     /// Transcriptions the service runs at once, all on one model: the job worker's slots.
     let concurrency: Int
@@ -56,6 +64,7 @@ actor SpeechServiceSupervisor: Service {
     /// How long a stopping service may finish a transcription before it is killed.
     let stopGrace: Duration = .seconds(10)
     private var state = State.starting
+    private var model: String?
     private var stopping = false
     private var child: ChildProcess?
     private var waiters: [UUID: CheckedContinuation<String, any Error>] = [:]
@@ -71,6 +80,14 @@ actor SpeechServiceSupervisor: Service {
             await supervise()
         } onGracefulShutdown: {
             Task { await self.stop() }
+        }
+    }
+
+    var status: Status {
+        switch state {
+        case .starting: Status(state: "starting", model: model)
+        case .ready: Status(state: "ready", model: model)
+        case .stopped: Status(state: "stopped", model: model)
         }
     }
 
@@ -107,11 +124,13 @@ actor SpeechServiceSupervisor: Service {
                     installation.python.path, ["-m", "myday_speech", "--exit-when-stdin-closes"],
                     environment: environment(), errors: .passedThrough, lifeline: true)
                 self.child = child
-                let url = try await child.waitUntil { snapshot in
+                // "listening on http://127.0.0.1:PORT model NAME"
+                let ready = try await child.waitUntil { snapshot in
                     String(decoding: snapshot.standardOutput, as: UTF8.self).split(separator: "\n")
-                        .first { $0.hasPrefix("listening on http://") }.map { String($0.dropFirst("listening on ".count)) }
+                        .first { $0.hasPrefix("listening on http://") }?.split(separator: " ").map(String.init)
                 }
-                becomeReady(url, processIdentifier: child.processIdentifier)
+                model = ready.count >= 5 && ready[3] == "model" ? ready[4] : nil
+                becomeReady(ready[2], processIdentifier: child.processIdentifier)
                 let ended = try await child.finish()
                 if !stopping { logger.warning("the speech service ended", metadata: ["status": "\(ended.status)"]) }
             } catch {
@@ -144,7 +163,9 @@ actor SpeechServiceSupervisor: Service {
 
     private func becomeReady(_ url: String, processIdentifier: Int32) {
         state = .ready(url)
-        logger.info("the speech service is ready", metadata: ["url": "\(url)", "pid": "\(processIdentifier)"])
+        logger.info(
+            "the speech service is ready",
+            metadata: ["url": "\(url)", "model": "\(model ?? "?")", "pid": "\(processIdentifier)"])
         for (_, waiter) in waiters { waiter.resume(returning: url) }
         waiters = [:]
     }
