@@ -118,4 +118,70 @@ import Testing
             #expect(entry["language"] as? String == "fr-FR")
         }
     }
+
+    @Test func aServiceKilledMidJobLeavesTheJobToBeRetriedAndTranscribedOnce() async throws {
+        let configuration = try await TestDatabase.sqlite.freshConfiguration()
+        let server = try await ServerProcess(
+            dataDirectory: configuration.dataDirectory, environment: ["MYDAY_SPEECH_SERVICE": "auto", "MYDAY_WORKERS": "1"])
+        defer { server.kill(signal: SIGTERM) }
+        var ready: (pid: Int32, count: Int)?
+        try await pollUntil("the speech service is ready") {
+            ready = speechServiceReady(in: server.logs)
+            return ready != nil
+        }
+        let speech = try #require(ready).pid
+        // Long enough that its PCM (over 1 MB) is spooled to a file while the service transcribes it
+        let audio = try await TestSpeech.m4a(Array(repeating: TestSpeech.diarySentence, count: 8).joined(separator: ". "))
+        try await server.withClient { api in
+            let session = try await api.register()
+            let id = try await api.createUploadedEntry(session, audio: audio)
+            // Given the service holding the recording it was sent, when it is killed
+            try await pollUntil("the service receives the recording") {
+                OpenFiles.of(speech).contains { $0.hasPrefix("/tmp/") }
+            }
+            kill(speech, SIGKILL)
+            // Then the job is tried again once the service is back, and the entry is transcribed once
+            let entry = try await api.finishedTranscription(session, id)
+            #expect(entry["status"] as? String == "transcribed", "\(entry)")
+            #expect((entry["transcript_clean"] as? String ?? "").lowercased().contains("garden"))
+            let metrics = try await api.send(.get, "/metrics").text
+            #expect(metrics.contains(#"myday_jobs_in_state_count{state="succeeded"} 1"#), "\(metrics)")
+            #expect(metrics.contains(#"myday_jobs_in_state_count{state="dead"} 0"#))
+        }
+        #expect(server.logs.components(separatedBy: "entry transcribed").count - 1 == 1)
+        #expect(server.logs.contains("job failed; will retry"))
+    }
+
+    @Test func jobsWaitForAServiceThatIsStillStarting() async throws {
+        let configuration = try await TestDatabase.sqlite.freshConfiguration()
+        // Given a speech service that cannot finish starting until the test lets it: its Python waits on a FIFO
+        let installed = try #require(SpeechServiceInstallation.find(home: nil), "run scripts/install-speech-service")
+        let home = configuration.dataDirectory.appendingPathComponent("speech-home")
+        let gate = home.appendingPathComponent("gate")
+        try FileManager.default.createDirectory(at: home.appendingPathComponent("venv/bin"), withIntermediateDirectories: true)
+        #expect(mkfifo(gate.path, 0o600) == 0)
+        try Data().write(to: home.appendingPathComponent("venv/.sources"))
+        let wrapper = home.appendingPathComponent("venv/bin/python")
+        try Data("#!/bin/sh\nread line < '\(gate.path)'\nexec '\(installed.python.path)' \"$@\"\n".utf8).write(to: wrapper)
+        try FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: wrapper.path)
+        let server = try await ServerProcess(
+            dataDirectory: configuration.dataDirectory,
+            environment: ["MYDAY_SPEECH_SERVICE": "auto", "MYDAY_SPEECH_HOME": home.path, "MYDAY_WORKERS": "1"])
+        defer { server.kill(signal: SIGTERM) }
+        try await server.withClient { api in
+            // When a recording arrives while the service is starting
+            let session = try await api.register()
+            let id = try await api.createUploadedEntry(session, audio: try await TestSpeech.m4a(TestSpeech.diarySentence))
+            try await pollUntil("the job waits for the service") {
+                let entry = try await api.send(.get, "/v1/entries/\(id)", token: session.accessToken).json
+                let speech = try await api.send(.get, "/readyz").json["speech"] as? [String: String]
+                return entry["status"] as? String == "transcribing" && speech?["state"] == "starting"
+            }
+            // Then, once the service is ready, the same attempt goes on: transcribed, never failed or retried
+            try await onDedicatedThread { try "go\n".write(to: gate, atomically: false, encoding: .utf8) }
+            let entry = try await api.finishedTranscription(session, id)
+            #expect(entry["status"] as? String == "transcribed", "\(entry)")
+        }
+        #expect(!server.logs.contains("job failed"))
+    }
 }
