@@ -22,6 +22,7 @@ bench:
 	scripts/install-dependencies
 	bench/run
 	bench/pipeline
+	bench/speech
 	bench/export
 	bench/kit
 	bench/web

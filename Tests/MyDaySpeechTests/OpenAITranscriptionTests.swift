@@ -95,6 +95,8 @@ extension OpenAIStandIn {
     @Test func aServerThatNeverAnswersTimesOut() async throws {
         let standIn = OpenAIStandIn(.hang)
         try await standIn.run(timeout: .milliseconds(200)) { recognizer in
+            var recognizer = recognizer
+            recognizer.timePerAudioSecond = .zero
             // When the server takes the recording and never answers
             let failure = await #expect(throws: OpenAICompatible.Failure.self) {
                 try await recognizer.recognize(pcmFile: try pcmFile(), language: nil)
@@ -106,5 +108,14 @@ extension OpenAIStandIn {
             }
             standIn.release.continuation.finish()
         }
+    }
+
+    @Test func aLongerRecordingMayTakeLonger() {
+        var recognizer = OpenAITranscriptionClient(baseURL: "http://127.0.0.1:9", model: "whisper-test", apiKey: nil)
+        recognizer.timeout = .seconds(300)
+        recognizer.timePerAudioSecond = .seconds(3)
+        // An hour of 16 kHz 16-bit mono PCM may take three hours more than the fixed allowance.
+        #expect(recognizer.deadline(pcmByteCount: 32_000 * 3600) == .seconds(300 + 3 * 3600))
+        #expect(recognizer.deadline(pcmByteCount: 0) == .seconds(300))
     }
 }

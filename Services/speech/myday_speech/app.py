@@ -2,16 +2,20 @@
 
 from __future__ import annotations
 
+import logging
+import threading
 from dataclasses import asdict
 from typing import Annotated, Literal
 
 import anyio
 from fastapi import FastAPI, Form, Request, UploadFile
 from fastapi.exceptions import RequestValidationError
-from fastapi.responses import JSONResponse, PlainTextResponse
+from fastapi.responses import JSONResponse, PlainTextResponse, Response
 
 from .audio import AudioError
-from .engine import LANGUAGES, Engine, Transcript
+from .engine import LANGUAGES, Engine, Stopped, Transcript
+
+log = logging.getLogger("myday_speech")
 
 
 class OpenAIError(Exception):
@@ -87,13 +91,27 @@ def build_app(engine: Engine) -> FastAPI:
             raise OpenAIError(413, f"The file is larger than {settings.max_upload_bytes} bytes.", "file")
         if file.size == 0:
             raise OpenAIError(400, "The file is empty.", "file")
-        try:
+        client_left = threading.Event()
+        transcript: Transcript | None = None
+
+        async def transcribe():
+            nonlocal transcript
             transcript = await anyio.to_thread.run_sync(
-                lambda: engine.transcribe(file.file, language=code, prompt=prompt, temperature=temperature),
+                lambda: engine.transcribe(
+                    file.file, language=code, prompt=prompt, temperature=temperature, should_stop=client_left.is_set
+                ),
                 limiter=slots,
             )
+
+        try:
+            await _unless_client_leaves(request, transcribe, client_left)
         except AudioError as error:
             raise OpenAIError(400, str(error), "file", "invalid_audio") from error
+        except Stopped:
+            log.info("transcription stopped: the client left")
+        if transcript is None:
+            # Nobody is there to read an answer.
+            return Response(status_code=499)
         if response_format == "text":
             return PlainTextResponse(transcript.text)
         if response_format == "json":
@@ -101,6 +119,29 @@ def build_app(engine: Engine) -> FastAPI:
         return _verbose(transcript, set(granularities or ["segment"]))
 
     return app
+
+
+async def _unless_client_leaves(request: Request, work, client_left: threading.Event) -> None:
+    """Runs `work`; if the client disconnects first, sets `client_left` and stops waiting for a free slot."""
+    failure: Exception | None = None
+    async with anyio.create_task_group() as group:
+
+        async def watch():
+            # The body has been read: the next message the server hands over is the disconnect.
+            while (await request.receive())["type"] != "http.disconnect":
+                pass
+            client_left.set()
+            group.cancel_scope.cancel()
+
+        group.start_soon(watch)
+        try:
+            await work()
+        except Exception as error:
+            # Raised as itself, not inside the task group's ExceptionGroup.
+            failure = error
+        group.cancel_scope.cancel()
+    if failure:
+        raise failure
 
 
 def _language_code(language: str | None) -> str | None:

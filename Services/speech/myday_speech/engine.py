@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import logging
 import time
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import BinaryIO
 
@@ -19,6 +20,10 @@ log = logging.getLogger("myday_speech")
 # OpenAI's rule for temperature 0: start greedy, and step up when a window's text fails the quality checks.
 FALLBACK_TEMPERATURES = (0.0, 0.2, 0.4, 0.6, 0.8, 1.0)
 LANGUAGES = frozenset(_LANGUAGE_CODES)
+
+
+class Stopped(Exception):
+    """The caller no longer wants the transcript (its client went away); the work done so far is dropped."""
 
 
 @dataclass(frozen=True)
@@ -73,19 +78,27 @@ class Engine:
             cpu_threads=settings.threads_per_transcription,
             num_workers=settings.concurrency,
         )
-        self.load_seconds = time.monotonic() - started
         log.info(
             "model %s loaded in %.1f s (%s, %s)",
             settings.model,
-            self.load_seconds,
+            time.monotonic() - started,
             settings.device,
             settings.compute_type,
         )
 
     def transcribe(
-        self, source: str | BinaryIO, language: str | None = None, prompt: str | None = None, temperature: float = 0.0
+        self,
+        source: str | BinaryIO,
+        language: str | None = None,
+        prompt: str | None = None,
+        temperature: float = 0.0,
+        should_stop: Callable[[], bool] = lambda: False,
     ) -> Transcript:
-        """Transcribes an audio file (path or open file); `language` (ISO 639-1) is a hint, detected if absent."""
+        """Transcribes an audio file (path or open file); `language` (ISO 639-1) is a hint, detected if absent.
+
+        `should_stop` is asked before each window and each segment (about every 30 s of audio): when it answers
+        true, `Stopped` is raised, so a recording nobody waits for any more does not hold a slot to its end.
+        """
         settings = self.settings
         temperatures = FALLBACK_TEMPERATURES if temperature == 0 else (temperature,)
         segments: list[Segment] = []
@@ -93,10 +106,13 @@ class Engine:
         probability: float | None = None
         duration = 0.0
         for window in windows(source, settings.window_seconds):
+            if should_stop():
+                raise Stopped
             duration = window.offset + window.duration
             found, info = self.model.transcribe(
                 window.samples,
                 language=language or detected,
+                # The caller's prompt (names, spellings) guides the first window; later ones start afresh.
                 initial_prompt=prompt if not segments else None,
                 beam_size=settings.beam_size,
                 temperature=temperatures,
@@ -104,7 +120,7 @@ class Engine:
                 condition_on_previous_text=settings.condition_on_previous_text,
                 word_timestamps=settings.word_timestamps,
             )
-            kept = kept_segments(list(found))
+            kept = kept_segments(list(_until_stopped(found, should_stop)))
             if detected is None and kept:
                 # Later windows keep the language of the first one with speech in it.
                 detected, probability = info.language, info.language_probability
@@ -112,6 +128,14 @@ class Engine:
         if language:
             return Transcript(language, 1.0, duration, segments)
         return Transcript(detected, probability if detected else None, duration, segments)
+
+
+def _until_stopped(segments, should_stop: Callable[[], bool]):
+    # faster-whisper decodes lazily: each segment taken from the generator is work done now.
+    for segment in segments:
+        if should_stop():
+            raise Stopped
+        yield segment
 
 
 def _shifted(segment, index: int, offset: float) -> Segment:

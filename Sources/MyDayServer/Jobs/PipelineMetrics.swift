@@ -43,7 +43,7 @@ struct PipelineMetrics: Sendable {
     func recordSpeechEngine(_ status: (engine: String, model: String, state: String)) {
         registry.makeGauge(
             descriptor: .init(
-                namespace: "myday", subsystem: "speech", metricName: "engine_ready",
+                namespace: "myday", subsystem: "speech", metricName: "engine_ready", unitName: "",
                 helpText: "The speech engine and model this process transcribes with; 1 when it can transcribe now"),
             labels: [("engine", status.engine), ("model", status.model)]
         ).set(Int64(status.state == "ready" ? 1 : 0))

@@ -194,9 +194,7 @@ struct SupervisedSpeechRecognizer: SpeechRecognizer {
 
     func recognize(pcmFile: URL, language: String?) async throws -> Recognition {
         let url = try await supervisor.baseURL()
-        var client = OpenAITranscriptionClient(baseURL: url, model: model, apiKey: nil)
-        // The service answers once it has transcribed, which takes a fraction of the recording's length.
-        client.timeout = .seconds(6 * 3600)
+        let client = OpenAITranscriptionClient(baseURL: url, model: model, apiKey: nil)
         return try await client.recognize(pcmFile: pcmFile, language: language)
     }
 }

@@ -30,10 +30,22 @@ public enum OpenAICompatible {
         request.body = body
         let response: HTTPClientResponse
         do {
-            response = try await HTTPClient.shared.execute(request, timeout: .milliseconds(Int64(timeout / .milliseconds(1))))
+            response = try await HTTPClient.modelServers.execute(
+                request, timeout: .milliseconds(Int64(timeout / .milliseconds(1))))
         } catch {
             throw Failure.unreachable(String(describing: error))
         }
         return (response.status.code, try await response.body.collect(upTo: maxResponseBytes))
     }
+}
+
+extension HTTPClient {
+    /// The client for model servers. A transcription answers only once the whole recording is done, so there is no
+    /// limit on a quiet connection (the shared client gives up after 90 s without a byte); each request's own
+    /// deadline bounds it instead.
+    static let modelServers: HTTPClient = {
+        var configuration = HTTPClient.Configuration()
+        configuration.timeout = .init(connect: .seconds(10))
+        return HTTPClient(eventLoopGroup: HTTPClient.defaultEventLoopGroup, configuration: configuration)
+    }()
 }

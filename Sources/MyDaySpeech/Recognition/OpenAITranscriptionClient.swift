@@ -13,7 +13,9 @@ public struct OpenAITranscriptionClient: SpeechRecognizer {
     public let baseURL: String
     public let model: String
     public let apiKey: String?
+    /// How long a transcription may take: `timeout`, plus `timePerAudioSecond` for each second of the recording.
     public var timeout: Duration = .seconds(300)
+    public var timePerAudioSecond: Duration = .seconds(3)
     public var maxResponseBytes = 16 * 1024 * 1024
 
     public init(baseURL: String, model: String, apiKey: String?) {
@@ -30,7 +32,7 @@ public struct OpenAITranscriptionClient: SpeechRecognizer {
             return try await OpenAICompatible.post(
                 baseURL: baseURL, path: "/v1/audio/transcriptions", apiKey: apiKey, contentType: form.contentType,
                 body: form.body(pcm: pcm.readChunks(in: 0..<Int64(size), chunkLength: .kibibytes(256)), pcmByteCount: size),
-                timeout: timeout, maxResponseBytes: maxResponseBytes)
+                timeout: deadline(pcmByteCount: size), maxResponseBytes: maxResponseBytes)
         }
         switch response.status {
         case 200..<300: break
@@ -41,6 +43,11 @@ public struct OpenAITranscriptionClient: SpeechRecognizer {
         let payload = response.body
         let result = try JSONDecoder().decode(VerboseTranscription.self, from: Data(buffer: payload))
         return Recognition(words: result.spokenWords(), language: language ?? result.language)
+    }
+
+    /// The time limit for a recording of `pcmByteCount` bytes of 16 kHz 16-bit mono PCM.
+    public func deadline(pcmByteCount: Int) -> Duration {
+        timeout + timePerAudioSecond * (Double(pcmByteCount) / Double(AudioDecoder.sampleRate * 2))
     }
 
     /// `en-US` → `en`: the API takes ISO 639-1 codes.

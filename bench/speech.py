@@ -1,0 +1,305 @@
+"""Whisper (the speech service) next to PocketSphinx, on the same audio in one run.
+
+1. The speech service alone (`python -m myday_speech`, files POSTed to it): real-time factor and word error rate on
+   diary sentences spoken by espeak-ng (two voices, AAC) and on people reading (Debian's pocketsphinx-testdata).
+2. PocketSphinx (`myday-server transcribe`, MYDAY_SPEECH_SERVICE=off) on the same files.
+3. Whisper through the whole pipeline (upload, complete → transcribed, in `myday-server serve`) next to the service
+   alone on the same 60 s file: the pipeline's overhead.
+4. Peak RSS of the server and of the service while they transcribe recordings of 1, 10 and 60 minutes.
+5. Throughput with 2 worker slots: audio minutes per wall minute.
+Results are printed and written to bench/results/speech.md.
+"""
+
+import json
+import os
+import shutil
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+
+import httpx
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from transcription import (
+    BINARY,
+    ROOT,
+    SENTENCES,
+    VOICES,
+    Server,
+    long_audio,
+    measured,
+    rss_mb,
+    speak,
+    wait_transcribed,
+)
+
+sys.path.insert(0, os.path.join(ROOT, "Services/speech/tests"))
+from wer import normalized, word_error_rate
+
+HUMAN = "/usr/share/pocketsphinx/test/data"
+LENGTHS = [
+    int(minutes)
+    for minutes in os.environ.get("BENCH_SPEECH_MINUTES", "1,10,60").split(",")
+]
+
+
+def duration(path):
+    probe = subprocess.run(
+        [
+            "ffprobe",
+            "-v",
+            "error",
+            "-show_entries",
+            "format=duration",
+            "-of",
+            "csv=p=0",
+            path,
+        ],
+        check=True,
+        capture_output=True,
+        text=True,
+    )
+    return float(probe.stdout)
+
+
+def labelled_sets(folder):
+    """(name, [(path, reference)]) for the synthesized and the human set."""
+    synthesized = []
+    for voice in VOICES:
+        for index, sentence in enumerate(SENTENCES):
+            path = os.path.join(folder, f"{voice}-{index}.m4a")
+            speak(sentence, voice, path)
+            synthesized.append((path, sentence))
+    human = []
+    with open(f"{HUMAN}/cards/cards.transcription") as transcription:
+        lines = transcription.read().splitlines()
+    for line in lines:
+        if line.strip():
+            human.append(
+                (
+                    f"{HUMAN}/cards/{line.split('(')[1][:3]}.wav",
+                    line.split("<s>")[1].split("</s>")[0],
+                )
+            )
+    goforward = os.path.join(folder, "goforward.wav")
+    subprocess.run(
+        [
+            "ffmpeg",
+            "-nostdin",
+            "-y",
+            "-loglevel",
+            "error",
+            "-f",
+            "s16le",
+            "-ar",
+            "16000",
+            "-ac",
+            "1",
+            "-i",
+            f"{HUMAN}/goforward.raw",
+            goforward,
+        ],
+        check=True,
+    )
+    human.append((goforward, "go forward ten meters"))
+    return [
+        ("espeak-ng diary sentences, 2 voices", synthesized),
+        ("people reading (pocketsphinx-testdata)", human),
+    ]
+
+
+class SpeechService:
+    """The speech service on its own, as `myday-server` starts it."""
+
+    def __init__(self):
+        python = os.path.join(ROOT, ".build/speech/venv/bin/python")
+        self.process = subprocess.Popen(
+            [python, "-m", "myday_speech", "--exit-when-stdin-closes"],
+            stdin=subprocess.PIPE,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.DEVNULL,
+            text=True,
+            env=dict(os.environ, MYDAY_SPEECH_PORT="0", HF_HUB_OFFLINE="1"),
+        )
+        self.url = self.process.stdout.readline().split()[2]
+
+    def transcribe(self, path):
+        """Wall seconds and text for one file."""
+        started = time.monotonic()
+        with open(path, "rb") as file:
+            response = httpx.post(
+                self.url + "/v1/audio/transcriptions",
+                timeout=3600,
+                data={"model": "whisper-1", "response_format": "json"},
+                files={"file": file},
+            )
+        response.raise_for_status()
+        return time.monotonic() - started, response.json()["text"]
+
+    def stop(self):
+        self.process.stdin.close()
+        self.process.wait(timeout=60)
+
+
+def pocketsphinx(path):
+    env = dict(os.environ, MYDAY_LOG_LEVEL="error", MYDAY_SPEECH_SERVICE="off")
+    wall, _, output = measured([BINARY, "transcribe", path], env)
+    return wall, json.loads(output)["raw"]
+
+
+def accuracy(engine, files):
+    """WER over the whole set, and the real-time factor."""
+    wall = audio = 0.0
+    expected, heard = [], []
+    for path, reference in files:
+        seconds, text = engine(path)
+        wall += seconds
+        audio += duration(path)
+        expected.append(reference)
+        heard.append(text)
+    errors = word_error_rate(" ".join(expected), " ".join(heard))
+    return errors, len(normalized(" ".join(expected))), wall / audio
+
+
+def transcribed_in(server, path):
+    """Wall seconds from `complete` to `transcribed` for one upload of `path`."""
+    entry_id = server.upload(path)
+    started = time.monotonic()
+    server.complete(entry_id)
+    wait_transcribed(server, [entry_id])
+    return time.monotonic() - started
+
+
+def peak_rss_while_transcribing(path):
+    """Peak RSS (MB) of the server and of its speech service from complete to transcribed, and the wall seconds."""
+    server = Server(workers=1)
+    try:
+        server.wait_for_speech()
+        service = server.speech_service_pid()
+        entry_id = server.upload(path)
+        peaks = {"server": server.rss_mb(), "service": rss_mb(service)}
+        done = threading.Event()
+
+        def sample():
+            while not done.is_set():
+                peaks["server"] = max(peaks["server"], server.rss_mb())
+                peaks["service"] = max(peaks["service"], rss_mb(service))
+                done.wait(0.2)
+
+        sampler = threading.Thread(target=sample)
+        sampler.start()
+        started = time.monotonic()
+        server.complete(entry_id)
+        wait_transcribed(server, [entry_id])
+        wall = time.monotonic() - started
+        done.set()
+        sampler.join()
+        return peaks, wall
+    finally:
+        server.stop()
+
+
+def main():
+    subprocess.run(
+        ["swift", "build", "-c", "release", "--product", "myday-server"],
+        cwd=ROOT,
+        check=True,
+    )
+    folder = tempfile.mkdtemp(prefix="myday-bench-speech-")
+    rows = []
+    try:
+        # 1 and 2: accuracy and speed of each engine on the same files.
+        service = SpeechService()
+        try:
+            for name, files in labelled_sets(folder):
+                for engine, label in [
+                    (service.transcribe, "Whisper base (service)"),
+                    (pocketsphinx, "PocketSphinx"),
+                ]:
+                    errors, words, rtf = accuracy(engine, files)
+                    rows.append(
+                        (
+                            f"{label}: {name}",
+                            f"WER {errors:.1%} of {words} words; RTF {rtf:.3f}",
+                        )
+                    )
+            minute = os.path.join(folder, "60s.m4a")
+            long_audio(folder, 60, minute)
+            alone = min(service.transcribe(minute)[0] for _ in range(2))
+        finally:
+            service.stop()
+
+        # 3: the pipeline around the engine, same file.
+        server = Server(workers=1)
+        try:
+            server.wait_for_speech()
+            pipeline = min(transcribed_in(server, minute) for _ in range(2))
+        finally:
+            server.stop()
+        rows.append(
+            ("60 s entry: the service alone", f"{alone:.1f} s (RTF {alone / 60:.3f})")
+        )
+        rows.append(
+            (
+                "60 s entry: complete → transcribed in the server",
+                f"{pipeline:.1f} s (RTF {pipeline / 60:.3f})",
+            )
+        )
+        rows.append(
+            (
+                "60 s entry: pipeline overhead",
+                f"{(pipeline - alone) / alone:+.1%} of the engine's time",
+            )
+        )
+
+        # 4: memory with recording length.
+        for minutes in LENGTHS:
+            path = os.path.join(folder, f"{minutes}min.m4a")
+            long_audio(folder, minutes * 60, path)
+            peaks, wall = peak_rss_while_transcribing(path)
+            rows.append(
+                (
+                    f"{minutes} min entry: peak RSS server / service",
+                    (
+                        f"{peaks['server']:.0f} MB / {peaks['service']:.0f} MB "
+                        f"({wall:.0f} s, RTF {wall / (minutes * 60):.3f})"
+                    ),
+                )
+            )
+
+        # 5: throughput with two slots.
+        server = Server(workers=2)
+        try:
+            server.wait_for_speech()
+            ids = [server.upload(minute) for _ in range(10)]
+            started = time.monotonic()
+            for entry_id in ids:
+                server.complete(entry_id)
+            wait_transcribed(server, ids)
+            wall = time.monotonic() - started
+        finally:
+            server.stop()
+        rows.append(
+            (
+                "10 entries of 60 s, 2 worker slots",
+                f"{wall:.1f} s: {10 / (wall / 60):.2f} audio minutes per wall minute",
+            )
+        )
+    finally:
+        shutil.rmtree(folder, ignore_errors=True)
+
+    text = (
+        "| measurement | result |\n|---|---|\n"
+        + "\n".join(f"| {a} | {b} |" for a, b in rows)
+        + "\n"
+    )
+    print(text)
+    os.makedirs(os.path.join(ROOT, "bench/results"), exist_ok=True)
+    with open(os.path.join(ROOT, "bench/results/speech.md"), "w") as f:
+        f.write(text)
+
+
+if __name__ == "__main__":
+    sys.exit(main())
