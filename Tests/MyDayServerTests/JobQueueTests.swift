@@ -120,6 +120,29 @@ final class ScriptedHandler: JobHandler {
     }
 
     @Test(arguments: TestDatabase.available)
+    func oneUsersManyJobsDoNotHoldBackAnothersJob(_ database: TestDatabase) async throws {
+        try await withQueue(database) { driver, queue in
+            // Given fifty jobs of one user, then one job of another, queued later
+            let busy = UUID()
+            let other = UUID()
+            let now = Date()
+            try await driver.write { db in
+                for index in 0..<50 {
+                    _ = try await JobQueue.enqueue(
+                        kind: "test", payload: "{}", userID: busy, runAt: now.addingTimeInterval(-100 + Double(index)), in: db)
+                }
+                _ = try await JobQueue.enqueue(kind: "test", payload: "{}", userID: other, runAt: now, in: db)
+            }
+            // When two worker slots claim
+            let first = try #require(try await queue.claim(kinds: ["test"], workerID: "a", lease: .seconds(60), now: now))
+            let second = try #require(try await queue.claim(kinds: ["test"], workerID: "b", lease: .seconds(60), now: now))
+            // Then the oldest job runs first, and the other user's job takes the second slot
+            #expect(first.userID == busy)
+            #expect(second.userID == other)
+        }
+    }
+
+    @Test(arguments: TestDatabase.available)
     func failingJobsRetryWithBackoffThenDie(_ database: TestDatabase) async throws {
         try await withQueue(database) { driver, queue in
             let handler = ScriptedHandler(.fail)

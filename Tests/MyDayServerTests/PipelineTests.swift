@@ -91,6 +91,9 @@ import Testing
             let created = try await api.createAudioEntry(session, id: id, sizeBytes: garbage.count)
             let uploaded = try await api.upload(try #require(created.uploadURL), garbage)
             try #require(uploaded.status == .noContent, "\(uploaded.text)")
+            let audioKey = BlobKey.audio(userID: try #require(UUID(uuidString: session.userID)), entryID: id)
+            _ = try await DiskBlobStore(root: server.configuration.blobDirectory).move(
+                from: BlobKey.incoming(ofAudio: audioKey), to: audioKey)
             try await server.withDatabase { driver in
                 _ = try await EntryStore(driver: driver).markUploaded(
                     id: id, userID: try #require(UUID(uuidString: session.userID)), pipeline: TranscriptionPipeline())

@@ -87,6 +87,7 @@ extension APIHandler {
         if let key = result.audioKey {
             do {
                 try await blobs.delete(key: key)
+                try await blobs.delete(key: BlobKey.incoming(ofAudio: key))
             } catch {
                 logger.error("the audio of a deleted entry could not be removed", metadata: ["key": "\(key)"])
             }
@@ -105,14 +106,24 @@ extension APIHandler {
             guard case .json(let json) = body, let sent = json.transcript else { return nil }
             return try ClientTranscript.validated(sent)
         }
-        guard entry.status == .pendingUpload else { return .ok(.init(body: .json(Self.schema(entry)))) }
-        let duration = try await checkUploadedAudio(of: entry, key: key)
-        try transcript?.check(fitsWithin: duration ?? entry.durationSeconds)
-        guard
-            let uploaded = try await entries.markUploaded(
-                id: entry.id, userID: user.id, pipeline: pipeline, clientTranscript: transcript)
-        else {
-            throw APIError.notFound
+        guard try await claimCompletion(of: entry, userID: user.id) else {
+            // Completed already (by this request's earlier attempt, say): answer the entry as it is now.
+            return .ok(.init(body: .json(Self.schema(try await ownedEntry(input.path.id)))))
+        }
+        let uploaded: EntryRecord
+        do {
+            let duration = try await checkUploadedAudio(of: entry, key: key)
+            try transcript?.check(fitsWithin: duration ?? entry.durationSeconds)
+            guard
+                let marked = try await entries.markUploaded(
+                    id: entry.id, userID: user.id, pipeline: pipeline, clientTranscript: transcript)
+            else {
+                throw APIError.notFound
+            }
+            uploaded = marked
+        } catch {
+            try? await entries.releaseCompletion(id: entry.id)
+            throw error
         }
         logger.info(
             "entry uploaded",
@@ -135,8 +146,26 @@ extension APIHandler {
         return entry
     }
 
-    /// Rejects (and removes) an upload that is missing, of the wrong size, or not audio; answers its duration when known.
+    /// Takes this entry's completion for this request, waiting while another request (on any node) holds it; false
+    /// once the entry no longer waits for its upload.
+    private func claimCompletion(of entry: EntryRecord, userID: UUID) async throws -> Bool {
+        let lease = 120_000
+        let deadline = ContinuousClock.now + .milliseconds(lease)
+        while true {
+            let now = StoredTime.now()
+            if try await entries.claimCompletion(id: entry.id, userID: userID, until: now + lease, now: now) { return true }
+            guard try await ownedEntry(entry.id.lowercased).status == .pendingUpload else { return false }
+            guard ContinuousClock.now < deadline else {
+                throw APIError.conflict("This upload is still being checked; try again in a moment.")
+            }
+            try await Task.sleep(for: .milliseconds(200))
+        }
+    }
+
+    /// Moves the newest upload into place, then rejects (and removes) it when it is missing, of the wrong size, too
+    /// long or not audio; answers its duration when known.
     private func checkUploadedAudio(of entry: EntryRecord, key: String) async throws -> Double? {
+        _ = try await blobs.move(from: BlobKey.incoming(ofAudio: key), to: key)
         guard let size = try await blobs.size(key: key) else {
             throw APIError.unprocessable("No audio has been uploaded for this entry yet; PUT it to the upload URL first.")
         }
@@ -147,12 +176,29 @@ extension APIHandler {
             switch try await blobs.withLocalFile(
                 key: key, { try await audioProbe.probe($0, expected: AudioContainer(rawValue: entry.contentType ?? "") ?? .mp4) })
             {
-            case .audio(let finding): return finding.durationSeconds
+            case .audio(let finding):
+                guard let seconds = finding.durationSeconds, seconds > Double(maxRecordingSeconds) else {
+                    return finding.durationSeconds
+                }
+                problem = tooLong(seconds)
             case .rejected(let reason): problem = reason + " Upload it again."
             }
         }
         try await blobs.delete(key: key)
         throw APIError.unprocessable(problem)
+    }
+
+    /// Why a recording of `seconds` is refused: it names the limit.
+    private func tooLong(_ seconds: Double) -> String {
+        "The recording lasts \(Self.spokenLength(Int(seconds.rounded(.up)))); this server keeps recordings of up to "
+            + "\(Self.spokenLength(maxRecordingSeconds))."
+    }
+
+    /// `10800` → "3 hours", `90` → "1 minute 30 seconds".
+    static func spokenLength(_ seconds: Int) -> String {
+        let parts = [(seconds / 3600, "hour"), (seconds % 3600 / 60, "minute"), (seconds % 60, "second")]
+        let said = parts.filter { $0.0 > 0 }.map { "\($0.0) \($0.1)\($0.0 == 1 ? "" : "s")" }
+        return said.isEmpty ? "0 seconds" : said.joined(separator: " ")
     }
 
     private func newEntry(from body: Components.Schemas.NewEntry) throws -> NewEntry {
@@ -176,6 +222,9 @@ extension APIHandler {
                 throw APIError.unprocessable("An audio entry needs 'size_bytes' > 0.")
             }
             guard size <= maxUploadBytes else { throw APIError.tooLarge(limit: maxUploadBytes) }
+            guard new.durationSeconds <= Double(maxRecordingSeconds) else {
+                throw APIError.unprocessable(tooLong(new.durationSeconds))
+            }
             new.sizeBytes = size
             new.container = body.contentType.flatMap { AudioContainer(rawValue: $0.rawValue) } ?? .mp4
         }
@@ -197,6 +246,7 @@ extension APIHandler {
     func retranscribeEntry(_ input: Operations.RetranscribeEntry.Input) async throws -> Operations.RetranscribeEntry.Output {
         let user = try RequestUser.required()
         let entry = try await ownedEntry(input.path.id)
+        try await limits.retranscription(user: user.id.lowercased)
         guard entry.kind == .audio else { throw APIError.conflict("Text entries have no audio to transcribe.") }
         guard entry.status != .pendingUpload else { throw APIError.conflict("The audio has not been uploaded yet.") }
         guard let queued = try await entries.requeueTranscription(id: entry.id, userID: user.id, pipeline: pipeline) else {

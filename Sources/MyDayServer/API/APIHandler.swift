@@ -15,6 +15,7 @@ struct APIHandler: APIProtocol {
     let accessTokens: AccessTokens
     let refreshTokenLifetime: Duration
     let maxUploadBytes: Int
+    let maxRecordingSeconds: Int
     let audioProbe: AudioProbe
     let pipeline: any EntryPipeline
     let limits: RateLimitGuard

@@ -77,6 +77,7 @@ func buildRouter(_ parts: ServerParts, speech: SpeechEngine?) async throws -> Ro
         users: parts.users, sessions: parts.sessions, entries: parts.entries, blobs: parts.blobs, exports: parts.exports,
         links: parts.links, passwords: passwords, accessTokens: accessTokens,
         refreshTokenLifetime: configuration.refreshTokenLifetime, maxUploadBytes: configuration.maxUploadBytes,
+        maxRecordingSeconds: configuration.maxRecordingSeconds,
         audioProbe: AudioProbe(), pipeline: TranscriptionPipeline(), limits: limits,
         identityVerifiers: IdentityVerifiers(configuration: configuration, logger: parts.logger),
         clientConfig: .init(configuration: configuration), logger: parts.logger)

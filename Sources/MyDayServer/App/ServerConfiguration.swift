@@ -14,6 +14,10 @@ public struct ServerConfiguration: Sendable {
     /// The scheme, host and port clients reach this server at, for signed URLs; nil means the request's `Host`.
     public var publicURL: String?
     public var maxUploadBytes = 200 * 1024 * 1024
+    /// The longest recording the server accepts and transcribes (`MYDAY_MAX_RECORDING_SECONDS`).
+    public var maxRecordingSeconds = 3 * 3600
+    /// How long one transcription job may run before it is given up, by the length of its audio.
+    var transcriptionTimeLimit = TranscriptionTimeLimit()
     public var accessTokenLifetime: Duration = .seconds(15 * 60)
     public var refreshTokenLifetime: Duration = .seconds(60 * 24 * 3600)
     public var uploadURLLifetime: Duration = .seconds(6 * 3600)
@@ -77,6 +81,10 @@ public struct ServerConfiguration: Sendable {
         secret = config.string(forKey: "secret", isSecret: true)
         publicURL = config.string(forKey: "public.url")
         maxUploadBytes = config.int(forKey: "max.upload.bytes", default: maxUploadBytes)
+        maxRecordingSeconds = config.int(forKey: "max.recording.seconds", default: maxRecordingSeconds)
+        guard (60...86_400).contains(maxRecordingSeconds) else {
+            throw ConfigurationError("MYDAY_MAX_RECORDING_SECONDS must be 60...86400, not \(maxRecordingSeconds)")
+        }
         logLevel = config.string(forKey: "log.level", default: logLevel)
         workers = config.int(forKey: "workers", default: workers)
         asrURL = config.string(forKey: "asr.url")
@@ -111,7 +119,7 @@ public struct ServerConfiguration: Sendable {
         for (key, limit) in [
             ("auth", \RateLimitPolicy.authPerAddress), ("login.account", \.loginPerAccount),
             ("password.checks", \.passwordChecksPerUser), ("entries", \.entriesPerUser), ("uploads", \.uploadsPerUser),
-            ("exports", \.exportsPerUser),
+            ("exports", \.exportsPerUser), ("retranscriptions", \.retranscriptionsPerUser),
         ] {
             let perMinute = config.int(
                 forKey: ConfigKey("rate.limit.\(key).per.minute"), default: rateLimits[keyPath: limit].perMinute)

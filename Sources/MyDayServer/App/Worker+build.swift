@@ -39,9 +39,12 @@ func makeJobWorker(_ parts: ServerParts, metrics: PipelineMetrics) throws -> (wo
     }
     let speech = try SpeechEngine.make(configuration, logger: logger)
     logger.info("transcribing", metadata: ["engine": "\(speech.name)"])
+    var decoder = AudioDecoder()
+    decoder.maxSeconds = Double(configuration.maxRecordingSeconds)
     let transcription = TranscriptionHandler(
-        entries: parts.entries, blobs: parts.blobs, decoder: AudioDecoder(), recognizer: speech.recognizer,
-        cleaner: makeCleaner(configuration, metrics: metrics, logger: logger), scratch: configuration.scratchDirectory,
+        entries: parts.entries, blobs: parts.blobs, decoder: decoder, recognizer: speech.recognizer,
+        cleaner: makeCleaner(configuration, metrics: metrics, logger: logger),
+        timeLimit: configuration.transcriptionTimeLimit, scratch: configuration.scratchDirectory,
         metrics: metrics, logger: logger)
     var settings = JobWorker.Settings()
     settings.slots = configuration.workers

@@ -6,6 +6,12 @@ enum BlobKey {
         "audio/\(userID.lowercased)/\(entryID.lowercased)"
     }
 
+    /// `incoming/<user id>/<entry id>`: where an upload lands until `complete` moves it to the entry's audio key, so
+    /// an upload still streaming in can never replace audio that `complete` has checked.
+    static func incoming(ofAudio audioKey: String) -> String {
+        "incoming/" + audioKey.dropFirst("audio/".count)
+    }
+
     /// `exports/<user id>/<export id>`: an export's archive.
     static func export(userID: UUID, exportID: UUID) -> String {
         "exports/\(userID.lowercased)/\(exportID.lowercased)"
@@ -13,7 +19,7 @@ enum BlobKey {
 
     /// The folders that hold every blob of one user.
     static func folders(ofUser userID: UUID) -> [String] {
-        ["audio/\(userID.lowercased)", "exports/\(userID.lowercased)"]
+        ["audio/\(userID.lowercased)", "incoming/\(userID.lowercased)", "exports/\(userID.lowercased)"]
     }
 
     /// Whether `key` is one this server makes: lowercase letters, digits, `-` and single `/` between parts.

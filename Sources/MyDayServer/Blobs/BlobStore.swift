@@ -12,6 +12,9 @@ protocol BlobStore: Sendable {
     /// Moves a finished local file (in the data directory's scratch folder) into `key`; answers its size.
     func store(fileAt url: URL, key: String) async throws -> Int
 
+    /// Moves the blob at `source` to `destination` at once, replacing what was there; false when `source` has none.
+    func move(from source: String, to destination: String) async throws -> Bool
+
     /// The blob's size, or nil when there is none.
     func size(key: String) async throws -> Int?
 

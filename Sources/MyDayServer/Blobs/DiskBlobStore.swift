@@ -65,6 +65,19 @@ struct DiskBlobStore: BlobStore {
         return try await size(key: key) ?? 0
     }
 
+    func move(from source: String, to destination: String) async throws -> Bool {
+        let from = try path(for: source)
+        let to = try path(for: destination)
+        let folder = (to as NSString).deletingLastPathComponent
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        guard rename(from, to) == 0 else {
+            if errno == ENOENT { return false }
+            throw POSIXError(.init(rawValue: errno) ?? .EIO)
+        }
+        try Self.flush(path: folder)
+        return true
+    }
+
     func size(key: String) async throws -> Int? {
         guard let info = try await FileSystem.shared.info(forFileAt: FilePath(try path(for: key))) else { return nil }
         return Int(info.size)

@@ -119,6 +119,29 @@ struct EntryStore: Sendable {
 
     /// Moves a `pending_upload` entry to `uploaded` and, in the same transaction, tells `pipeline` (with the
     /// client's own transcript, if it sent one). Answers the entry as it is afterwards; nil when the user has no such entry.
+    /// Takes the right to check this entry's upload until `until` (ms); false while another request holds it, or when
+    /// the entry no longer waits for its upload. So `complete` runs at most once at a time per entry, on any node.
+    func claimCompletion(id: UUID, userID: UUID, until: Int, now: Int = StoredTime.now()) async throws -> Bool {
+        try await driver.write { db in
+            try await db.raw(
+                """
+                UPDATE entries SET completing_until = \(bind: until)
+                WHERE id = \(bind: id.lowercased) AND user_id = \(bind: userID.lowercased) AND deleted_at IS NULL
+                    AND status = \(bind: EntryStatus.pendingUpload.rawValue)
+                    AND (completing_until IS NULL OR completing_until < \(bind: now))
+                RETURNING id
+                """
+            ).first() != nil
+        }
+    }
+
+    /// Gives up the right `claimCompletion` took (the upload was refused).
+    func releaseCompletion(id: UUID) async throws {
+        try await driver.write { db in
+            try await db.raw("UPDATE entries SET completing_until = NULL WHERE id = \(bind: id.lowercased)").run()
+        }
+    }
+
     func markUploaded(
         id: UUID, userID: UUID, pipeline: any EntryPipeline, clientTranscript: ClientTranscript? = nil
     ) async throws -> EntryRecord? {
@@ -130,7 +153,7 @@ struct EntryStore: Sendable {
             try await db.raw(
                 """
                 UPDATE entries SET status = \(bind: EntryStatus.uploaded.rawValue), failure_reason = NULL,
-                    change_seq = \(bind: seq), updated_at = \(bind: now)
+                    change_seq = \(bind: seq), updated_at = \(bind: now), completing_until = NULL
                 WHERE id = \(bind: id.lowercased)
                 """
             ).run()

@@ -145,6 +145,10 @@ public enum Migrator {
                 "CREATE INDEX exports_user ON exports (user_id, created_at)",
             ]
         ),
+        Migration(
+            version: 5, name: "one complete at a time per entry",
+            statements: ["ALTER TABLE entries ADD COLUMN completing_until BIGINT"]
+        ),
     ]
 
     /// Applies every migration the database lacks and answers their versions. Safe to run from many processes at once.

@@ -75,12 +75,16 @@ struct BlobRoutes<Context: RequestContext>: Sendable {
         guard AudioContainer(contentType: contentType) == declared || contentType.hasPrefix("application/octet-stream") else {
             throw APIError.unsupportedMediaType("This entry takes \(declared.rawValue), as declared when it was created.")
         }
+        let incoming = BlobKey.incoming(ofAudio: key)
         do {
-            let stored = try await blobs.write(key: key, contents: UploadBody(base: request.body), maxBytes: maxUploadBytes)
-            // The entry (or its account) may have been deleted while the bytes streamed in: then they may not stay.
-            guard try await entries.entry(audioKey: key) != nil else {
-                try await blobs.delete(key: key)
-                throw APIError.notFound
+            let stored = try await blobs.write(
+                key: incoming, contents: UploadBody(base: request.body), maxBytes: maxUploadBytes)
+            // The entry (or its account) may have been deleted, or completed by an earlier upload, while the bytes
+            // streamed in: then they may not stay.
+            guard let now = try await entries.entry(audioKey: key), now.status == .pendingUpload else {
+                try await blobs.delete(key: incoming)
+                if try await entries.entry(audioKey: key) == nil { throw APIError.notFound }
+                throw APIError.conflict("This entry's audio is already stored; it cannot be replaced.")
             }
             context.logger.info("audio stored", metadata: ["entry": "\(entry.id.lowercased)", "bytes": "\(stored)"])
         } catch BlobStoreError.tooLarge(let limit) {

@@ -26,7 +26,8 @@ struct JobQueue: Sendable {
         return id
     }
 
-    /// Takes the oldest job that is due (queued, or running with an expired lease) of the given kinds.
+    /// Takes a due job (queued, or running with an expired lease) of the given kinds: the oldest of the user with the
+    /// fewest jobs running now, so one user's fifty recordings take their turn beside everyone else's, not before them.
     /// On PostgreSQL, `FOR UPDATE SKIP LOCKED` lets many workers claim side by side without waiting
     /// for, or taking, each other's job; SQLite has a single writer, which serialises claims.
     func claim(kinds: [String], workerID: String, lease: Duration, now: Date = Date()) async throws -> JobRecord? {
@@ -41,10 +42,15 @@ struct JobQueue: Sendable {
                 UPDATE jobs SET state = 'running', attempts = attempts + 1, lease_until = \(bind: leaseUntil),
                     locked_by = \(bind: workerID), updated_at = \(bind: nowMS)
                 WHERE id = (
-                    SELECT id FROM jobs
+                    SELECT id FROM jobs AS due
                     WHERE kind IN (\(kindList.joined(separator: ", "))) AND run_at <= \(bind: nowMS)
                         AND (state = 'queued' OR (state = 'running' AND lease_until < \(bind: nowMS)))
-                    ORDER BY run_at LIMIT 1\(lock))
+                    ORDER BY (
+                        SELECT COUNT(*) FROM jobs AS running
+                        WHERE running.user_id = due.user_id AND running.state = 'running'
+                            AND running.lease_until >= \(bind: nowMS)
+                    ), run_at
+                    LIMIT 1\(lock))
                 RETURNING \(unsafeRaw: JobRecord.columns)
                 """
             ).first().map(JobRecord.init(row:))

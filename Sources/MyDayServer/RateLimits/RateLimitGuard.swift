@@ -43,13 +43,17 @@ struct RateLimitGuard: Sendable {
         try await consume("exports:\(user)", settings.exportsPerUser)
     }
 
+    func retranscription(user: String) async throws {
+        try await consume("retranscriptions:\(user)", settings.retranscriptionsPerUser)
+    }
+
     func upload(user: String) async throws {
         try await consume("uploads:\(user)", settings.uploadsPerUser)
     }
 
     /// The keys that name a user, so deleting the account removes its counts too.
     static func keys(ofUser user: String) -> [String] {
-        ["password-check:\(user)", "entries:\(user)", "uploads:\(user)", "exports:\(user)"]
+        ["password-check:\(user)", "entries:\(user)", "uploads:\(user)", "exports:\(user)", "retranscriptions:\(user)"]
     }
 
     private func consume(_ key: String, _ limit: RateLimit) async throws {

@@ -15,6 +15,8 @@ public struct RateLimitPolicy: Sendable, Equatable {
     public var uploadsPerUser = RateLimit(perMinute: 120)
     /// Exports one user asks for: each reads the whole range.
     public var exportsPerUser = RateLimit(perMinute: 2)
+    /// "Transcribe again" of one user: each runs the speech engine over a whole recording again.
+    public var retranscriptionsPerUser = RateLimit(perMinute: 6)
 
     public init() {}
 }

@@ -1,5 +1,6 @@
 import Foundation
 import Logging
+import MyDayModels
 import MyDaySpeech
 import SQLKit
 
@@ -14,6 +15,7 @@ struct TranscriptionHandler: JobHandler {
     let decoder: AudioDecoder
     let recognizer: any SpeechRecognizer
     let cleaner: any TranscriptCleaner
+    let timeLimit: TranscriptionTimeLimit
     /// Where decoded PCM lives while it is recognised.
     let scratch: URL
     let metrics: PipelineMetrics
@@ -26,15 +28,21 @@ struct TranscriptionHandler: JobHandler {
             return { _ in }
         }
         let transcript: Transcript
+        let limit = timeLimit.forAudio(seconds: min(entry.durationSeconds, decoder.maxSeconds))
         do {
-            transcript =
+            transcript = try await withTimeLimit(limit) {
                 if let heard = payload.clientTranscript {
                     try await clean(heard, of: entry)
                 } else {
                     try await recognizeAndClean(entry, key: key)
                 }
+            }
         } catch let failure as SpeechFailure {
             throw JobFailure.permanent(failure.description)
+        } catch is TimeLimitExceeded {
+            throw JobFailure.permanent(
+                "Transcribing took longer than its limit of \(APIHandler.spokenLength(Int(limit.seconds))); "
+                    + "the server may be too busy. Try Transcribe again later.")
         }
         return { db in try await EntryStore.storeTranscript(transcript, entryID: entry.id, userID: entry.userID, in: db) }
     }
@@ -42,7 +50,9 @@ struct TranscriptionHandler: JobHandler {
     /// The server's own way: decode the audio, recognise it, clean the words.
     private func recognizeAndClean(_ entry: EntryRecord, key: String) async throws -> Transcript {
         let started = ContinuousClock.now
-        let pcm = try await blobs.withLocalFile(key: key) { try await decoder.decode($0, into: scratch) }
+        let pcm = try await blobs.withLocalFile(key: key) {
+            try await decoder.decode($0, container: entry.contentType.flatMap(AudioContainer.init(rawValue:)), into: scratch)
+        }
         defer { try? FileManager.default.removeItem(at: pcm) }
         let decoded = ContinuousClock.now
         let recognition = try await recognizer.recognize(pcmFile: pcm, language: entry.language)

@@ -1,24 +1,34 @@
 import ChildProcesses
 import Foundation
+import MyDayModels
 
 /// Decodes any accepted audio to raw 16 kHz mono 16-bit PCM with ffmpeg, into a temporary file.
 public struct AudioDecoder: Sendable {
     public static let sampleRate = 16_000
     public var timeout: Duration = .seconds(600)
+    /// Audio past this point is not decoded, whatever the file claims (`MYDAY_MAX_RECORDING_SECONDS`).
+    public var maxSeconds: Double = 3 * 3600
 
     public init() {}
 
-    /// Decodes `input` into a new file under `folder` and answers it; the caller removes it.
-    /// Throws `SpeechFailure` for audio that no retry can decode.
-    public func decode(_ input: URL, into folder: URL) async throws -> URL {
+    /// Decodes `input` into a new file under `folder` and answers it; the caller removes it. Nothing is left behind
+    /// when decoding fails, times out or is cancelled. Throws `SpeechFailure` for audio that no retry can decode.
+    public func decode(_ input: URL, container: AudioContainer? = nil, into folder: URL) async throws -> URL {
         let output = folder.appendingPathComponent("\(UUID().uuidString).pcm")
-        let result = try await ChildProcess.run(
-            "ffmpeg",
-            [
-                "-nostdin", "-hide_banner", "-loglevel", "error", "-y", "-i", input.path,
-                "-vn", "-ac", "1", "-ar", String(Self.sampleRate), "-f", "s16le", "-acodec", "pcm_s16le", output.path,
-            ],
-            timeout: timeout)
+        let result: ChildProcess.Output
+        do {
+            result = try await ChildProcess.run(
+                "ffmpeg",
+                ["-nostdin", "-hide_banner", "-loglevel", "error", "-y"] + FFmpegInput.arguments(input, container: container)
+                    + [
+                        "-t", String(maxSeconds), "-vn", "-ac", "1", "-ar", String(Self.sampleRate), "-f", "s16le", "-acodec",
+                        "pcm_s16le", output.path,
+                    ],
+                timeout: timeout)
+        } catch {
+            try? FileManager.default.removeItem(at: output)
+            throw error
+        }
         let size = (try? FileManager.default.attributesOfItem(atPath: output.path)[.size] as? Int) ?? 0
         guard result.status == 0, size > 0 else {
             try? FileManager.default.removeItem(at: output)

@@ -30,14 +30,15 @@ public struct AudioProbe: Sendable {
         }
     }
 
-    /// Whether `file` is readable audio in `expected`, the container the client declared.
+    /// Whether `file` is readable audio in `expected`, the container the client declared, and how long it lasts.
     public func probe(_ file: URL, expected: AudioContainer) async throws -> Verdict {
         let result = try await ChildProcess.run(
             "ffprobe",
-            ["-v", "error", "-show_entries", "format=format_name,duration:stream=codec_type", "-of", "json", file.path],
+            ["-v", "error"] + FFmpegInput.arguments(file, container: expected)
+                + ["-show_entries", "format=format_name,duration:stream=codec_type", "-of", "json"],
             timeout: timeout)
         guard result.status == 0 else {
-            return .rejected("The upload is not readable audio (it may be damaged or cut off).")
+            return .rejected("The upload is not readable \(expected.rawValue) audio (it may be damaged or cut off).")
         }
         let report = try JSONDecoder().decode(Report.self, from: result.standardOutput)
         let formats = Set((report.format?.formatName ?? "").split(separator: ",").map(String.init))
@@ -47,7 +48,26 @@ public struct AudioProbe: Sendable {
         guard report.streams?.contains(where: { $0.codecType == "audio" }) == true else {
             return .rejected("The upload holds no audio track.")
         }
-        return .audio(Finding(container: container, durationSeconds: report.format?.duration.flatMap(Double.init)))
+        var duration = report.format?.duration.flatMap(Double.init)
+        if duration == nil {
+            // Browsers' WebM and streamed files carry no duration: read the audio's packets to its end (no decoding).
+            duration = try await measuredDuration(of: file, container: expected)
+        }
+        return .audio(Finding(container: container, durationSeconds: duration))
+    }
+
+    /// The end time of the last audio packet, found by copying the stream to nowhere; nil when ffmpeg cannot tell.
+    func measuredDuration(of file: URL, container: AudioContainer) async throws -> Double? {
+        let result = try await ChildProcess.run(
+            "ffmpeg",
+            ["-nostdin", "-v", "error"] + FFmpegInput.arguments(file, container: container)
+                + ["-map", "0:a:0", "-c", "copy", "-f", "null", "-progress", "pipe:1", "-nostats", "-"],
+            timeout: timeout)
+        guard result.status == 0 else { return nil }
+        let microseconds = String(decoding: result.standardOutput, as: UTF8.self).split(separator: "\n")
+            .last { $0.hasPrefix("out_time_us=") }
+            .flatMap { Double($0.dropFirst("out_time_us=".count)) }
+        return microseconds.map { $0 / 1_000_000 }
     }
 
     private struct Report: Decodable {

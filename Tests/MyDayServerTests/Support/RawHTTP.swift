@@ -14,14 +14,7 @@ struct RawHTTP {
         let connection = try open(port: port, from: source)
         defer { connection.close() }
         try connection.send(Data(head.utf8) + body)
-        var response = Data()
-        var buffer = [UInt8](repeating: 0, count: 4096)
-        while true {
-            let count = recv(connection.socket, &buffer, buffer.count, 0)
-            guard count > 0 else { break }
-            response.append(contentsOf: buffer[0..<count])
-        }
-        let text = String(decoding: response, as: UTF8.self)
+        let text = connection.readAll()
         let status = text.split(separator: " ").dropFirst().first.flatMap { Int($0) } ?? 0
         return (status, text.components(separatedBy: "\r\n\r\n").dropFirst().joined(separator: "\r\n\r\n"))
     }
@@ -56,6 +49,18 @@ struct RawHTTP {
     func send(_ bytes: Data) throws {
         let sent = bytes.withUnsafeBytes { Glibc.send(socket, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
         guard sent == bytes.count else { throw POSIXError(.EPIPE) }
+    }
+
+    /// Everything the server sends until it closes the connection. Blocks: call it through `onDedicatedThread`.
+    func readAll() -> String {
+        var response = Data()
+        var buffer = [UInt8](repeating: 0, count: 4096)
+        while true {
+            let count = recv(socket, &buffer, buffer.count, 0)
+            guard count > 0 else { break }
+            response.append(contentsOf: buffer[0..<count])
+        }
+        return String(decoding: response, as: UTF8.self)
     }
 
     func close() { Glibc.close(socket) }
