@@ -4694,7 +4694,8 @@ package enum Operations {
     ///
     /// The entry goes back to `uploaded` and a new transcription is queued; when it finishes, the raw
     /// and clean transcripts are replaced (an edited text too). The audio is untouched. An entry
-    /// already waiting for or in transcription is answered as it is.
+    /// already waiting for or in transcription is answered as it is. Each user may ask a few times a
+    /// minute (429 beyond that), since every request runs the speech engine over the whole recording.
     ///
     ///
     /// - Remark: HTTP `POST /v1/entries/{id}/retranscribe`.
@@ -4879,6 +4880,29 @@ package enum Operations {
                     default:
                         try throwUnexpectedResponseStatus(
                             expectedStatus: "conflict",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// Too many requests of this kind from this address or for this account; wait and retry.
+            ///
+            /// - Remark: Generated from `#/paths//v1/entries/{id}/retranscribe/post(retranscribeEntry)/responses/429`.
+            ///
+            /// HTTP response code: `429 tooManyRequests`.
+            case tooManyRequests(Components.Responses.TooManyRequests)
+            /// The associated value of the enum case if `self` is `.tooManyRequests`.
+            ///
+            /// - Throws: An error if `self` is not `.tooManyRequests`.
+            /// - SeeAlso: `.tooManyRequests`.
+            package var tooManyRequests: Components.Responses.TooManyRequests {
+                get throws {
+                    switch self {
+                    case let .tooManyRequests(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "tooManyRequests",
                             response: self
                         )
                     }

@@ -195,7 +195,8 @@ package protocol APIProtocol: Sendable {
     ///
     /// The entry goes back to `uploaded` and a new transcription is queued; when it finishes, the raw
     /// and clean transcripts are replaced (an edited text too). The audio is untouched. An entry
-    /// already waiting for or in transcription is answered as it is.
+    /// already waiting for or in transcription is answered as it is. Each user may ask a few times a
+    /// minute (429 beyond that), since every request runs the speech engine over the whole recording.
     ///
     ///
     /// - Remark: HTTP `POST /v1/entries/{id}/retranscribe`.
@@ -559,7 +560,8 @@ extension APIProtocol {
     ///
     /// The entry goes back to `uploaded` and a new transcription is queued; when it finishes, the raw
     /// and clean transcripts are replaced (an edited text too). The audio is untouched. An entry
-    /// already waiting for or in transcription is answered as it is.
+    /// already waiting for or in transcription is answered as it is. Each user may ask a few times a
+    /// minute (429 beyond that), since every request runs the speech engine over the whole recording.
     ///
     ///
     /// - Remark: HTTP `POST /v1/entries/{id}/retranscribe`.

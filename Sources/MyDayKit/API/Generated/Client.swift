@@ -3403,7 +3403,8 @@ package struct Client: APIProtocol {
     ///
     /// The entry goes back to `uploaded` and a new transcription is queued; when it finishes, the raw
     /// and clean transcripts are replaced (an edited text too). The audio is untouched. An entry
-    /// already waiting for or in transcription is answered as it is.
+    /// already waiting for or in transcription is answered as it is. Each user may ask a few times a
+    /// minute (429 beyond that), since every request runs the speech engine over the whole recording.
     ///
     ///
     /// - Remark: HTTP `POST /v1/entries/{id}/retranscribe`.
@@ -3542,6 +3543,36 @@ package struct Client: APIProtocol {
                         preconditionFailure("bestContentType chose an invalid content type.")
                     }
                     return .conflict(.init(body: body))
+                case 429:
+                    let headers: Components.Responses.TooManyRequests.Headers = .init(retryAfter: try converter.getOptionalHeaderFieldAsURI(
+                        in: response.headerFields,
+                        name: "Retry-After",
+                        as: Swift.Int.self
+                    ))
+                    let contentType = converter.extractContentTypeIfPresent(in: response.headerFields)
+                    let body: Components.Responses.TooManyRequests.Body
+                    let chosenContentType = try converter.bestContentType(
+                        received: contentType,
+                        options: [
+                            "application/json"
+                        ]
+                    )
+                    switch chosenContentType {
+                    case "application/json":
+                        body = try await converter.getResponseBodyAsJSON(
+                            Components.Schemas._Error.self,
+                            from: responseBody,
+                            transforming: { value in
+                                .json(value)
+                            }
+                        )
+                    default:
+                        preconditionFailure("bestContentType chose an invalid content type.")
+                    }
+                    return .tooManyRequests(.init(
+                        headers: headers,
+                        body: body
+                    ))
                 default:
                     return .undocumented(
                         statusCode: response.status.code,

@@ -3272,7 +3272,8 @@ fileprivate extension UniversalServer where APIHandler: APIProtocol {
     ///
     /// The entry goes back to `uploaded` and a new transcription is queued; when it finishes, the raw
     /// and clean transcripts are replaced (an edited text too). The audio is untouched. An entry
-    /// already waiting for or in transcription is answered as it is.
+    /// already waiting for or in transcription is answered as it is. Each user may ask a few times a
+    /// minute (429 beyond that), since every request runs the speech engine over the whole recording.
     ///
     ///
     /// - Remark: HTTP `POST /v1/entries/{id}/retranscribe`.
@@ -3380,6 +3381,29 @@ fileprivate extension UniversalServer where APIHandler: APIProtocol {
                     suppressUnusedWarning(value)
                     var response = HTTPTypes.HTTPResponse(soar_statusCode: 409)
                     suppressMutabilityWarning(&response)
+                    let body: OpenAPIRuntime.HTTPBody
+                    switch value.body {
+                    case let .json(value):
+                        try converter.validateAcceptIfPresent(
+                            "application/json",
+                            in: request.headerFields
+                        )
+                        body = try converter.setResponseBodyAsJSON(
+                            value,
+                            headerFields: &response.headerFields,
+                            contentType: "application/json; charset=utf-8"
+                        )
+                    }
+                    return (response, body)
+                case let .tooManyRequests(value):
+                    suppressUnusedWarning(value)
+                    var response = HTTPTypes.HTTPResponse(soar_statusCode: 429)
+                    suppressMutabilityWarning(&response)
+                    try converter.setHeaderFieldAsURI(
+                        in: &response.headerFields,
+                        name: "Retry-After",
+                        value: value.headers.retryAfter
+                    )
                     let body: OpenAPIRuntime.HTTPBody
                     switch value.body {
                     case let .json(value):
