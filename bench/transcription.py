@@ -127,8 +127,11 @@ class Server:
 
 def rss_mb(pid):
     """The resident memory of process `pid` now, in MB (0 once it has exited)."""
-    with open(f"/proc/{pid}/status") as f:
-        return next((int(line.split()[1]) for line in f if line.startswith("VmRSS:")), 0) / 1024
+    try:
+        with open(f"/proc/{pid}/status") as f:
+            return next((int(line.split()[1]) for line in f if line.startswith("VmRSS:")), 0) / 1024
+    except FileNotFoundError:
+        return 0.0
 
 
 def wait_transcribed(server, ids, sample=None):

@@ -63,7 +63,7 @@ func buildRouter(_ parts: ServerParts, speech: SpeechEngine?) async throws -> Ro
     router.add(middleware: ErrorMiddleware())
     router.add(middleware: MethodNotAllowedMiddleware())
     router.add(middleware: ClientAddressMiddleware(trustedProxyHops: configuration.trustedProxyHops))
-    router.add(middleware: JSONBodyMiddleware())
+    router.add(middleware: JSONBodyMiddleware(accessTokens: accessTokens))
     router.add(middleware: RequestOriginMiddleware(publicURL: configuration.publicURL))
     OperationsRoutes(
         driver: parts.driver, registry: parts.registry, jobs: parts.jobs, speech: speech,
