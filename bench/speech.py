@@ -201,6 +201,22 @@ def peak_rss_while_transcribing(path):
         server.stop()
 
 
+def table(rows):
+    return "| measurement | result |\n|---|---|\n" + "".join(
+        f"| {a} | {b} |\n" for a, b in rows
+    )
+
+
+class Rows(list):
+    """The results so far, written to bench/results/speech.md after each one, so a long run's early figures stay."""
+
+    def append(self, row):
+        super().append(row)
+        os.makedirs(os.path.join(ROOT, "bench/results"), exist_ok=True)
+        with open(os.path.join(ROOT, "bench/results/speech.md"), "w") as f:
+            f.write(table(self))
+
+
 def main():
     subprocess.run(
         ["swift", "build", "-c", "release", "--product", "myday-server"],
@@ -208,7 +224,7 @@ def main():
         check=True,
     )
     folder = tempfile.mkdtemp(prefix="myday-bench-speech-")
-    rows = []
+    rows = Rows()
     try:
         # 1 and 2: accuracy and speed of each engine on the same files.
         service = SpeechService()
@@ -290,15 +306,7 @@ def main():
     finally:
         shutil.rmtree(folder, ignore_errors=True)
 
-    text = (
-        "| measurement | result |\n|---|---|\n"
-        + "\n".join(f"| {a} | {b} |" for a, b in rows)
-        + "\n"
-    )
-    print(text)
-    os.makedirs(os.path.join(ROOT, "bench/results"), exist_ok=True)
-    with open(os.path.join(ROOT, "bench/results/speech.md"), "w") as f:
-        f.write(text)
+    print(table(rows))
 
 
 if __name__ == "__main__":
