@@ -81,6 +81,40 @@ final class ManualClock: Sendable {
         }
     }
 
+    @Test(arguments: TestDatabase.available)
+    func aBurstOfParallelGuessesFromManyAddressesGetsNoMoreThanTheLimit(_ database: TestDatabase) async throws {
+        let clock = ManualClock()
+        let server = try await TestServer.make(
+            database, adjust: Self.limited(clock: clock) { $0.loginPerAccount = RateLimit(perMinute: 3) })
+        try await server.run { api in
+            let hash = try await PasswordHasher(cost: server.configuration.bcryptCost).hash("the owner's passphrase")
+            _ = try await server.withDatabase {
+                try await UserStore(driver: $0).registerEmailUser(email: "owner@example.com", passwordHash: hash)
+            }
+            // When twenty addresses each send one wrong password at the same moment
+            let port = api.port
+            let statuses = try await withThrowingTaskGroup(of: Int.self) { group in
+                for address in 1...20 {
+                    group.addTask {
+                        let body = Data(#"{"email":"owner@example.com","password":"guess \#(address)"}"#.utf8)
+                        return try await onDedicatedThread {
+                            try RawHTTP.exchange(
+                                port: port, from: "127.0.1.\(address)",
+                                head: "POST /v1/auth/email/login HTTP/1.1\r\nHost: 127.0.0.1\r\n"
+                                    + "Content-Type: application/json\r\nContent-Length: \(body.count)\r\nConnection: close\r\n\r\n",
+                                body: body
+                            ).status
+                        }
+                    }
+                }
+                return try await group.reduce(into: []) { $0.append($1) }
+            }
+            // Then three guesses were checked and every other one refused unchecked
+            #expect(statuses.filter { $0 == 401 }.count == 3, "\(statuses.sorted())")
+            #expect(statuses.filter { $0 == 429 }.count == 17, "\(statuses.sorted())")
+        }
+    }
+
     @Test func entryCreationIsLimitedPerUser() async throws {
         let server = try await TestServer.make(.sqlite, adjust: Self.limited { $0.entriesPerUser = RateLimit(perMinute: 3) })
         try await server.run { api in

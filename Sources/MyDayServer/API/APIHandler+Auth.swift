@@ -22,18 +22,17 @@ extension APIHandler {
         try await limits.authRequest(from: ClientAddress.current)
         let email = Validation.normalizedEmail(body.email)
         let account = String(email.prefix(254))
-        try await limits.loginAllowed(account: account)
+        try await limits.passwordSignIn(account: account)
         guard let login = try await users.emailLogin(email: email) else {
             // Spend the same time as a wrong password, so the answer does not tell whether the email exists.
             _ = try await passwords.verify(body.password, hash: try await passwords.decoyHash())
-            try await limits.loginFailed(account: account)
             throw APIError.wrongCredentials
         }
         guard try await passwords.verify(body.password, hash: login.passwordHash) else {
             logger.notice("security: wrong password", metadata: ["user": "\(login.user.id.lowercased)"])
-            try await limits.loginFailed(account: account)
             throw APIError.wrongCredentials
         }
+        try await limits.passwordSignInSucceeded(account: account)
         return .ok(.init(body: .json(try await startSession(for: login.user))))
     }
 

@@ -34,12 +34,10 @@ final class DatabaseRequestCounter: RequestCounter {
         }
     }
 
-    func check(_ key: String, limit: RateLimit) async throws -> RateLimitDecision {
-        let now = self.now()
-        let tat = try await driver.read { db in
-            try await db.raw("SELECT tat FROM rate_limits WHERE key = \(bind: key)").first()?.decode(column: "tat", as: Int.self)
+    func giveBack(_ key: String, limit: RateLimit) async throws {
+        try await driver.write { db in
+            try await db.raw("UPDATE rate_limits SET tat = tat - \(bind: limit.intervalMS) WHERE key = \(bind: key)").run()
         }
-        return limit.decide(tat: tat, now: now).decision
     }
 
     /// Forgets schedules that have passed, at most once a minute per process.

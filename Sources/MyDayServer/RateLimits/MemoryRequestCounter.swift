@@ -29,8 +29,7 @@ final class MemoryRequestCounter: RequestCounter {
         }
     }
 
-    func check(_ key: String, limit: RateLimit) async throws -> RateLimitDecision {
-        let now = self.now()
-        return limit.decide(tat: state.withLock { $0.schedules[key] }, now: now).decision
+    func giveBack(_ key: String, limit: RateLimit) async throws {
+        state.withLock { state in state.schedules[key] = state.schedules[key].map { $0 - limit.intervalMS } }
     }
 }

@@ -9,16 +9,15 @@ struct RateLimitGuard: Sendable {
         try await consume("auth-address:\(Self.addressKey(address))", settings.authPerAddress)
     }
 
-    /// Refuses a sign-in to an account that has had too many failed ones lately.
-    func loginAllowed(account: String) async throws {
-        if case .limited(let seconds) = try await limiter.check("login-account:\(account)", limit: settings.loginPerAccount) {
-            throw APIError.tooManyRequests(retryAfterSeconds: seconds)
-        }
+    /// Counts a password sign-in to the account before the password is checked, in one atomic step, so a burst of
+    /// guesses in parallel gets no more than the limit between them; refuses it when the account has had too many.
+    func passwordSignIn(account: String) async throws {
+        try await consume("login-account:\(account)", settings.loginPerAccount)
     }
 
-    /// Counts a failed sign-in against the account.
-    func loginFailed(account: String) async throws {
-        _ = try await limiter.consume("login-account:\(account)", limit: settings.loginPerAccount)
+    /// The password was right: the sign-in counted by `passwordSignIn` is given back, so only failures spend.
+    func passwordSignInSucceeded(account: String) async throws {
+        try await limiter.giveBack("login-account:\(account)", limit: settings.loginPerAccount)
     }
 
     /// The key of an address: IPv4 as it is; IPv6 by its /64, the block one host usually holds whole.

@@ -4,8 +4,10 @@ import Foundation
 public struct RateLimitPolicy: Sendable, Equatable {
     /// Sign-up, sign-in and refresh requests from one address.
     public var authPerAddress = RateLimit(perMinute: 10)
-    /// Failed sign-ins for one account, from any address: higher than one address may make, so an
-    /// attacker on one address never locks the owner out, while many addresses together are slowed.
+    /// Failed password sign-ins to one account, from any address (each counted before its password is checked and
+    /// given back when it was right): higher
+    /// than one address may make, so an attacker on one address never locks the owner out, while many addresses
+    /// together are slowed; Apple and Google sign-in are not counted here, so they stay open to the owner.
     public var loginPerAccount = RateLimit(perMinute: 30)
     /// Password checks of a signed-in user (password change, account deletion).
     public var passwordChecksPerUser = RateLimit(perMinute: 10)

@@ -5,6 +5,6 @@ import Foundation
 protocol RequestCounter: Sendable {
     /// Counts one request for `key` unless the limit is reached.
     func consume(_ key: String, limit: RateLimit) async throws -> RateLimitDecision
-    /// Whether one more request for `key` would be allowed, counting nothing.
-    func check(_ key: String, limit: RateLimit) async throws -> RateLimitDecision
+    /// Gives back one request `consume` counted for `key` (it turned out not to count, as a right password).
+    func giveBack(_ key: String, limit: RateLimit) async throws
 }
