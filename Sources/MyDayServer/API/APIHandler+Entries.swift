@@ -190,15 +190,8 @@ extension APIHandler {
 
     /// Why a recording of `seconds` is refused: it names the limit.
     private func tooLong(_ seconds: Double) -> String {
-        "The recording lasts \(Self.spokenLength(Int(seconds.rounded(.up)))); this server keeps recordings of up to "
-            + "\(Self.spokenLength(maxRecordingSeconds))."
-    }
-
-    /// `10800` → "3 hours", `90` → "1 minute 30 seconds".
-    static func spokenLength(_ seconds: Int) -> String {
-        let parts = [(seconds / 3600, "hour"), (seconds % 3600 / 60, "minute"), (seconds % 60, "second")]
-        let said = parts.filter { $0.0 > 0 }.map { "\($0.0) \($0.1)\($0.0 == 1 ? "" : "s")" }
-        return said.isEmpty ? "0 seconds" : said.joined(separator: " ")
+        "The recording lasts \(spokenLength(seconds: Int(seconds.rounded(.up)))); this server keeps recordings of up to "
+            + "\(spokenLength(seconds: maxRecordingSeconds))."
     }
 
     private func newEntry(from body: Components.Schemas.NewEntry) throws -> NewEntry {

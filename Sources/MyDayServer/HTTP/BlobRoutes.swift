@@ -81,9 +81,10 @@ struct BlobRoutes<Context: RequestContext>: Sendable {
                 key: incoming, contents: UploadBody(base: request.body), maxBytes: maxUploadBytes)
             // The entry (or its account) may have been deleted, or completed by an earlier upload, while the bytes
             // streamed in: then they may not stay.
-            guard let now = try await entries.entry(audioKey: key), now.status == .pendingUpload else {
+            let current = try await entries.entry(audioKey: key)
+            guard current?.status == .pendingUpload else {
                 try await blobs.delete(key: incoming)
-                if try await entries.entry(audioKey: key) == nil { throw APIError.notFound }
+                if current == nil { throw APIError.notFound }
                 throw APIError.conflict("This entry's audio is already stored; it cannot be replaced.")
             }
             context.logger.info("audio stored", metadata: ["entry": "\(entry.id.lowercased)", "bytes": "\(stored)"])

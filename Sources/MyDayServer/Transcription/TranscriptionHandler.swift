@@ -41,7 +41,7 @@ struct TranscriptionHandler: JobHandler {
             throw JobFailure.permanent(failure.description)
         } catch is TimeLimitExceeded {
             throw JobFailure.permanent(
-                "Transcribing took longer than its limit of \(APIHandler.spokenLength(Int(limit.seconds))); "
+                "Transcribing took longer than its limit of \(spokenLength(seconds: Int(limit.seconds))); "
                     + "the server may be too busy. Try Transcribe again later.")
         }
         return { db in try await EntryStore.storeTranscript(transcript, entryID: entry.id, userID: entry.userID, in: db) }
