@@ -37,7 +37,8 @@ import Testing
         defer { testOver.signal() }
         let writer = Thread {
             guard let handle = FileHandle(forWritingAtPath: fifo.path) else { return }
-            handle.write(TestMedia.wav(seconds: 20, sizesWritten: false))
+            // Throws (broken pipe) once ffmpeg is gone; the non-throwing `write(_:)` would crash the test process.
+            try? handle.write(contentsOf: TestMedia.wav(seconds: 20, sizesWritten: false))
             _ = testOver.wait(timeout: .now() + 300)
             try? handle.close()
         }
