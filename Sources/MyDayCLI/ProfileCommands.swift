@@ -52,6 +52,9 @@ struct Stats: AsyncParsableCommand {
         output.line("words:          \(stats.words)")
         output.line("current streak: \(stats.currentStreakDays) days")
         output.line("longest streak: \(stats.longestStreakDays) days")
+        output.line(
+            "storage:        \(ByteCountFormatter.string(fromByteCount: stats.storageUsedBytes, countStyle: .file)) of "
+                + "\(ByteCountFormatter.string(fromByteCount: stats.storageQuotaBytes, countStyle: .file))")
         for month in stats.months {
             output.line("  \(month.month)  \(month.entries) entries  \(formattedDuration(month.duration))")
         }

@@ -1,5 +1,6 @@
 import Foundation
 import HTTPTypes
+import SQLKit
 import Testing
 
 @testable import MyDayServer
@@ -60,6 +61,8 @@ import Testing
                 (["email": "not-an-email", "password": "long enough"], nil, 422, "invalid_value"),
                 (["email": "short@example.com", "password": "1234567"], nil, 422, "invalid_value"),
                 (["email": "long@example.com", "password": String(repeating: "x", count: 129)], nil, 422, "invalid_value"),
+                (["email": "spaces@example.com", "password": String(repeating: " ", count: 12)], nil, 422, "invalid_value"),
+                (["email": "padded@example.com", "password": "    abc     "], nil, 422, "invalid_value"),
                 (["email": "extra@example.com", "password": "long enough", "admin": true], nil, 400, "invalid_request"),
                 (["email": "missing@example.com"], nil, 400, "invalid_request"),
                 (["email": 42, "password": "long enough"], nil, 400, "invalid_request"),
@@ -102,6 +105,34 @@ import Testing
             #expect(replay.status == .unauthorized)
             let afterReplay = try await api.send(.post, "/v1/auth/refresh", json: ["refresh_token": third.refreshToken])
             #expect(afterReplay.status == .unauthorized)
+        }
+    }
+
+    @Test(arguments: TestDatabase.available)
+    func refreshingDoesNotMakeASignInLastForever(_ database: TestDatabase) async throws {
+        let server = try await TestServer.make(database)
+        try await server.run { api in
+            // Given a sign-in a thief keeps refreshing
+            var session = try await api.register()
+            for _ in 0..<3 {
+                session = APIClient.session(
+                    try await api.send(.post, "/v1/auth/refresh", json: ["refresh_token": session.refreshToken]))
+            }
+            // When 31 days have passed since the sign-in (every stored time moved back)
+            let month = 31 * 24 * 3_600_000
+            try await server.withDatabase { driver in
+                try await driver.write { db in
+                    try await db.raw(
+                        """
+                        UPDATE refresh_tokens SET created_at = created_at - \(bind: month),
+                            expires_at = expires_at - \(bind: month), used_at = used_at - \(bind: month)
+                        """
+                    ).run()
+                }
+            }
+            // Then the newest token no longer works: the sign-in ended 30 days after it happened
+            let late = try await api.send(.post, "/v1/auth/refresh", json: ["refresh_token": session.refreshToken])
+            #expect(late.status == .unauthorized)
         }
     }
 

@@ -36,6 +36,8 @@ import Testing
             let whole = try await api.send(.get, audioURL)
             #expect(whole.status == .ok && whole.body == audio)
             #expect(whole.headers[.contentType] == "audio/mp4" && whole.headers[.acceptRanges] == "bytes")
+            // No shared cache (a proxy, a CDN) keeps a copy of someone's voice
+            #expect(whole.headers[.cacheControl] == "private, no-store")
             let part = try await api.send(.get, audioURL, headers: [.range: "bytes=100-199"])
             #expect(part.status == .partialContent)
             #expect(part.body == audio.subdata(in: 100..<200))

@@ -183,7 +183,8 @@ import Yams
             let exportID = try #require(export["id"] as? String)
             let cleanup = try await server.withDatabase { driver in
                 try await ExportCleanupService(
-                    exports: ExportStore(driver: driver), blobs: try DiskBlobStore(root: server.configuration.blobDirectory),
+                    exports: ExportStore(driver: driver, doorbell: JobDoorbell()),
+                    blobs: try DiskBlobStore(root: server.configuration.blobDirectory),
                     logger: .init(label: "test")
                 ).cleanUp(now: Date().addingTimeInterval(server.configuration.exportLinkLifetime.seconds + 60))
             }

@@ -77,11 +77,13 @@ final class ScriptedHandler: JobHandler {
         }
     }
 
-    private func worker(_ queue: JobQueue, _ handler: ScriptedHandler, slots: Int = 2) -> JobWorker {
+    private func worker(
+        _ queue: JobQueue, _ handler: ScriptedHandler, slots: Int = 2, pollInterval: Duration = .milliseconds(20)
+    ) -> JobWorker {
         var settings = JobWorker.Settings()
         settings.slots = slots
         settings.lease = .seconds(5)
-        settings.pollInterval = .milliseconds(20)
+        settings.pollInterval = pollInterval
         settings.shutdownGrace = .milliseconds(200)
         settings.retry = RetryPolicy(base: .milliseconds(10), maximum: .milliseconds(50))
         var logger = Logger(label: "test-worker")
@@ -91,6 +93,13 @@ final class ScriptedHandler: JobHandler {
 
     /// Runs `workers` until `done` holds, then shuts them down gracefully.
     private func run(_ workers: [JobWorker], until done: @escaping @Sendable () async throws -> Bool) async throws {
+        try await run(workers) {
+            try await pollUntil("the workers are done", every: .milliseconds(20)) { try await done() }
+        }
+    }
+
+    /// Runs `workers` while `body` runs, then shuts them down gracefully.
+    private func run(_ workers: [JobWorker], while body: () async throws -> Void) async throws {
         var logger = Logger(label: "test-group")
         logger.logLevel = .critical
         let group = ServiceGroup(services: workers, logger: logger)
@@ -98,7 +107,7 @@ final class ScriptedHandler: JobHandler {
             tasks.addTask { try await group.run() }
             var failure: (any Error)?
             do {
-                try await pollUntil("the workers are done", every: .milliseconds(20)) { try await done() }
+                try await body()
             } catch {
                 failure = error
             }
@@ -116,6 +125,26 @@ final class ScriptedHandler: JobHandler {
             try await run([worker(queue, handler)]) { try await queue.counts()[.succeeded] == 1 }
             #expect(handler.runIDs == ids)
             #expect(try await notes(driver) == ["done"])
+        }
+    }
+
+    @Test(arguments: TestDatabase.available)
+    func theDoorbellStartsAQueuedJobWithoutWaitingForThePoll(_ database: TestDatabase) async throws {
+        try await withQueue(database) { driver, queue in
+            // Given a worker that would look at the queue again only in an hour, both its slots idle
+            let handler = ScriptedHandler(.succeed)
+            let idle = worker(queue, handler, pollInterval: .seconds(3600))
+            try await run(
+                [idle],
+                while: {
+                    try await pollUntil("both slots wait", every: .milliseconds(20)) { queue.doorbell.waitingSlots == 2 }
+                    // When a job commits and the bell rings
+                    let ids = try await enqueue(driver)
+                    queue.doorbell.ring()
+                    // Then it runs now
+                    try await pollUntil("the job ran", every: .milliseconds(20)) { try await queue.counts()[.succeeded] == 1 }
+                    #expect(handler.runIDs == ids)
+                })
         }
     }
 

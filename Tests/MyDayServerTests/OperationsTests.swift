@@ -22,6 +22,26 @@ import Testing
             #expect(metrics.contains("myday_http_request_duration_seconds_bucket"))
             #expect(metrics.contains(#"myday_jobs_in_state_count{state="queued"} 0"#))
             #expect(!metrics.contains(session.userID))
+            // Served over plain http, browsers are not told to insist on https
+            #expect(document.headers[.strictTransportSecurity] == nil)
+        }
+    }
+
+    @Test func aMetricsTokenLocksMetricsAndAnHTTPSPublicURLSendsHSTS() async throws {
+        // Given a server behind https whose operator set a metrics token
+        let token = "metrics-token-of-the-operator"
+        try await TestServer.make(.sqlite) {
+            $0.metricsToken = token
+            $0.publicURL = "https://diary.example.com"
+        }.run { api in
+            // When someone without the token asks for the metrics, then they are refused
+            #expect(try await api.send(.get, "/metrics").status == .unauthorized)
+            #expect(try await api.send(.get, "/metrics", token: token + "x").status == .unauthorized)
+            #expect(try await api.send(.get, "/metrics", token: String(token.dropLast())).status == .unauthorized)
+            let metrics = try await api.send(.get, "/metrics", token: token)
+            #expect(metrics.status == .ok && metrics.text.contains("myday_http_requests_total"))
+            // And every answer tells browsers to come back over https only
+            #expect(try await api.send(.get, "/healthz").headers[.strictTransportSecurity] == "max-age=31536000")
         }
     }
 

@@ -112,18 +112,18 @@ import Testing
             let later = Date().addingTimeInterval(3600)
             try await sessions.startFamily(userID: user.id, tokenHash: "h1", expiresAt: later)
             #expect(
-                try await sessions.rotate(presentedHash: "h1", newHash: "h2", newExpiresAt: later).rotatedUserID == user.id)
+                try await sessions.rotate(presentedHash: "h1", newHash: "h2").rotatedUserID == user.id)
             // When the used token comes back, then the family ends: its live successor too
-            guard case .reused(user.id, _) = try await sessions.rotate(presentedHash: "h1", newHash: "h3", newExpiresAt: later)
+            guard case .reused(user.id, _) = try await sessions.rotate(presentedHash: "h1", newHash: "h3")
             else {
                 Issue.record("reuse was not detected")
                 return
             }
-            #expect(try await sessions.rotate(presentedHash: "h2", newHash: "h4", newExpiresAt: later) == .invalid)
-            #expect(try await sessions.rotate(presentedHash: "unknown", newHash: "h5", newExpiresAt: later) == .invalid)
+            #expect(try await sessions.rotate(presentedHash: "h2", newHash: "h4") == .invalid)
+            #expect(try await sessions.rotate(presentedHash: "unknown", newHash: "h5") == .invalid)
 
             try await sessions.startFamily(userID: user.id, tokenHash: "old", expiresAt: Date().addingTimeInterval(-1))
-            #expect(try await sessions.rotate(presentedHash: "old", newHash: "h6", newExpiresAt: later) == .invalid)
+            #expect(try await sessions.rotate(presentedHash: "old", newHash: "h6") == .invalid)
         }
     }
 
@@ -138,7 +138,7 @@ import Testing
             let outcomes = try await withThrowingTaskGroup(of: SessionStore.Rotation.self) { group in
                 for attempt in 0..<8 {
                     group.addTask {
-                        try await sessions.rotate(presentedHash: "shared", newHash: "next-\(attempt)", newExpiresAt: later)
+                        try await sessions.rotate(presentedHash: "shared", newHash: "next-\(attempt)")
                     }
                 }
                 return try await group.reduce(into: []) { $0.append($1) }
@@ -154,18 +154,18 @@ import Testing
             let later = Date().addingTimeInterval(3600)
             try await sessions.startFamily(userID: user.id, tokenHash: "a1", expiresAt: later)
             #expect(
-                try await sessions.rotate(presentedHash: "a1", newHash: "a2", newExpiresAt: later).rotatedUserID == user.id)
+                try await sessions.rotate(presentedHash: "a1", newHash: "a2").rotatedUserID == user.id)
             // When the same token is retried at once (the answer was lost), then the retry is answered too
             #expect(
-                try await sessions.rotate(presentedHash: "a1", newHash: "a3", newExpiresAt: later).rotatedUserID == user.id)
+                try await sessions.rotate(presentedHash: "a1", newHash: "a3").rotatedUserID == user.id)
             // When the client moves on with its newest token, then the old one may not be retried any more
             #expect(
-                try await sessions.rotate(presentedHash: "a3", newHash: "a4", newExpiresAt: later).rotatedUserID == user.id)
-            guard case .reused = try await sessions.rotate(presentedHash: "a1", newHash: "a5", newExpiresAt: later) else {
+                try await sessions.rotate(presentedHash: "a3", newHash: "a4").rotatedUserID == user.id)
+            guard case .reused = try await sessions.rotate(presentedHash: "a1", newHash: "a5") else {
                 Issue.record("a retry after the successor was used must end the family")
                 return
             }
-            #expect(try await sessions.rotate(presentedHash: "a4", newHash: "a6", newExpiresAt: later) == .invalid)
+            #expect(try await sessions.rotate(presentedHash: "a4", newHash: "a6") == .invalid)
         }
     }
 

@@ -96,7 +96,8 @@ import Testing
                 from: BlobKey.incoming(ofAudio: audioKey), to: audioKey)
             try await server.withDatabase { driver in
                 _ = try await EntryStore(driver: driver).markUploaded(
-                    id: id, userID: try #require(UUID(uuidString: session.userID)), pipeline: TranscriptionPipeline())
+                    id: id, userID: try #require(UUID(uuidString: session.userID)),
+                    pipeline: TranscriptionPipeline(doorbell: JobDoorbell()))
             }
 
             // Then the entry fails with a reason a person can read

@@ -72,6 +72,8 @@ import Testing
             var expired = Provider.appleClaims()
             (expired.iat, expired.exp) = (now - 7200, now - 3600)
             let claims = Provider.appleClaims()
+            var noNonce = Provider.appleClaims()
+            noNonce.nonce = nil
             let publicKeyPEM = Provider.appleKey.publicKey.pemRepresentation
             var googleWrongIssuer = Provider.googleClaims()
             googleWrongIssuer.iss = "https://accounts.google.com.example"
@@ -118,6 +120,10 @@ import Testing
                 (
                     "nonce missing", "/v1/auth/apple",
                     ["identity_token": try await Provider.appleToken(Provider.appleClaims(nonce: "the real nonce"))]
+                ),
+                (
+                    "Apple: no nonce in the token or the request", "/v1/auth/apple",
+                    ["identity_token": try await Provider.appleToken(noNonce)]
                 ),
                 ("Google: wrong iss", "/v1/auth/google", ["id_token": try await Provider.googleToken(googleWrongIssuer)]),
                 ("Google: an Apple token", "/v1/auth/google", ["id_token": try await Provider.appleToken(claims)]),
@@ -195,7 +201,8 @@ import Testing
                 .make(for: user, signedInAt: Date().addingTimeInterval(-600))
             // Then it can neither link Apple nor close the account with an old Google token
             let apple = try await Provider.appleToken(Provider.appleClaims())
-            let link = try await api.send(.post, "/v1/me/identities/apple", token: stale, json: ["token": apple])
+            let link = try await api.send(
+                .post, "/v1/me/identities/apple", token: stale, json: ["token": apple, "nonce": Provider.appleNonce])
             #expect(link.status == .forbidden && link.errorCode == "reauthentication_needed")
             var old = claims
             old.iat -= 3600
@@ -243,8 +250,9 @@ import Testing
         try await run(.sqlite, refetchInterval: .zero) { api, _, provider in
             // Given a server that has fetched Apple's keys once
             let first = try await Provider.appleToken(Provider.appleClaims())
-            #expect(try await api.send(.post, "/v1/auth/apple", json: ["identity_token": first]).status == .created)
-            #expect(try await api.send(.post, "/v1/auth/apple", json: ["identity_token": first]).status == .ok)
+            let signIn = ["identity_token": first, "nonce": Provider.appleNonce]
+            #expect(try await api.send(.post, "/v1/auth/apple", json: signIn).status == .created)
+            #expect(try await api.send(.post, "/v1/auth/apple", json: signIn).status == .ok)
             #expect(provider.fetches.withLock { $0["apple"] } == 1)
 
             // When Apple rotates its keys and a token names the new key
@@ -252,7 +260,9 @@ import Testing
             let rotated = try await Provider.appleToken(Provider.appleClaims(), key: Provider.rotatedAppleKey, kid: "apple-2")
 
             // Then the server fetches the key set again and accepts it
-            #expect(try await api.send(.post, "/v1/auth/apple", json: ["identity_token": rotated]).status == .created)
+            #expect(
+                try await api.send(.post, "/v1/auth/apple", json: ["identity_token": rotated, "nonce": Provider.appleNonce])
+                    .status == .created)
             #expect(provider.fetches.withLock { $0["apple"] } == 2)
         }
     }

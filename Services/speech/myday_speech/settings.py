@@ -32,7 +32,7 @@ class Settings:
     vad: bool = True
     condition_on_previous_text: bool = False
     word_timestamps: bool = True
-    window_seconds: float = 300.0
+    window_seconds: float = 120.0
     max_upload_bytes: int = 2 * 1024 * 1024 * 1024
 
     @property
@@ -58,7 +58,7 @@ class Settings:
             vad=_boolean(env, "MYDAY_SPEECH_VAD", True),
             condition_on_previous_text=_boolean(env, "MYDAY_SPEECH_CONDITION_ON_PREVIOUS_TEXT", False),
             word_timestamps=_boolean(env, "MYDAY_SPEECH_WORD_TIMESTAMPS", True),
-            window_seconds=float(_integer(env, "MYDAY_SPEECH_WINDOW_SECONDS", 300, low=30, high=3600)),
+            window_seconds=float(_integer(env, "MYDAY_SPEECH_WINDOW_SECONDS", 120, low=30, high=3600)),
             max_upload_bytes=_integer(env, "MYDAY_SPEECH_MAX_UPLOAD_BYTES", 2 * 1024 * 1024 * 1024, low=1, high=2**40),
         )
 

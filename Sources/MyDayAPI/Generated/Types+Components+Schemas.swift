@@ -135,7 +135,7 @@ extension Components {
         package struct EmailCredentials: Codable, Hashable, Sendable {
             /// - Remark: Generated from `#/components/schemas/EmailCredentials/email`.
             package var email: Swift.String
-            /// 8 to 128 characters.
+            /// 8 to 128 characters
             ///
             /// - Remark: Generated from `#/components/schemas/EmailCredentials/password`.
             package var password: Swift.String
@@ -143,7 +143,7 @@ extension Components {
             ///
             /// - Parameters:
             ///   - email:
-            ///   - password: 8 to 128 characters.
+            ///   - password: 8 to 128 characters
             package init(
                 email: Swift.String,
                 password: Swift.String
@@ -544,6 +544,14 @@ extension Components {
             ///
             /// - Remark: Generated from `#/components/schemas/Stats/months`.
             package var months: Components.Schemas.Stats.MonthsPayload
+            /// Audio of live entries (as declared, uploads on their way included) and export archives not yet deleted.
+            ///
+            /// - Remark: Generated from `#/components/schemas/Stats/storage_used_bytes`.
+            package var storageUsedBytes: Swift.Int64
+            /// How much of that this account may keep; past it, new audio entries and exports answer 413.
+            ///
+            /// - Remark: Generated from `#/components/schemas/Stats/storage_quota_bytes`.
+            package var storageQuotaBytes: Swift.Int64
             /// Creates a new `Stats`.
             ///
             /// - Parameters:
@@ -554,6 +562,8 @@ extension Components {
             ///   - currentStreakDays:
             ///   - longestStreakDays:
             ///   - months: Months with entries, oldest first.
+            ///   - storageUsedBytes: Audio of live entries (as declared, uploads on their way included) and export archives not yet deleted.
+            ///   - storageQuotaBytes: How much of that this account may keep; past it, new audio entries and exports answer 413.
             package init(
                 tz: Swift.String,
                 totalEntries: Swift.Int,
@@ -561,7 +571,9 @@ extension Components {
                 words: Swift.Int,
                 currentStreakDays: Swift.Int,
                 longestStreakDays: Swift.Int,
-                months: Components.Schemas.Stats.MonthsPayload
+                months: Components.Schemas.Stats.MonthsPayload,
+                storageUsedBytes: Swift.Int64,
+                storageQuotaBytes: Swift.Int64
             ) {
                 self.tz = tz
                 self.totalEntries = totalEntries
@@ -570,6 +582,8 @@ extension Components {
                 self.currentStreakDays = currentStreakDays
                 self.longestStreakDays = longestStreakDays
                 self.months = months
+                self.storageUsedBytes = storageUsedBytes
+                self.storageQuotaBytes = storageQuotaBytes
             }
             package enum CodingKeys: String, CodingKey {
                 case tz
@@ -579,6 +593,8 @@ extension Components {
                 case currentStreakDays = "current_streak_days"
                 case longestStreakDays = "longest_streak_days"
                 case months
+                case storageUsedBytes = "storage_used_bytes"
+                case storageQuotaBytes = "storage_quota_bytes"
             }
         }
         /// - Remark: Generated from `#/components/schemas/AppleSignIn`.
@@ -766,7 +782,7 @@ extension Components {
         package struct PasswordChange: Codable, Hashable, Sendable {
             /// - Remark: Generated from `#/components/schemas/PasswordChange/current_password`.
             package var currentPassword: Swift.String
-            /// 8 to 128 characters
+            /// 8 to 128 characters not counting spaces at either end, not a common password.
             ///
             /// - Remark: Generated from `#/components/schemas/PasswordChange/new_password`.
             package var newPassword: Swift.String
@@ -774,7 +790,7 @@ extension Components {
             ///
             /// - Parameters:
             ///   - currentPassword:
-            ///   - newPassword: 8 to 128 characters
+            ///   - newPassword: 8 to 128 characters not counting spaces at either end, not a common password.
             package init(
                 currentPassword: Swift.String,
                 newPassword: Swift.String

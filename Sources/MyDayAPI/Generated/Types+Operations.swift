@@ -3463,7 +3463,9 @@ package enum Operations {
     /// Creating is idempotent: the same id from the same user answers the same entry (200) and,
     /// while its audio is still missing, a fresh upload URL. An id another user holds answers 409.
     /// Audio entries answer an `upload` target: `PUT` the bytes there, then call `complete`.
-    /// Text entries are `transcribed` at once and have no `upload`.
+    /// Text entries are `transcribed` at once and have no `upload`. An audio entry whose
+    /// `size_bytes` would take the account past its storage quota answers 413 with code
+    /// `quota_exceeded` (`GET /v1/me/stats` says what is used); the upload may not exceed `size_bytes`.
     ///
     ///
     /// - Remark: HTTP `POST /v1/entries`.
@@ -5314,6 +5316,9 @@ package enum Operations {
     /// entry's own time zone), its clean transcript (`.txt`), with `formats` a markdown file with
     /// YAML front matter per entry and `entries.json` with every field, and a `README.txt`. When it
     /// is ready, a signed download link goes to `email` (or the account's email) and appears here.
+    /// One export is prepared at a time: while another is queued or building, the answer is 409.
+    /// The archive counts against the storage quota until it is deleted; when the audio of the range
+    /// would not fit, the answer is 413 with code `quota_exceeded`.
     ///
     ///
     /// - Remark: HTTP `POST /v1/exports`.
@@ -5445,6 +5450,29 @@ package enum Operations {
                     default:
                         try throwUnexpectedResponseStatus(
                             expectedStatus: "unauthorized",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// The request contradicts the current state.
+            ///
+            /// - Remark: Generated from `#/paths//v1/exports/post(createExport)/responses/409`.
+            ///
+            /// HTTP response code: `409 conflict`.
+            case conflict(Components.Responses.Conflict)
+            /// The associated value of the enum case if `self` is `.conflict`.
+            ///
+            /// - Throws: An error if `self` is not `.conflict`.
+            /// - SeeAlso: `.conflict`.
+            package var conflict: Components.Responses.Conflict {
+                get throws {
+                    switch self {
+                    case let .conflict(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "conflict",
                             response: self
                         )
                     }

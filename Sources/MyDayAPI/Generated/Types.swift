@@ -154,7 +154,9 @@ package protocol APIProtocol: Sendable {
     /// Creating is idempotent: the same id from the same user answers the same entry (200) and,
     /// while its audio is still missing, a fresh upload URL. An id another user holds answers 409.
     /// Audio entries answer an `upload` target: `PUT` the bytes there, then call `complete`.
-    /// Text entries are `transcribed` at once and have no `upload`.
+    /// Text entries are `transcribed` at once and have no `upload`. An audio entry whose
+    /// `size_bytes` would take the account past its storage quota answers 413 with code
+    /// `quota_exceeded` (`GET /v1/me/stats` says what is used); the upload may not exceed `size_bytes`.
     ///
     ///
     /// - Remark: HTTP `POST /v1/entries`.
@@ -219,6 +221,9 @@ package protocol APIProtocol: Sendable {
     /// entry's own time zone), its clean transcript (`.txt`), with `formats` a markdown file with
     /// YAML front matter per entry and `entries.json` with every field, and a `README.txt`. When it
     /// is ready, a signed download link goes to `email` (or the account's email) and appears here.
+    /// One export is prepared at a time: while another is queued or building, the answer is 409.
+    /// The archive counts against the storage quota until it is deleted; when the audio of the range
+    /// would not fit, the answer is 413 with code `quota_exceeded`.
     ///
     ///
     /// - Remark: HTTP `POST /v1/exports`.
@@ -475,7 +480,9 @@ extension APIProtocol {
     /// Creating is idempotent: the same id from the same user answers the same entry (200) and,
     /// while its audio is still missing, a fresh upload URL. An id another user holds answers 409.
     /// Audio entries answer an `upload` target: `PUT` the bytes there, then call `complete`.
-    /// Text entries are `transcribed` at once and have no `upload`.
+    /// Text entries are `transcribed` at once and have no `upload`. An audio entry whose
+    /// `size_bytes` would take the account past its storage quota answers 413 with code
+    /// `quota_exceeded` (`GET /v1/me/stats` says what is used); the upload may not exceed `size_bytes`.
     ///
     ///
     /// - Remark: HTTP `POST /v1/entries`.
@@ -602,6 +609,9 @@ extension APIProtocol {
     /// entry's own time zone), its clean transcript (`.txt`), with `formats` a markdown file with
     /// YAML front matter per entry and `entries.json` with every field, and a `README.txt`. When it
     /// is ready, a signed download link goes to `email` (or the account's email) and appears here.
+    /// One export is prepared at a time: while another is queued or building, the answer is 409.
+    /// The archive counts against the storage quota until it is deleted; when the audio of the range
+    /// would not fit, the answer is 413 with code `quota_exceeded`.
     ///
     ///
     /// - Remark: HTTP `POST /v1/exports`.

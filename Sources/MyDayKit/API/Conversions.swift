@@ -64,7 +64,8 @@ enum Conversions {
         DiaryStatistics(
             timeZone: stats.tz, totalEntries: stats.totalEntries, totalDuration: stats.totalDurationS, words: stats.words,
             currentStreakDays: stats.currentStreakDays, longestStreakDays: stats.longestStreakDays,
-            months: stats.months.map { .init(month: $0.month, entries: $0.entries, duration: $0.durationS) })
+            months: stats.months.map { .init(month: $0.month, entries: $0.entries, duration: $0.durationS) },
+            storageUsedBytes: stats.storageUsedBytes, storageQuotaBytes: stats.storageQuotaBytes)
     }
 
     static func export(_ export: Components.Schemas.Export) throws -> ExportStatus {

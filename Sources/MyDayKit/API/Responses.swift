@@ -62,6 +62,9 @@ public struct DiaryStatistics: Sendable, Equatable {
     public var currentStreakDays: Int
     public var longestStreakDays: Int
     public var months: [Month]
+    /// Audio and export archives kept on the server, and how much the account may keep.
+    public var storageUsedBytes: Int64
+    public var storageQuotaBytes: Int64
 
     /// Entries and seconds of one `YYYY-MM`.
     public struct Month: Sendable, Equatable {
@@ -78,7 +81,7 @@ public struct DiaryStatistics: Sendable, Equatable {
 
     public init(
         timeZone: String, totalEntries: Int, totalDuration: TimeInterval, words: Int, currentStreakDays: Int,
-        longestStreakDays: Int, months: [Month]
+        longestStreakDays: Int, months: [Month], storageUsedBytes: Int64 = 0, storageQuotaBytes: Int64 = 0
     ) {
         self.timeZone = timeZone
         self.totalEntries = totalEntries
@@ -87,6 +90,8 @@ public struct DiaryStatistics: Sendable, Equatable {
         self.currentStreakDays = currentStreakDays
         self.longestStreakDays = longestStreakDays
         self.months = months
+        self.storageUsedBytes = storageUsedBytes
+        self.storageQuotaBytes = storageQuotaBytes
     }
 }
 

@@ -52,6 +52,14 @@ public final class ProfileViewModel {
         return "Streak: \(days) (longest \(stats.longestStreakDays))"
     }
 
+    /// "Storage: 1.2 GB of 10 GB used"; empty when the server names no quota.
+    public var storageText: String {
+        guard let stats, stats.storageQuotaBytes > 0 else { return "" }
+        let used = ByteCountFormatter.string(fromByteCount: stats.storageUsedBytes, countStyle: .file)
+        let quota = ByteCountFormatter.string(fromByteCount: stats.storageQuotaBytes, countStyle: .file)
+        return "Storage: \(used) of \(quota) used"
+    }
+
     public var canDeleteAccount: Bool { deleteConfirmation == Self.deleteConfirmationWord }
 
     public func load() async {

@@ -21,6 +21,14 @@ struct APIError: Error, Equatable {
     static let notFound = APIError(status: .notFound, code: "not_found", message: "There is no such object.")
     static func conflict(_ message: String) -> APIError { .init(status: .conflict, code: "conflict", message: message) }
     static func forbidden(_ message: String) -> APIError { .init(status: .forbidden, code: "forbidden", message: message) }
+    static func quotaExceeded(_ full: QuotaExceeded) -> APIError {
+        let left = max(0, full.quotaBytes - full.usedBytes)
+        return .init(
+            status: .contentTooLarge, code: "quota_exceeded",
+            message: "Your diary has no room for this: it needs \(StorageUsage.spoken(full.neededBytes)), and "
+                + "\(StorageUsage.spoken(left)) of your \(StorageUsage.spoken(full.quotaBytes)) are left. "
+                + "Delete old exports or entries to make room.")
+    }
     static func tooLarge(limit: Int) -> APIError {
         .init(status: .contentTooLarge, code: "too_large", message: "The body is larger than the limit of \(limit) bytes.")
     }

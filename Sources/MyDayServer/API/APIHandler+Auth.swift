@@ -56,8 +56,7 @@ extension APIHandler {
         try await limits.authRequest(from: ClientAddress.current)
         let newToken = RefreshTokens.make()
         let rotation = try await sessions.rotate(
-            presentedHash: RefreshTokens.hash(body.refreshToken), newHash: RefreshTokens.hash(newToken),
-            newExpiresAt: Date().addingTimeInterval(refreshTokenLifetime.seconds))
+            presentedHash: RefreshTokens.hash(body.refreshToken), newHash: RefreshTokens.hash(newToken))
         switch rotation {
         case .rotated(let user, let signedInAt):
             return .ok(.init(body: .json(try await session(for: user, refreshToken: newToken, signedInAt: signedInAt))))

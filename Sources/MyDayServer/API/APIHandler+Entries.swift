@@ -10,7 +10,9 @@ extension APIHandler {
         let new = try newEntry(from: body)
         let result: (entry: EntryRecord, created: Bool)
         do {
-            result = try await entries.create(new, userID: user.id)
+            result = try await entries.create(new, userID: user.id, quotaBytes: quotaBytes)
+        } catch let full as QuotaExceeded {
+            throw APIError.quotaExceeded(full)
         } catch EntryStore.CreateError.idBelongsToAnotherUser {
             throw APIError.conflict("This id is taken; generate a new UUID for the entry.")
         } catch EntryStore.CreateError.deleted {

@@ -13,9 +13,16 @@ extension APIHandler {
         let email = try body.email.map(Validation.email)
         let formats = Array(Set((body.formats ?? []).map(\.rawValue))).sorted()
         try await limits.export(user: user.id.lowercased)
-        let export = try await exports.create(
-            userID: user.id, from: body.from, to: body.to, timeZone: zone.identifier, email: email, formats: formats,
-            origin: RequestOrigin.current)
+        let export: ExportRecord
+        do {
+            export = try await exports.create(
+                userID: user.id, from: body.from, to: body.to, range: range, timeZone: zone.identifier, email: email,
+                formats: formats, origin: RequestOrigin.current, quotaBytes: quotaBytes)
+        } catch is ExportStore.AlreadyBuilding {
+            throw APIError.conflict("An export is being prepared already; ask for the next one when it is ready.")
+        } catch let full as QuotaExceeded {
+            throw APIError.quotaExceeded(full)
+        }
         logger.info("export queued", metadata: ["user": "\(user.id.lowercased)", "export": "\(export.id.lowercased)"])
         return .accepted(.init(body: .json(schema(export))))
     }

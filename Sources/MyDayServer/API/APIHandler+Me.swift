@@ -22,7 +22,9 @@ extension APIHandler {
                         longestStreakDays: stats.longestStreakDays,
                         months: stats.months.map {
                             .init(month: $0.month, entries: $0.entries, durationS: $0.durationSeconds)
-                        }))))
+                        },
+                        storageUsedBytes: Int64(try await entries.storageUsed(userID: user.id)),
+                        storageQuotaBytes: Int64(quotaBytes)))))
     }
 
     func changePassword(_ input: Operations.ChangePassword.Input) async throws -> Operations.ChangePassword.Output {

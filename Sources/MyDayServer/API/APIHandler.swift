@@ -16,6 +16,8 @@ struct APIHandler: APIProtocol {
     let refreshTokenLifetime: Duration
     let maxUploadBytes: Int
     let maxRecordingSeconds: Int
+    /// How much audio and export archives one user may keep (`MYDAY_USER_QUOTA_BYTES`).
+    let quotaBytes: Int
     let audioProbe: AudioProbe
     let pipeline: any EntryPipeline
     let limits: RateLimitGuard

@@ -16,10 +16,12 @@ enum Validation {
         return email
     }
 
-    /// 8 to 128 characters, no composition rules, and not a commonly used password (NIST SP 800-63B).
+    /// 8 to 128 characters not counting spaces at either end, no composition rules, and not a commonly used password
+    /// (NIST SP 800-63B). Inner spaces count: a passphrase is a good password.
     static func newPassword(_ password: String, field: String = "password", email: String) throws -> String {
-        guard (8...128).contains(password.count) else {
-            throw APIError.unprocessable("'\(field)' must be 8 to 128 characters long.")
+        guard password.count <= 128, password.trimmingCharacters(in: .whitespacesAndNewlines).count >= 8 else {
+            throw APIError.unprocessable(
+                "'\(field)' must be 8 to 128 characters long, not counting spaces at either end.")
         }
         guard !CommonPasswords.contains(password) else {
             throw APIError.unprocessable("'\(field)' is one of the most common passwords; choose one that is harder to guess.")

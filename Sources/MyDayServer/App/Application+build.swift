@@ -59,7 +59,7 @@ func buildRouter(_ parts: ServerParts, speech: SpeechEngine?) async throws -> Ro
 
     let router = Router(context: MyDayRequestContext.self)
     router.add(middleware: RequestMetricsMiddleware(registry: parts.registry))
-    router.add(middleware: SecurityHeadersMiddleware())
+    router.add(middleware: SecurityHeadersMiddleware(publicURL: configuration.publicURL))
     router.add(middleware: ErrorMiddleware())
     router.add(middleware: MethodNotAllowedMiddleware())
     router.add(middleware: ClientAddressMiddleware(trustedProxyHops: configuration.trustedProxyHops))
@@ -67,7 +67,7 @@ func buildRouter(_ parts: ServerParts, speech: SpeechEngine?) async throws -> Ro
     router.add(middleware: RequestOriginMiddleware(publicURL: configuration.publicURL))
     OperationsRoutes(
         driver: parts.driver, registry: parts.registry, jobs: parts.jobs, speech: speech,
-        document: try OpenAPIDocument.yaml()
+        document: try OpenAPIDocument.yaml(), metricsToken: configuration.metricsToken
     ).register(on: router)
     BlobRoutes(
         blobs: parts.blobs, entries: parts.entries, exports: parts.exports, signer: parts.signer,
@@ -77,8 +77,8 @@ func buildRouter(_ parts: ServerParts, speech: SpeechEngine?) async throws -> Ro
         users: parts.users, sessions: parts.sessions, entries: parts.entries, blobs: parts.blobs, exports: parts.exports,
         links: parts.links, passwords: passwords, accessTokens: accessTokens,
         refreshTokenLifetime: configuration.refreshTokenLifetime, maxUploadBytes: configuration.maxUploadBytes,
-        maxRecordingSeconds: configuration.maxRecordingSeconds,
-        audioProbe: AudioProbe(), pipeline: TranscriptionPipeline(), limits: limits,
+        maxRecordingSeconds: configuration.maxRecordingSeconds, quotaBytes: configuration.userQuotaBytes,
+        audioProbe: AudioProbe(), pipeline: TranscriptionPipeline(doorbell: parts.jobs.doorbell), limits: limits,
         identityVerifiers: IdentityVerifiers(configuration: configuration, logger: parts.logger),
         clientConfig: .init(configuration: configuration), logger: parts.logger)
     try handler.registerHandlers(

@@ -13,13 +13,17 @@ public struct ServerConfiguration: Sendable {
     public var secret: String?
     /// The scheme, host and port clients reach this server at, for signed URLs; nil means the request's `Host`.
     public var publicURL: String?
+    /// When set, `/metrics` answers only requests with `Authorization: Bearer` and this token (`MYDAY_METRICS_TOKEN`).
+    public var metricsToken: String?
     public var maxUploadBytes = 200 * 1024 * 1024
+    /// How much audio and export archives one user may keep (`MYDAY_USER_QUOTA_BYTES`).
+    public var userQuotaBytes = 10 * 1024 * 1024 * 1024
     /// The longest recording the server accepts and transcribes (`MYDAY_MAX_RECORDING_SECONDS`).
     public var maxRecordingSeconds = 3 * 3600
     /// How long one transcription job may run before it is given up, by the length of its audio.
     var transcriptionTimeLimit = TranscriptionTimeLimit()
     public var accessTokenLifetime: Duration = .seconds(15 * 60)
-    public var refreshTokenLifetime: Duration = .seconds(60 * 24 * 3600)
+    public var refreshTokenLifetime: Duration = .seconds(30 * 24 * 3600)
     public var uploadURLLifetime: Duration = .seconds(6 * 3600)
     public var downloadURLLifetime: Duration = .seconds(3600)
     /// How long an export's download link, and its archive, last (`MYDAY_EXPORT_LINK_TTL`, seconds).
@@ -80,7 +84,15 @@ public struct ServerConfiguration: Sendable {
         databaseURL = config.string(forKey: "database.url", isSecret: true)
         secret = config.string(forKey: "secret", isSecret: true)
         publicURL = config.string(forKey: "public.url")
+        metricsToken = config.string(forKey: "metrics.token", isSecret: true)
+        if let metricsToken, metricsToken.utf8.count < 16 {
+            throw ConfigurationError("MYDAY_METRICS_TOKEN must be at least 16 characters")
+        }
         maxUploadBytes = config.int(forKey: "max.upload.bytes", default: maxUploadBytes)
+        userQuotaBytes = config.int(forKey: "user.quota.bytes", default: userQuotaBytes)
+        guard userQuotaBytes >= 1024 * 1024 else {
+            throw ConfigurationError("MYDAY_USER_QUOTA_BYTES must be at least 1048576 (1 MiB), not \(userQuotaBytes)")
+        }
         maxRecordingSeconds = config.int(forKey: "max.recording.seconds", default: maxRecordingSeconds)
         guard (60...86_400).contains(maxRecordingSeconds) else {
             throw ConfigurationError("MYDAY_MAX_RECORDING_SECONDS must be 60...86400, not \(maxRecordingSeconds)")

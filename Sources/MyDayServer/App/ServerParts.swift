@@ -29,10 +29,11 @@ struct ServerParts: Sendable {
         let secret = try SigningSecret.load(configured: configuration.secret, file: configuration.secretFile)
         return try await DatabaseDriverFactory.withOpenDriver(configuration: configuration, logger: logger) { driver in
             try await prepare(driver)
+            let doorbell = JobDoorbell()
             return ServerParts(
                 configuration: configuration, logger: logger, driver: driver, users: UserStore(driver: driver),
                 sessions: SessionStore(driver: driver), entries: EntryStore(driver: driver),
-                exports: ExportStore(driver: driver), jobs: JobQueue(driver: driver),
+                exports: ExportStore(driver: driver, doorbell: doorbell), jobs: JobQueue(driver: driver, doorbell: doorbell),
                 blobs: try DiskBlobStore(root: configuration.blobDirectory), secret: secret,
                 signer: URLSigner(secret: secret), links: BlobLinks(configuration: configuration, secret: secret),
                 registry: PrometheusCollectorRegistry())

@@ -44,6 +44,9 @@ struct IdentityTokenVerifier: Sendable {
     let keySet: ProviderKeySet
     /// Whether the token carries the SHA-256 of the client's raw nonce (Apple) or the nonce itself (Google).
     var hashesNonce: Bool
+    /// Whether a token without a nonce is refused: Apple's always carry one when the app asked, and every app of ours
+    /// asks, so a token without one was not made for this sign-in (a replayed or borrowed token).
+    var requiresNonce: Bool
     /// Clock difference tolerated on `exp`.
     var leeway: TimeInterval = 60
 
@@ -53,13 +56,13 @@ struct IdentityTokenVerifier: Sendable {
     static func apple(clientIDs: [String], keySet: ProviderKeySet) -> IdentityTokenVerifier {
         .init(
             provider: .apple, issuers: ["https://appleid.apple.com"], audiences: Set(clientIDs), keySet: keySet,
-            hashesNonce: true)
+            hashesNonce: true, requiresNonce: true)
     }
 
     static func google(clientIDs: [String], keySet: ProviderKeySet) -> IdentityTokenVerifier {
         .init(
             provider: .google, issuers: ["accounts.google.com", "https://accounts.google.com"], audiences: Set(clientIDs),
-            keySet: keySet, hashesNonce: false)
+            keySet: keySet, hashesNonce: false, requiresNonce: false)
     }
 
     func verify(_ token: String, nonce: String?, now: Date = Date()) async throws -> VerifiedIdentity {
@@ -90,7 +93,8 @@ struct IdentityTokenVerifier: Sendable {
     /// The client sends the raw nonce; Apple's token holds its SHA-256 (hex), Google's the nonce itself.
     private func checkNonce(_ inToken: String?, raw: String?) throws {
         switch (inToken, raw) {
-        case (nil, nil): return
+        case (nil, nil):
+            if requiresNonce { throw IdentityTokenError("the token has no nonce; \(provider.rawValue) sign-in needs one") }
         case (let expected?, let raw?):
             let sent = hashesNonce ? SHA256.hash(data: Data(raw.utf8)).map { String(format: "%02x", $0) }.joined() : raw
             guard expected.lowercased() == sent.lowercased() else { throw IdentityTokenError("wrong nonce") }

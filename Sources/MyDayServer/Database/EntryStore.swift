@@ -15,8 +15,9 @@ struct EntryStore: Sendable {
         case deleted
     }
 
-    /// Creates the entry, or answers the one this user already created with this id (`created` false).
-    func create(_ new: NewEntry, userID: UUID) async throws -> (entry: EntryRecord, created: Bool) {
+    /// Creates the entry, or answers the one this user already created with this id (`created` false). Throws
+    /// `QuotaExceeded`, changing nothing, when the new audio would take the user's storage past `quotaBytes`.
+    func create(_ new: NewEntry, userID: UUID, quotaBytes: Int = .max) async throws -> (entry: EntryRecord, created: Bool) {
         let now = StoredTime.now()
         let isText = new.kind == .text
         let container = new.container ?? .mp4
@@ -37,7 +38,14 @@ struct EntryStore: Sendable {
                 RETURNING \(unsafeRaw: EntryRecord.columns)
                 """
             ).first()
-            if let inserted { return (try EntryRecord(row: inserted), true) }
+            if let inserted {
+                // Counted after the insert, under the user's row lock `nextChange` took: parallel creates cannot both fit.
+                let used = try await StorageUsage.bytes(userID: userID, in: db)
+                if let size = new.sizeBytes, used > quotaBytes {
+                    throw QuotaExceeded(usedBytes: used - size, quotaBytes: quotaBytes, neededBytes: size)
+                }
+                return (try EntryRecord(row: inserted), true)
+            }
             guard
                 let existing = try await db.raw(
                     "SELECT \(unsafeRaw: EntryRecord.columns) FROM entries WHERE id = \(bind: new.id.lowercased)"
@@ -70,6 +78,11 @@ struct EntryStore: Sendable {
     }
 
     /// Changes after `cursor`, oldest first, at most `limit`, and whether more follow.
+    /// The bytes the user's storage quota counts now.
+    func storageUsed(userID: UUID) async throws -> Int {
+        try await driver.read { db in try await StorageUsage.bytes(userID: userID, in: db) }
+    }
+
     /// What the Profile's figures need of every live entry of the user.
     func statsEntries(userID: UUID) async throws -> [DiaryStats.Entry] {
         try await driver.read { db in
@@ -145,7 +158,8 @@ struct EntryStore: Sendable {
     func markUploaded(
         id: UUID, userID: UUID, pipeline: any EntryPipeline, clientTranscript: ClientTranscript? = nil
     ) async throws -> EntryRecord? {
-        try await driver.write { db in
+        defer { pipeline.committed() }
+        return try await driver.write { db in
             guard var entry = try await Self.liveEntry(db, id: id, userID: userID) else { return nil }
             guard entry.status == .pendingUpload else { return entry }
             let seq = try await Self.nextChange(db, userID: userID)
@@ -168,7 +182,8 @@ struct EntryStore: Sendable {
     /// Sends a transcribed or failed entry back to `uploaded` and to `pipeline`, in one transaction.
     /// An entry already waiting for or in transcription is answered as it is; nil when the user has no such entry.
     func requeueTranscription(id: UUID, userID: UUID, pipeline: any EntryPipeline) async throws -> EntryRecord? {
-        try await driver.write { db in
+        defer { pipeline.committed() }
+        return try await driver.write { db in
             guard var entry = try await Self.liveEntry(db, id: id, userID: userID) else { return nil }
             guard entry.status == .transcribed || entry.status == .failed else { return entry }
             entry.changeSeq = try await Self.nextChange(db, userID: userID)

@@ -33,7 +33,7 @@ struct SessionStore: Sendable {
     }
 
     /// Marks the token behind `presentedHash` used and adds `newHash` to its family, in one transaction.
-    func rotate(presentedHash: String, newHash: String, newExpiresAt: Date) async throws -> Rotation {
+    func rotate(presentedHash: String, newHash: String) async throws -> Rotation {
         let now = StoredTime.now()
         let graceMS = Int(retryGrace.seconds * 1000)
         // On PostgreSQL, lock the token and its user: refreshes racing with one token are decided one after the
@@ -52,10 +52,13 @@ struct SessionStore: Sendable {
             let tokenID = try row.decode(column: "id", as: String.self)
             let userID = try row.decodeUUID(column: "user_id")
             let familyID = try row.decode(column: "family_id", as: String.self)
-            if try row.decode(column: "revoked_at", as: Int?.self) != nil || row.decode(column: "expires_at", as: Int.self) <= now
-            {
+            // A new token inherits the family's end: a sign-in lasts its lifetime from the day it happened, however
+            // often it is refreshed.
+            let familyEnds = try row.decode(column: "expires_at", as: Int.self)
+            if try row.decode(column: "revoked_at", as: Int?.self) != nil || familyEnds <= now {
                 return .invalid
             }
+            let newExpiresAt = StoredTime.date(milliseconds: familyEnds)
             if let usedAt = try row.decode(column: "used_at", as: Int?.self) {
                 let successor = try row.decode(column: "replaced_by", as: String?.self)
                 guard now - usedAt < graceMS, let successor, try await Self.isUnused(successor, in: db) else {

@@ -4,15 +4,40 @@ import SQLKit
 /// Exports: asked for by a user, built by a `build_export` job, mailed by a `mail_export` job.
 struct ExportStore: Sendable {
     let driver: any DatabaseDriver
+    /// Rung when a build is queued, so this process's worker starts it at once.
+    let doorbell: JobDoorbell
 
-    /// Records a new export and queues its build, in one transaction.
+    /// Another export of the user is queued or building: one builds at a time.
+    struct AlreadyBuilding: Error {}
+
+    /// Records a new export and queues its build, in one transaction. Throws `AlreadyBuilding` while another export of
+    /// the user is on its way, and `QuotaExceeded` when the audio of `range` would not fit beside the rest.
     func create(
-        userID: UUID, from: String, to: String, timeZone: String, email: String?, formats: [String], origin: String
+        userID: UUID, from: String, to: String, range: (start: Date, end: Date), timeZone: String, email: String?,
+        formats: [String], origin: String, quotaBytes: Int = .max
     ) async throws -> ExportRecord {
         let id = UUID()
         let now = StoredTime.now()
         let formatsJSON = String(decoding: try JSONEncoder().encode(formats), as: UTF8.self)
+        defer { doorbell.ring() }
+        let engine = driver.engine
         return try await driver.write { db in
+            if engine == .postgres {
+                // Two requests of one user are decided one after the other (SQLite has a single writer anyway).
+                try await db.raw("SELECT id FROM users WHERE id = \(bind: userID.lowercased) FOR UPDATE").run()
+            }
+            let unfinished = try await db.raw(
+                """
+                SELECT COUNT(*) AS n FROM exports
+                WHERE user_id = \(bind: userID.lowercased) AND status IN ('queued', 'building')
+                """
+            ).first()?.decode(column: "n", as: Int.self)
+            guard unfinished == 0 else { throw AlreadyBuilding() }
+            let needed = try await Self.audioBytes(userID: userID, range: range, in: db)
+            let used = try await StorageUsage.bytes(userID: userID, in: db)
+            guard used + needed <= quotaBytes else {
+                throw QuotaExceeded(usedBytes: used, quotaBytes: quotaBytes, neededBytes: needed)
+            }
             try await db.raw(
                 """
                 INSERT INTO exports (id, user_id, from_date, to_date, tz, email, formats, origin, status, created_at, updated_at)
@@ -24,6 +49,18 @@ struct ExportStore: Sendable {
                 kind: ExportBuildHandler.kind, payload: ExportJob(exportID: id).json, userID: userID, in: db)
             return try await Self.export(id: id, in: db)!
         }
+    }
+
+    /// The audio an archive of `range` will hold: about its size.
+    private static func audioBytes(userID: UUID, range: (start: Date, end: Date), in db: any SQLDatabase) async throws -> Int {
+        try await db.raw(
+            """
+            SELECT CAST(COALESCE(SUM(size_bytes), 0) AS BIGINT) AS bytes FROM entries
+            WHERE user_id = \(bind: userID.lowercased) AND deleted_at IS NULL AND status <> 'pending_upload'
+                AND created_at >= \(bind: StoredTime.milliseconds(range.start))
+                AND created_at < \(bind: StoredTime.milliseconds(range.end))
+            """
+        ).first()?.decode(column: "bytes", as: Int.self) ?? 0
     }
 
     /// The user's export with this id.

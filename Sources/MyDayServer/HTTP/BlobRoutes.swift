@@ -75,10 +75,14 @@ struct BlobRoutes<Context: RequestContext>: Sendable {
         guard AudioContainer(contentType: contentType) == declared || contentType.hasPrefix("application/octet-stream") else {
             throw APIError.unsupportedMediaType("This entry takes \(declared.rawValue), as declared when it was created.")
         }
+        // No more than was declared (and counted against the quota) when the entry was created.
+        let allowed = min(maxUploadBytes, entry.sizeBytes ?? maxUploadBytes)
+        if let sent = request.headers[.contentLength].flatMap(Int.init), sent > allowed {
+            throw APIError.tooLarge(limit: allowed)
+        }
         let incoming = BlobKey.incoming(ofAudio: key)
         do {
-            let stored = try await blobs.write(
-                key: incoming, contents: UploadBody(base: request.body), maxBytes: maxUploadBytes)
+            let stored = try await blobs.write(key: incoming, contents: UploadBody(base: request.body), maxBytes: allowed)
             // The entry (or its account) may have been deleted, or completed by an earlier upload, while the bytes
             // streamed in: then they may not stay.
             let current = try await entries.entry(audioKey: key)
@@ -107,7 +111,7 @@ struct BlobRoutes<Context: RequestContext>: Sendable {
             path: try blobs.path(for: key), size: size,
             headers: [
                 .contentType: entry.contentType ?? "application/octet-stream",
-                .cacheControl: "private, max-age=3600",
+                .cacheControl: "private, no-store",
                 .contentDisposition: "inline; filename=\"\(entry.filename)\"",
             ], request, context)
     }

@@ -11,6 +11,8 @@ struct OperationsRoutes<Context: RequestContext>: Sendable {
     /// The engine this process transcribes with; nil on an API-only node.
     let speech: SpeechEngine?
     let document: Data
+    /// The bearer token `/metrics` asks for; nil leaves it open (bind the server to a private address then).
+    let metricsToken: String?
 
     func register(on router: Router<Context>) {
         router.get("/healthz") { _, _ in Self.json(#"{"status":"ok"}"#) }
@@ -29,7 +31,10 @@ struct OperationsRoutes<Context: RequestContext>: Sendable {
                     .response()
             }
         }
-        router.get("/metrics") { _, context in
+        router.get("/metrics") { request, context in
+            if let metricsToken, !Self.carries(metricsToken, request) {
+                return APIError(status: .unauthorized, code: "unauthorized", message: "Send the metrics token.").response()
+            }
             do {
                 let metrics = PipelineMetrics(registry: registry)
                 if let speech { metrics.recordSpeechEngine(await speech.status()) }
@@ -48,6 +53,15 @@ struct OperationsRoutes<Context: RequestContext>: Sendable {
                 status: .ok, headers: [.contentType: "application/yaml; charset=utf-8"],
                 body: .init(byteBuffer: ByteBuffer(data: document)))
         }
+    }
+
+    /// Whether the request's `Authorization` is `Bearer` and `token`, compared in constant time.
+    private static func carries(_ token: String, _ request: Request) -> Bool {
+        guard let header = request.headers[.authorization], header.lowercased().hasPrefix("bearer ") else { return false }
+        let sent = Array(header.dropFirst("bearer ".count).utf8)
+        let expected = Array(token.utf8)
+        guard sent.count == expected.count else { return false }
+        return zip(sent, expected).reduce(UInt8(0)) { $0 | ($1.0 ^ $1.1) } == 0
     }
 
     private static func json(_ text: String) -> Response {

@@ -8,6 +8,13 @@ import SQLKit
 /// worker whose lease ran out (and whose job another worker took over) cannot finish it twice.
 struct JobQueue: Sendable {
     let driver: any DatabaseDriver
+    /// Rung by whoever in this process queues a job, once it has committed; the worker's idle slots wait on it.
+    let doorbell: JobDoorbell
+
+    init(driver: any DatabaseDriver, doorbell: JobDoorbell = JobDoorbell()) {
+        self.driver = driver
+        self.doorbell = doorbell
+    }
 
     /// Adds a job in the transaction of `db`, so it exists exactly when the change that needs it commits.
     /// `userID` names whose data the job touches, so deleting the account can remove it.

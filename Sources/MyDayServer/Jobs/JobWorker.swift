@@ -47,6 +47,7 @@ final class JobWorker: Service {
             }
         } onGracefulShutdown: {
             self.stoppingSince.withLock { $0 = $0 ?? .now }
+            self.queue.doorbell.ring()
         }
     }
 
@@ -57,7 +58,7 @@ final class JobWorker: Service {
                 if let job = try await queue.claim(kinds: kinds, workerID: workerID, lease: settings.lease) {
                     await process(job)
                 } else {
-                    try await Task.sleep(for: settings.pollInterval)
+                    await queue.doorbell.wait(atMost: settings.pollInterval) { self.isStopping }
                 }
             } catch is CancellationError {
                 return

@@ -13,12 +13,13 @@ import Testing
             #expect(zone == "Europe/Paris")
             return DiaryStatistics(
                 timeZone: zone, totalEntries: 12, totalDuration: 754, words: 900, currentStreakDays: 1, longestStreakDays: 5,
-                months: [])
+                months: [], storageUsedBytes: 1_200_000_000, storageQuotaBytes: 10_000_000_000)
         }
         let profile = ProfileViewModel(core: harness.core(client), timeZone: Given.paris)
         await profile.load()
         #expect(profile.totalsText == "12 entries · 12:34 recorded")
         #expect(profile.streakText == "Streak: 1 day (longest 5)")
+        #expect(profile.storageText == "Storage: 1.2 GB of 10 GB used")
     }
 
     @Test func anExportIsFollowedUntilItsLinkIsReady() async throws {

@@ -89,8 +89,11 @@ final class IdentityProviderStandIn: Sendable {
         func verify(using algorithm: some JWTAlgorithm) async throws {}
     }
 
+    /// The raw nonce `appleClaims` hashes into a token unless told another; send it beside the token.
+    static let appleNonce = "apple-nonce-of-the-test"
+
     static func appleClaims(
-        sub: String = "001234.apple-\(UUID().uuidString.prefix(8))", email: String? = nil, nonce: String? = nil
+        sub: String = "001234.apple-\(UUID().uuidString.prefix(8))", email: String? = nil, nonce: String = appleNonce
     )
         -> Claims
     {
@@ -98,7 +101,7 @@ final class IdentityProviderStandIn: Sendable {
         return Claims(
             iss: "https://appleid.apple.com", aud: appleClientID, sub: sub, iat: now, exp: now + 600,
             email: email ?? "\(UUID().uuidString.prefix(10).lowercased())@privaterelay.appleid.com", emailVerified: "true",
-            isPrivateEmail: "true", nonce: nonce.map(sha256Hex))
+            isPrivateEmail: "true", nonce: sha256Hex(nonce))
     }
 
     static func googleClaims(sub: String = "10\(Int.random(in: 100_000_000...999_999_999))", email: String? = nil) -> Claims {

@@ -36,6 +36,10 @@ struct ProfileView: View {
                 } else {
                     Text(viewModel.totalsText)
                     Text(viewModel.streakText)
+                    if !viewModel.storageText.isEmpty {
+                        Text(viewModel.storageText)
+                            .foregroundStyle(.secondary)
+                    }
                 }
             }
             ExportSection(viewModel: viewModel, startExport: startExport)

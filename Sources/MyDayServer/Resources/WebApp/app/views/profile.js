@@ -20,6 +20,7 @@ export function profileView({ onSignedOut }) {
       view.slot("count").textContent = String(stats.total_entries);
       view.slot("duration").textContent = duration(stats.total_duration_s);
       view.slot("streak").textContent = `${stats.current_streak_days} ${stats.current_streak_days === 1 ? "day" : "days"}`;
+      view.slot("storage").textContent = `Storage: ${bytes(stats.storage_used_bytes)} of ${bytes(stats.storage_quota_bytes)} used`;
     } catch (failure) {
       error.textContent = failure.message;
     }
@@ -91,4 +92,16 @@ export function profileView({ onSignedOut }) {
 
   load();
   return view.root;
+}
+
+/** "1.2 GB": decimal units, as the Files app and the iPhone app say them. */
+function bytes(count) {
+  const units = ["bytes", "KB", "MB", "GB", "TB"];
+  let value = count;
+  let unit = 0;
+  while (value >= 1000 && unit < units.length - 1) {
+    value /= 1000;
+    unit += 1;
+  }
+  return unit === 0 ? `${value} bytes` : `${value >= 10 ? Math.round(value) : Math.round(value * 10) / 10} ${units[unit]}`;
 }

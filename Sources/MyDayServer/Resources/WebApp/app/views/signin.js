@@ -15,6 +15,14 @@ export function signInView({ onSignedIn, config }) {
     submit.textContent = registering ? "Create account" : "Sign in";
     view.action("switch").textContent = registering ? "Have an account? Sign in" : "New here? Create an account";
     form.elements.password.autocomplete = registering ? "new-password" : "current-password";
+    view.slot("rule").hidden = !registering;
+    form.elements.password.setCustomValidity("");
+  });
+
+  // A new password is checked here against the server's rule before it is sent.
+  form.elements.password.addEventListener("input", () => {
+    const tooShort = registering && form.elements.password.value.trim().length < 8;
+    form.elements.password.setCustomValidity(tooShort ? "Use at least 8 characters besides spaces at either end." : "");
   });
 
   form.addEventListener("submit", async (event) => {

@@ -1,0 +1,120 @@
+import Foundation
+import MyDayTestSupport
+import SQLKit
+import Testing
+
+@testable import MyDayServer
+
+/// The per-user storage quota, attacked as a client filling the disk would: many entries, parallel creates, uploads
+/// larger than declared, exports that copy the audio.
+@Suite(.serialized) struct StorageQuotaTests {
+    private let mebibyte = 1024 * 1024
+
+    private func entryCount(_ server: TestServer) async throws -> Int {
+        try await server.withDatabase { driver in
+            try await driver.read { db in
+                try await db.raw("SELECT COUNT(*) AS n FROM entries WHERE deleted_at IS NULL").first()!.decode(
+                    column: "n", as: Int.self)
+            }
+        }
+    }
+
+    @Test(arguments: TestDatabase.available)
+    func audioPastTheQuotaIsRefusedAndNothingChanges(_ database: TestDatabase) async throws {
+        let server = try await TestServer.make(database) {
+            $0.workers = 0
+            $0.userQuotaBytes = 1024 * 1024
+        }
+        try await server.run { api in
+            // Given a user with 600 KB of their 1 MiB in use
+            let session = try await api.register()
+            let first = try await api.createAudioEntry(session, sizeBytes: 600_000)
+            #expect(first.reply.status == .created)
+
+            // When they create another 600 KB entry
+            let second = try await api.createAudioEntry(session, sizeBytes: 600_000)
+
+            // Then it is refused with both figures, and no entry was made
+            #expect(second.reply.status == .contentTooLarge)
+            #expect(second.reply.errorCode == "quota_exceeded")
+            #expect(second.reply.text.contains("600 KB") && second.reply.text.contains("1 MB"), "\(second.reply.text)")
+            #expect(try await entryCount(server) == 1)
+            let stats = try await api.send(.get, "/v1/me/stats", token: session.accessToken).json
+            #expect(stats["storage_used_bytes"] as? Int == 600_000)
+            #expect(stats["storage_quota_bytes"] as? Int == mebibyte)
+
+            // And another user's room is their own
+            let other = try await api.register()
+            #expect(try await api.createAudioEntry(other, sizeBytes: 600_000).reply.status == .created)
+
+            // And deleting the first entry makes room again
+            let firstID = try #require(first.entry["id"] as? String)
+            #expect(try await api.send(.delete, "/v1/entries/\(firstID)", token: session.accessToken).status == .noContent)
+            #expect(try await api.createAudioEntry(session, sizeBytes: 600_000).reply.status == .created)
+        }
+    }
+
+    @Test(arguments: TestDatabase.available)
+    func parallelCreatesCannotOvershootTheQuota(_ database: TestDatabase) async throws {
+        let server = try await TestServer.make(database) {
+            $0.workers = 0
+            $0.userQuotaBytes = 1024 * 1024
+        }
+        try await server.run { api in
+            // Given a user with room for three 300 KB entries
+            let session = try await api.register()
+            // When ten are created at once
+            let statuses = try await withThrowingTaskGroup(of: Int.self) { group in
+                for _ in 0..<10 {
+                    group.addTask { try await api.createAudioEntry(session, sizeBytes: 300_000).reply.status.code }
+                }
+                return try await group.reduce(into: [Int]()) { $0.append($1) }
+            }
+            // Then exactly three fit
+            #expect(statuses.filter { $0 == 201 }.count == 3, "\(statuses.sorted())")
+            #expect(statuses.filter { $0 == 413 }.count == 7, "\(statuses.sorted())")
+            #expect(try await entryCount(server) == 3)
+        }
+    }
+
+    @Test func anUploadLargerThanDeclaredIsRefused() async throws {
+        let server = try await TestServer.make(.sqlite) { $0.workers = 0 }
+        try await server.run { api in
+            // Given an entry declared as 1000 bytes
+            let session = try await api.register()
+            let created = try await api.createAudioEntry(session, sizeBytes: 1000)
+            let url = try #require(created.uploadURL)
+            // When 50 KB are sent to its upload URL, then they are refused and nothing is stored
+            let upload = try await api.upload(url, Data(repeating: 7, count: 50_000))
+            #expect(upload.status == .contentTooLarge)
+            #expect(server.storedBlobs().isEmpty)
+            #expect(server.temporaryFiles().isEmpty)
+        }
+    }
+
+    @Test func exportsCountAgainstTheQuotaAndBuildOneAtATime() async throws {
+        let audio = try await TestAudio.m4a()
+        let server = try await TestServer.make(.sqlite) {
+            $0.workers = 0
+            $0.userQuotaBytes = audio.count * 3 / 2
+        }
+        try await server.run { api in
+            // Given a user whose one recording fills two thirds of the quota
+            let session = try await api.register()
+            try await api.createUploadedEntry(session, audio: audio)
+
+            // When they export its day, then the archive's copy of the audio would not fit
+            let day = ["from": "2026-05-01", "to": "2026-05-01", "tz": "Europe/Paris"]
+            let full = try await api.send(.post, "/v1/exports", token: session.accessToken, json: day)
+            #expect(full.status == .contentTooLarge && full.errorCode == "quota_exceeded", "\(full.text)")
+
+            // But a range without audio fits, and while it waits to be built a second export is refused
+            let empty = ["from": "2020-01-01", "to": "2020-01-31", "tz": "UTC"]
+            #expect(try await api.send(.post, "/v1/exports", token: session.accessToken, json: empty).status == .accepted)
+            let second = try await api.send(.post, "/v1/exports", token: session.accessToken, json: empty)
+            #expect(second.status == .conflict, "\(second.text)")
+            let exports = try await api.send(.get, "/v1/exports", token: session.accessToken).json["exports"] as? [Any]
+            #expect(exports?.count == 1)
+        }
+    }
+}
