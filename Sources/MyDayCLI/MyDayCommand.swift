@@ -9,7 +9,7 @@ struct MyDayCommand: AsyncParsableCommand {
         discussion: "State lives in ~/.myday (or MYDAY_HOME). The server comes from --server, MYDAY_SERVER or the last login.",
         subcommands: [
             Register.self, Login.self, Logout.self, Add.self, Note.self, Sync.self, List.self, Show.self, PlayURL.self,
-            Delete.self, Export.self, Stats.self, Status.self,
+            Delete.self, Export.self, DeleteExport.self, Stats.self, Status.self, Password.self, Email.self,
         ]
     )
 }

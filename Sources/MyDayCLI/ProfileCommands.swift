@@ -10,15 +10,23 @@ struct Export: AsyncParsableCommand {
     @Option(help: "First day, YYYY-MM-DD.") var from: String
     @Option(help: "Last day, YYYY-MM-DD.") var to: String
     @Option(help: "The time zone the days are in (default: this machine's).") var tz: String?
-    @Option(help: "Also mail the link to this address.") var email: String?
     @Option(help: "Seconds to wait for the archive (0: do not wait).") var wait: Int = 600
+    @OptionGroup var password: PasswordOptions
 
     func run() async throws {
         let workspace = try Workspace(options: server)
         let zone = try timeZone(tz)
-        var export = try await workspace.core.client.requestExport(
-            from: from, to: to, timeZone: zone.identifier, email: email)
-        Output().note("Export \(export.id.short) \(export.state.rawValue)…")
+        let client = workspace.core.client
+        var export: ExportStatus
+        do {
+            export = try await client.requestExport(from: from, to: to, timeZone: zone.identifier, password: nil)
+        } catch MyDayClientError.server(403, "reauthentication_needed", _, _) {
+            // An export holds the whole diary of its days: without a sign-in in the last minutes, the password again.
+            export = try await client.requestExport(
+                from: from, to: to, timeZone: zone.identifier, password: try password.resolve())
+        }
+        Output().note("Export \(export.id.uuidString.lowercased()) \(export.state.rawValue)…")
+        if let address = export.mailedTo { Output().note("The link will also be mailed to \(address).") }
         let deadline = ContinuousClock.now + .seconds(wait)
         while export.state == .queued || export.state == .building, ContinuousClock.now < deadline {
             try await Task.sleep(for: .milliseconds(500))
@@ -33,6 +41,21 @@ struct Export: AsyncParsableCommand {
         case .queued, .building: Output().line("Export \(export.id.uuidString.lowercased()) is still \(export.state.rawValue).")
         case .failed, .expired: throw CLIError("Export \(export.state.rawValue): \(export.failureReason ?? "no reason given").")
         }
+    }
+}
+
+/// `myday delete-export ID`: an export and its archive go; the link stops working.
+struct DeleteExport: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(abstract: "Delete an export and its archive; its link stops working.")
+
+    @OptionGroup var server: ServerOptions
+    @Argument(help: "The export's id, as `myday export` printed it.") var id: String
+
+    func run() async throws {
+        let workspace = try Workspace(options: server)
+        guard let id = UUID(uuidString: id) else { throw ValidationError("'\(id)' is not an export id.") }
+        try await workspace.core.client.deleteExport(id)
+        Output().line("Export deleted.")
     }
 }
 

@@ -56,6 +56,23 @@ import Testing
         #expect(try store.entry(id) == nil)
     }
 
+    @Test func aServerTombstoneNeverRemovesAudioThatHasNotReachedTheServer() async throws {
+        // Given a recording queued here, whose entry the server created and then removed (its upload never came)
+        let id = UUID()
+        let temporary = try library.beginRecording(id: id, startedAt: Given.now, timeZone: Given.paris, container: .wav)
+        try TestMedia.wav(seconds: 1).write(to: temporary)
+        try store.recordFinished(try library.finishRecording(id: id), now: Given.now)
+        var client = FakeMyDayClient()
+        client.onChanges = { _, _ in EntryChanges(entries: [], deletedIDs: [id], nextCursor: "2", hasMore: false) }
+        // When the tombstone comes in a sync
+        try await SyncEngine(store: store, client: client, library: library).sync()
+        // Then the recording and its place in the queue stay, for the next attempt to send it again
+        let entry = try #require(try store.entry(id))
+        #expect(entry.state.isOnItsWayUp)
+        #expect(try store.pendingUploads().map(\.entry.id) == [id])
+        #expect(FileManager.default.fileExists(atPath: library.url(of: try #require(entry.audioPath)).path))
+    }
+
     @Test func editsNewerThanTheServerArePushedAndThenSettled() async throws {
         // Given an entry edited here after the server last changed it
         let id = UUID()

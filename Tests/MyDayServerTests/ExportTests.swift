@@ -60,9 +60,13 @@ import Yams
 
     @Test(arguments: TestDatabase.available)
     func anExportHoldsEveryEntryOfTheRangeAndIsMailed(_ database: TestDatabase) async throws {
-        let server = try await TestServer.make(database) { $0.workers = 1 }
+        let server = try await TestServer.make(database) {
+            $0.workers = 1
+            $0.publicURL = TestServer.publicURL
+        }
         try await server.run { api in
             let session = try await api.register("exporter@example.com")
+            try await api.confirmAddress("exporter@example.com", on: server)
             // Given audio and text entries over three days and two time zones, around Paris's spring-forward night
             let parisAudio = UUID()
             try await api.createUploadedEntry(session, id: parisAudio)  // 2026-05-01T08:30:00Z, Europe/Paris
@@ -90,18 +94,14 @@ import Yams
             #expect(
                 export["status"] as? String == "ready" && export["entries"] as? Int == 4 && export["audio_files"] as? Int == 1)
 
-            // Then the outbox holds one mail with the link, and nothing of the diary
-            let outbox = server.configuration.outboxDirectory
-            func mails() -> [String] {
-                ((try? FileManager.default.contentsOfDirectory(atPath: outbox.path)) ?? []).filter { $0.hasSuffix(".eml") }
-            }
-            try await pollUntil("the mail is in the outbox") { !mails().isEmpty }
-            #expect(mails().count == 1)
-            let mail = try String(contentsOf: outbox.appendingPathComponent(try #require(mails().first)), encoding: .utf8)
-            #expect(mail.contains("To: exporter@example.com\r\n") && mail.contains("Subject: Your My Day export is ready"))
+            // Then the confirmed address gets one mail with the link, on the public URL, and nothing of the diary
+            #expect(export["mailed_to"] as? String == "exporter@example.com")
+            let mail = try await server.awaitMail(to: "exporter@example.com", subject: "Your My Day export is ready")
+            #expect(server.mails(to: "exporter@example.com", subject: "Your My Day export is ready").count == 1)
             #expect(!mail.contains("clocks"))
             let link = try #require(mail.firstMatch(of: /https?:\/\/\S+/).map { String($0.0) })
             #expect(link == export["download_url"] as? String)
+            #expect(link.hasPrefix("\(TestServer.publicURL)/v1/blobs/exports/"))
 
             // And the link downloads, without a token, an archive with exactly the range's files
             let download = try await api.send(.get, link)
@@ -181,12 +181,9 @@ import Yams
 
             // Once the link has expired, the cleanup deletes the archive and the export says so
             let exportID = try #require(export["id"] as? String)
-            let cleanup = try await server.withDatabase { driver in
-                try await ExportCleanupService(
-                    exports: ExportStore(driver: driver, doorbell: JobDoorbell()),
-                    blobs: try DiskBlobStore(root: server.configuration.blobDirectory),
-                    logger: .init(label: "test")
-                ).cleanUp(now: Date().addingTimeInterval(server.configuration.exportLinkLifetime.seconds + 60))
+            let cleanup = try await server.withHousekeeping { housekeeping in
+                try await housekeeping.deleteExpiredArchives(
+                    now: Date().addingTimeInterval(server.configuration.exportLinkLifetime.seconds + 60))
             }
             #expect(cleanup == 1)
             #expect(!server.storedBlobs().contains { $0.hasPrefix("exports/") })

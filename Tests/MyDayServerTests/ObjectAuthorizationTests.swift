@@ -18,7 +18,8 @@ import Yams
         "listEntries",
         "health",
         "readiness", "metrics", "openAPIDocument", "getConfig", "registerOnWeb", "loginOnWeb", "refreshOnWeb", "logoutOnWeb",
-        "signInWithAppleOnWeb", "signInWithGoogleOnWeb",
+        "signInWithAppleOnWeb", "signInWithGoogleOnWeb", "forgotPassword", "resetPassword", "resetPasswordOnWeb",
+        "verifyEmail", "resendVerificationEmail",
     ]
 
     struct Operation: CustomStringConvertible, Sendable {

@@ -106,6 +106,13 @@ extension Components {
             ///
             /// - Remark: Generated from `#/components/schemas/ClientConfig/search`.
             package var search: Swift.Bool?
+            /// Whether this server mails links (address verification, password reset, export links): it does only when
+            /// its public URL is configured. Without it, "Forgot password?" cannot work and export links are shown in
+            /// the app only.
+            ///
+            ///
+            /// - Remark: Generated from `#/components/schemas/ClientConfig/mails_links`.
+            package var mailsLinks: Swift.Bool?
             /// Creates a new `ClientConfig`.
             ///
             /// - Parameters:
@@ -113,22 +120,26 @@ extension Components {
             ///   - appleClientId: The Services ID for Sign in with Apple on the web, when configured.
             ///   - googleClientId: The OAuth client id for Google Sign-In on the web, when configured.
             ///   - search: Whether `GET /v1/entries?q=` searches on the server.
+            ///   - mailsLinks: Whether this server mails links (address verification, password reset, export links): it does only when
             package init(
                 signIn: Components.Schemas.ClientConfig.SignInPayload,
                 appleClientId: Swift.String? = nil,
                 googleClientId: Swift.String? = nil,
-                search: Swift.Bool? = nil
+                search: Swift.Bool? = nil,
+                mailsLinks: Swift.Bool? = nil
             ) {
                 self.signIn = signIn
                 self.appleClientId = appleClientId
                 self.googleClientId = googleClientId
                 self.search = search
+                self.mailsLinks = mailsLinks
             }
             package enum CodingKeys: String, CodingKey {
                 case signIn = "sign_in"
                 case appleClientId = "apple_client_id"
                 case googleClientId = "google_client_id"
                 case search
+                case mailsLinks = "mails_links"
             }
         }
         /// - Remark: Generated from `#/components/schemas/EmailCredentials`.
@@ -249,6 +260,10 @@ extension Components {
             package var id: Swift.String
             /// - Remark: Generated from `#/components/schemas/User/email`.
             package var email: Swift.String
+            /// Whether the address is confirmed (a mailed link was opened, or Apple or Google vouched for it).
+            ///
+            /// - Remark: Generated from `#/components/schemas/User/email_verified`.
+            package var emailVerified: Swift.Bool
             /// The name Apple gave on the first sign-in, if any.
             ///
             /// - Remark: Generated from `#/components/schemas/User/name`.
@@ -264,18 +279,21 @@ extension Components {
             /// - Parameters:
             ///   - id:
             ///   - email:
+            ///   - emailVerified: Whether the address is confirmed (a mailed link was opened, or Apple or Google vouched for it).
             ///   - name: The name Apple gave on the first sign-in, if any.
             ///   - hasPassword: Whether the user can sign in with email and password.
             ///   - createdAt:
             package init(
                 id: Swift.String,
                 email: Swift.String,
+                emailVerified: Swift.Bool,
                 name: Swift.String? = nil,
                 hasPassword: Swift.Bool,
                 createdAt: Foundation.Date
             ) {
                 self.id = id
                 self.email = email
+                self.emailVerified = emailVerified
                 self.name = name
                 self.hasPassword = hasPassword
                 self.createdAt = createdAt
@@ -283,6 +301,7 @@ extension Components {
             package enum CodingKeys: String, CodingKey {
                 case id
                 case email
+                case emailVerified = "email_verified"
                 case name
                 case hasPassword = "has_password"
                 case createdAt = "created_at"
@@ -309,10 +328,8 @@ extension Components {
             ///
             /// - Remark: Generated from `#/components/schemas/NewExport/tz`.
             package var tz: Swift.String
-            /// Where to send the link; the account's email when absent.
-            ///
-            /// - Remark: Generated from `#/components/schemas/NewExport/email`.
-            package var email: Swift.String?
+            /// - Remark: Generated from `#/components/schemas/NewExport/reauthentication`.
+            package var reauthentication: Components.Schemas.Reauthentication?
             /// - Remark: Generated from `#/components/schemas/NewExport/formats`.
             package var formats: [Components.Schemas.ExportFormat]?
             /// Creates a new `NewExport`.
@@ -321,26 +338,26 @@ extension Components {
             ///   - from:
             ///   - to:
             ///   - tz: The IANA time zone the dates are days of.
-            ///   - email: Where to send the link; the account's email when absent.
+            ///   - reauthentication:
             ///   - formats:
             package init(
                 from: Components.Schemas.LocalDate,
                 to: Components.Schemas.LocalDate,
                 tz: Swift.String,
-                email: Swift.String? = nil,
+                reauthentication: Components.Schemas.Reauthentication? = nil,
                 formats: [Components.Schemas.ExportFormat]? = nil
             ) {
                 self.from = from
                 self.to = to
                 self.tz = tz
-                self.email = email
+                self.reauthentication = reauthentication
                 self.formats = formats
             }
             package enum CodingKeys: String, CodingKey {
                 case from
                 case to
                 case tz
-                case email
+                case reauthentication
                 case formats
             }
             package init(from decoder: any Swift.Decoder) throws {
@@ -357,9 +374,9 @@ extension Components {
                     Swift.String.self,
                     forKey: .tz
                 )
-                self.email = try container.decodeIfPresent(
-                    Swift.String.self,
-                    forKey: .email
+                self.reauthentication = try container.decodeIfPresent(
+                    Components.Schemas.Reauthentication.self,
+                    forKey: .reauthentication
                 )
                 self.formats = try container.decodeIfPresent(
                     [Components.Schemas.ExportFormat].self,
@@ -369,7 +386,7 @@ extension Components {
                     "from",
                     "to",
                     "tz",
-                    "email",
+                    "reauthentication",
                     "formats"
                 ])
             }
@@ -414,6 +431,10 @@ extension Components {
             ///
             /// - Remark: Generated from `#/components/schemas/Export/download_url`.
             package var downloadUrl: Swift.String?
+            /// The account's confirmed address the link is mailed to; absent when it is not mailed.
+            ///
+            /// - Remark: Generated from `#/components/schemas/Export/mailed_to`.
+            package var mailedTo: Swift.String?
             /// When the link and the archive expire.
             ///
             /// - Remark: Generated from `#/components/schemas/Export/expires_at`.
@@ -435,6 +456,7 @@ extension Components {
             ///   - notTranscribed: Entries included with their audio but no transcript yet.
             ///   - sizeBytes:
             ///   - downloadUrl: Signed and time-bound; needs no bearer token.
+            ///   - mailedTo: The account's confirmed address the link is mailed to; absent when it is not mailed.
             ///   - expiresAt: When the link and the archive expire.
             ///   - createdAt:
             package init(
@@ -450,6 +472,7 @@ extension Components {
                 notTranscribed: Swift.Int? = nil,
                 sizeBytes: Swift.Int? = nil,
                 downloadUrl: Swift.String? = nil,
+                mailedTo: Swift.String? = nil,
                 expiresAt: Foundation.Date? = nil,
                 createdAt: Foundation.Date
             ) {
@@ -465,6 +488,7 @@ extension Components {
                 self.notTranscribed = notTranscribed
                 self.sizeBytes = sizeBytes
                 self.downloadUrl = downloadUrl
+                self.mailedTo = mailedTo
                 self.expiresAt = expiresAt
                 self.createdAt = createdAt
             }
@@ -481,6 +505,7 @@ extension Components {
                 case notTranscribed = "not_transcribed"
                 case sizeBytes = "size_bytes"
                 case downloadUrl = "download_url"
+                case mailedTo = "mailed_to"
                 case expiresAt = "expires_at"
                 case createdAt = "created_at"
             }
@@ -816,6 +841,111 @@ extension Components {
                     "current_password",
                     "new_password"
                 ])
+            }
+        }
+        /// - Remark: Generated from `#/components/schemas/PasswordForgotten`.
+        package struct PasswordForgotten: Codable, Hashable, Sendable {
+            /// - Remark: Generated from `#/components/schemas/PasswordForgotten/email`.
+            package var email: Swift.String
+            /// Creates a new `PasswordForgotten`.
+            ///
+            /// - Parameters:
+            ///   - email:
+            package init(email: Swift.String) {
+                self.email = email
+            }
+            package enum CodingKeys: String, CodingKey {
+                case email
+            }
+            package init(from decoder: any Swift.Decoder) throws {
+                let container = try decoder.container(keyedBy: CodingKeys.self)
+                self.email = try container.decode(
+                    Swift.String.self,
+                    forKey: .email
+                )
+                try decoder.ensureNoAdditionalProperties(knownKeys: [
+                    "email"
+                ])
+            }
+        }
+        /// - Remark: Generated from `#/components/schemas/PasswordReset`.
+        package struct PasswordReset: Codable, Hashable, Sendable {
+            /// - Remark: Generated from `#/components/schemas/PasswordReset/token`.
+            package var token: Swift.String
+            /// - Remark: Generated from `#/components/schemas/PasswordReset/new_password`.
+            package var newPassword: Swift.String
+            /// Creates a new `PasswordReset`.
+            ///
+            /// - Parameters:
+            ///   - token:
+            ///   - newPassword:
+            package init(
+                token: Swift.String,
+                newPassword: Swift.String
+            ) {
+                self.token = token
+                self.newPassword = newPassword
+            }
+            package enum CodingKeys: String, CodingKey {
+                case token
+                case newPassword = "new_password"
+            }
+            package init(from decoder: any Swift.Decoder) throws {
+                let container = try decoder.container(keyedBy: CodingKeys.self)
+                self.token = try container.decode(
+                    Swift.String.self,
+                    forKey: .token
+                )
+                self.newPassword = try container.decode(
+                    Swift.String.self,
+                    forKey: .newPassword
+                )
+                try decoder.ensureNoAdditionalProperties(knownKeys: [
+                    "token",
+                    "new_password"
+                ])
+            }
+        }
+        /// - Remark: Generated from `#/components/schemas/EmailVerification`.
+        package struct EmailVerification: Codable, Hashable, Sendable {
+            /// - Remark: Generated from `#/components/schemas/EmailVerification/token`.
+            package var token: Swift.String
+            /// Creates a new `EmailVerification`.
+            ///
+            /// - Parameters:
+            ///   - token:
+            package init(token: Swift.String) {
+                self.token = token
+            }
+            package enum CodingKeys: String, CodingKey {
+                case token
+            }
+            package init(from decoder: any Swift.Decoder) throws {
+                let container = try decoder.container(keyedBy: CodingKeys.self)
+                self.token = try container.decode(
+                    Swift.String.self,
+                    forKey: .token
+                )
+                try decoder.ensureNoAdditionalProperties(knownKeys: [
+                    "token"
+                ])
+            }
+        }
+        /// - Remark: Generated from `#/components/schemas/VerifiedEmail`.
+        package struct VerifiedEmail: Codable, Hashable, Sendable {
+            /// The address now confirmed.
+            ///
+            /// - Remark: Generated from `#/components/schemas/VerifiedEmail/email`.
+            package var email: Swift.String
+            /// Creates a new `VerifiedEmail`.
+            ///
+            /// - Parameters:
+            ///   - email: The address now confirmed.
+            package init(email: Swift.String) {
+                self.email = email
+            }
+            package enum CodingKeys: String, CodingKey {
+                case email
             }
         }
         /// Proof of a recent sign-in; send the password, or a provider's fresh token.

@@ -30,6 +30,34 @@ package protocol APIProtocol: Sendable {
     /// - Remark: HTTP `POST /v1/auth/email/login`.
     /// - Remark: Generated from `#/paths//v1/auth/email/login/post(loginWithEmail)`.
     func loginWithEmail(_ input: Operations.LoginWithEmail.Input) async throws -> Operations.LoginWithEmail.Output
+    /// Mail the account of this address a link to set a new password.
+    ///
+    /// Answers 202 alike whether or not an account has the address, after the same work, so the answer tells
+    /// nobody who has an account. The link works once, for 30 minutes, and is mailed only by a server whose
+    /// public URL is configured (`mails_links` in `/v1/config`). One mail per address a minute. Password sign-in
+    /// being throttled for the account does not stop this.
+    ///
+    ///
+    /// - Remark: HTTP `POST /v1/auth/password/forgot`.
+    /// - Remark: Generated from `#/paths//v1/auth/password/forgot/post(forgotPassword)`.
+    func forgotPassword(_ input: Operations.ForgotPassword.Input) async throws -> Operations.ForgotPassword.Output
+    /// Set a new password with a mailed link's token, and sign in.
+    ///
+    /// The token is the last part of the mailed link (`…/#/reset/<token>`). It works once, within 30 minutes.
+    /// Setting the password confirms the address, ends every sign-in and export link of the account, and answers
+    /// a new session for this device.
+    ///
+    ///
+    /// - Remark: HTTP `POST /v1/auth/password/reset`.
+    /// - Remark: Generated from `#/paths//v1/auth/password/reset/post(resetPassword)`.
+    func resetPassword(_ input: Operations.ResetPassword.Input) async throws -> Operations.ResetPassword.Output
+    /// Confirm an address with a mailed link's token.
+    ///
+    /// The token is the last part of the mailed link (`…/#/verify/<token>`); it works once, within 7 days.
+    ///
+    /// - Remark: HTTP `POST /v1/auth/email/verify`.
+    /// - Remark: Generated from `#/paths//v1/auth/email/verify/post(verifyEmail)`.
+    func verifyEmail(_ input: Operations.VerifyEmail.Input) async throws -> Operations.VerifyEmail.Output
     /// Sign in, or sign up, with an identity token from Sign in with Apple.
     ///
     /// The server verifies the token against Apple's keys (issuer, audience, expiry, signature) and,
@@ -93,6 +121,13 @@ package protocol APIProtocol: Sendable {
     /// - Remark: HTTP `DELETE /v1/me`.
     /// - Remark: Generated from `#/paths//v1/me/delete(deleteMe)`.
     func deleteMe(_ input: Operations.DeleteMe.Input) async throws -> Operations.DeleteMe.Output
+    /// Mail the link that confirms the account's address again.
+    ///
+    /// One mail per address a minute. A newer link replaces the older ones.
+    ///
+    /// - Remark: HTTP `POST /v1/me/email/verification`.
+    /// - Remark: Generated from `#/paths//v1/me/email/verification/post(resendVerificationEmail)`.
+    func resendVerificationEmail(_ input: Operations.ResendVerificationEmail.Input) async throws -> Operations.ResendVerificationEmail.Output
     /// The Profile's figures - entries, time spoken, words, streaks and months.
     ///
     /// Days and months are counted in `tz` (the device's time zone; UTC when absent). A streak is a
@@ -220,7 +255,10 @@ package protocol APIProtocol: Sendable {
     /// background: it holds each entry's audio as uploaded (`YYYY-MM-DD_HH-mm-ss.m4a`, in the
     /// entry's own time zone), its clean transcript (`.txt`), with `formats` a markdown file with
     /// YAML front matter per entry and `entries.json` with every field, and a `README.txt`. When it
-    /// is ready, a signed download link goes to `email` (or the account's email) and appears here.
+    /// is ready, its signed download link appears here and, when the account's address is confirmed and the
+    /// server's public URL is set, is mailed to that address (`mailed_to`); it goes to no other address.
+    /// Needs a recent sign-in, like closing the account: an access token from a sign-in in the last 5 minutes, or
+    /// `reauthentication` (the password, or a fresh Apple or Google token of a linked identity); else 403.
     /// One export is prepared at a time: while another is queued or building, the answer is 409.
     /// The archive counts against the storage quota until it is deleted; when the audio of the range
     /// would not fit, the answer is 413 with code `quota_exceeded`.
@@ -234,6 +272,13 @@ package protocol APIProtocol: Sendable {
     /// - Remark: HTTP `GET /v1/exports/{id}`.
     /// - Remark: Generated from `#/paths//v1/exports/{id}/get(getExport)`.
     func getExport(_ input: Operations.GetExport.Input) async throws -> Operations.GetExport.Output
+    /// Delete an export and its archive at once; its link stops working.
+    ///
+    /// An export still being built stops, and what it made is deleted.
+    ///
+    /// - Remark: HTTP `DELETE /v1/exports/{id}`.
+    /// - Remark: Generated from `#/paths//v1/exports/{id}/delete(deleteExport)`.
+    func deleteExport(_ input: Operations.DeleteExport.Input) async throws -> Operations.DeleteExport.Output
 }
 
 /// Convenience overloads for operation inputs.
@@ -262,6 +307,58 @@ extension APIProtocol {
         body: Operations.LoginWithEmail.Input.Body
     ) async throws -> Operations.LoginWithEmail.Output {
         try await loginWithEmail(Operations.LoginWithEmail.Input(
+            headers: headers,
+            body: body
+        ))
+    }
+    /// Mail the account of this address a link to set a new password.
+    ///
+    /// Answers 202 alike whether or not an account has the address, after the same work, so the answer tells
+    /// nobody who has an account. The link works once, for 30 minutes, and is mailed only by a server whose
+    /// public URL is configured (`mails_links` in `/v1/config`). One mail per address a minute. Password sign-in
+    /// being throttled for the account does not stop this.
+    ///
+    ///
+    /// - Remark: HTTP `POST /v1/auth/password/forgot`.
+    /// - Remark: Generated from `#/paths//v1/auth/password/forgot/post(forgotPassword)`.
+    package func forgotPassword(
+        headers: Operations.ForgotPassword.Input.Headers = .init(),
+        body: Operations.ForgotPassword.Input.Body
+    ) async throws -> Operations.ForgotPassword.Output {
+        try await forgotPassword(Operations.ForgotPassword.Input(
+            headers: headers,
+            body: body
+        ))
+    }
+    /// Set a new password with a mailed link's token, and sign in.
+    ///
+    /// The token is the last part of the mailed link (`…/#/reset/<token>`). It works once, within 30 minutes.
+    /// Setting the password confirms the address, ends every sign-in and export link of the account, and answers
+    /// a new session for this device.
+    ///
+    ///
+    /// - Remark: HTTP `POST /v1/auth/password/reset`.
+    /// - Remark: Generated from `#/paths//v1/auth/password/reset/post(resetPassword)`.
+    package func resetPassword(
+        headers: Operations.ResetPassword.Input.Headers = .init(),
+        body: Operations.ResetPassword.Input.Body
+    ) async throws -> Operations.ResetPassword.Output {
+        try await resetPassword(Operations.ResetPassword.Input(
+            headers: headers,
+            body: body
+        ))
+    }
+    /// Confirm an address with a mailed link's token.
+    ///
+    /// The token is the last part of the mailed link (`…/#/verify/<token>`); it works once, within 7 days.
+    ///
+    /// - Remark: HTTP `POST /v1/auth/email/verify`.
+    /// - Remark: Generated from `#/paths//v1/auth/email/verify/post(verifyEmail)`.
+    package func verifyEmail(
+        headers: Operations.VerifyEmail.Input.Headers = .init(),
+        body: Operations.VerifyEmail.Input.Body
+    ) async throws -> Operations.VerifyEmail.Output {
+        try await verifyEmail(Operations.VerifyEmail.Input(
             headers: headers,
             body: body
         ))
@@ -374,6 +471,15 @@ extension APIProtocol {
             headers: headers,
             body: body
         ))
+    }
+    /// Mail the link that confirms the account's address again.
+    ///
+    /// One mail per address a minute. A newer link replaces the older ones.
+    ///
+    /// - Remark: HTTP `POST /v1/me/email/verification`.
+    /// - Remark: Generated from `#/paths//v1/me/email/verification/post(resendVerificationEmail)`.
+    package func resendVerificationEmail(headers: Operations.ResendVerificationEmail.Input.Headers = .init()) async throws -> Operations.ResendVerificationEmail.Output {
+        try await resendVerificationEmail(Operations.ResendVerificationEmail.Input(headers: headers))
     }
     /// The Profile's figures - entries, time spoken, words, streaks and months.
     ///
@@ -608,7 +714,10 @@ extension APIProtocol {
     /// background: it holds each entry's audio as uploaded (`YYYY-MM-DD_HH-mm-ss.m4a`, in the
     /// entry's own time zone), its clean transcript (`.txt`), with `formats` a markdown file with
     /// YAML front matter per entry and `entries.json` with every field, and a `README.txt`. When it
-    /// is ready, a signed download link goes to `email` (or the account's email) and appears here.
+    /// is ready, its signed download link appears here and, when the account's address is confirmed and the
+    /// server's public URL is set, is mailed to that address (`mailed_to`); it goes to no other address.
+    /// Needs a recent sign-in, like closing the account: an access token from a sign-in in the last 5 minutes, or
+    /// `reauthentication` (the password, or a fresh Apple or Google token of a linked identity); else 403.
     /// One export is prepared at a time: while another is queued or building, the answer is 409.
     /// The archive counts against the storage quota until it is deleted; when the audio of the range
     /// would not fit, the answer is 413 with code `quota_exceeded`.
@@ -634,6 +743,21 @@ extension APIProtocol {
         headers: Operations.GetExport.Input.Headers = .init()
     ) async throws -> Operations.GetExport.Output {
         try await getExport(Operations.GetExport.Input(
+            path: path,
+            headers: headers
+        ))
+    }
+    /// Delete an export and its archive at once; its link stops working.
+    ///
+    /// An export still being built stops, and what it made is deleted.
+    ///
+    /// - Remark: HTTP `DELETE /v1/exports/{id}`.
+    /// - Remark: Generated from `#/paths//v1/exports/{id}/delete(deleteExport)`.
+    package func deleteExport(
+        path: Operations.DeleteExport.Input.Path,
+        headers: Operations.DeleteExport.Input.Headers = .init()
+    ) async throws -> Operations.DeleteExport.Output {
+        try await deleteExport(Operations.DeleteExport.Input(
             path: path,
             headers: headers
         ))

@@ -13,7 +13,8 @@ enum Conversions {
 
     static func account(_ user: Components.Schemas.User) throws -> Account {
         Account(
-            id: try uuid(user.id), email: user.email, name: user.name, hasPassword: user.hasPassword, createdAt: user.createdAt)
+            id: try uuid(user.id), email: user.email, name: user.name, hasPassword: user.hasPassword, createdAt: user.createdAt,
+            emailVerified: user.emailVerified)
     }
 
     static func entry(_ entry: Components.Schemas.Entry) throws -> ServerEntry {
@@ -75,7 +76,7 @@ enum Conversions {
         return ExportStatus(
             id: try uuid(export.id), from: export.from, to: export.to, state: state, failureReason: export.failureReason,
             entries: export.entries, sizeBytes: export.sizeBytes, downloadURL: try export.downloadUrl.map(url),
-            expiresAt: export.expiresAt)
+            expiresAt: export.expiresAt, mailedTo: export.mailedTo)
     }
 
     private static func uuid(_ text: String) throws -> UUID {

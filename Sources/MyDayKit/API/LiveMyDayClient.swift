@@ -157,9 +157,10 @@ public struct LiveMyDayClient: MyDayClient {
         return try Conversions.link(try ok.body.json)
     }
 
-    public func requestExport(from: String, to: String, timeZone: String, email: String?) async throws -> ExportStatus {
+    public func requestExport(from: String, to: String, timeZone: String, password: String?) async throws -> ExportStatus {
+        let proof = password.map { Components.Schemas.Reauthentication(password: $0) }
         let output = try await call {
-            try await client.createExport(body: .json(.init(from: from, to: to, tz: timeZone, email: email)))
+            try await client.createExport(body: .json(.init(from: from, to: to, tz: timeZone, reauthentication: proof)))
         }
         guard case .accepted(let accepted) = output else { throw unexpected(output) }
         return try Conversions.export(try accepted.body.json)
@@ -169,6 +170,35 @@ public struct LiveMyDayClient: MyDayClient {
         let output = try await call { try await client.getExport(path: .init(id: id.uuidString.lowercased())) }
         guard case .ok(let ok) = output else { throw unexpected(output) }
         return try Conversions.export(try ok.body.json)
+    }
+
+    public func deleteExport(_ id: UUID) async throws {
+        let output = try await call { try await client.deleteExport(path: .init(id: id.uuidString.lowercased())) }
+        guard case .noContent = output else { throw unexpected(output) }
+    }
+
+    public func forgotPassword(email: String) async throws {
+        let output = try await call { try await client.forgotPassword(body: .json(.init(email: email))) }
+        guard case .accepted = output else { throw unexpected(output) }
+    }
+
+    public func resetPassword(token: String, newPassword: String) async throws -> Account {
+        let output = try await call {
+            try await client.resetPassword(body: .json(.init(token: token, newPassword: newPassword)))
+        }
+        guard case .ok(let ok) = output else { throw unexpected(output) }
+        return try await begin(try ok.body.json)
+    }
+
+    public func verifyEmail(token: String) async throws -> String {
+        let output = try await call { try await client.verifyEmail(body: .json(.init(token: token))) }
+        guard case .ok(let ok) = output else { throw unexpected(output) }
+        return try ok.body.json.email
+    }
+
+    public func resendVerificationEmail() async throws {
+        let output = try await call { try await client.resendVerificationEmail() }
+        guard case .accepted = output else { throw unexpected(output) }
     }
 
     public func deleteAccount(password: String?) async throws {

@@ -27,8 +27,21 @@ public protocol MyDayClient: Sendable {
     func retranscribe(_ id: UUID) async throws -> ServerEntry
     func audioLink(for id: UUID) async throws -> SignedLink
 
-    func requestExport(from: String, to: String, timeZone: String, email: String?) async throws -> ExportStatus
+    /// Asks for an export of the days; without a sign-in in the last 5 minutes the server wants `password` (403
+    /// `reauthentication_needed` otherwise). The link is mailed only to the account's confirmed address.
+    func requestExport(from: String, to: String, timeZone: String, password: String?) async throws -> ExportStatus
     func export(_ id: UUID) async throws -> ExportStatus
+    /// Deletes the export and its archive; its link stops working.
+    func deleteExport(_ id: UUID) async throws
+
+    /// Asks the server to mail a link that sets a new password to whoever has `email` (it answers alike either way).
+    func forgotPassword(email: String) async throws
+    /// Sets a new password with the token of a mailed link, and signs in (every other session ends).
+    func resetPassword(token: String, newPassword: String) async throws -> Account
+    /// Confirms the address with the token of a mailed link; answers the address.
+    func verifyEmail(token: String) async throws -> String
+    /// Mails the link that confirms the signed-in account's address again.
+    func resendVerificationEmail() async throws
     /// Deletes the account and every entry; `password` proves a recent sign-in for email accounts.
     func deleteAccount(password: String?) async throws
 }

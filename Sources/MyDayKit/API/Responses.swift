@@ -43,13 +43,29 @@ public struct Account: Sendable, Equatable, Codable {
     public var name: String?
     public var hasPassword: Bool
     public var createdAt: Date
+    /// Whether the address is confirmed; export links are mailed only to a confirmed address.
+    public var emailVerified: Bool
 
-    public init(id: UUID, email: String, name: String?, hasPassword: Bool, createdAt: Date) {
+    public init(id: UUID, email: String, name: String?, hasPassword: Bool, createdAt: Date, emailVerified: Bool = false) {
         self.id = id
         self.email = email
         self.name = name
         self.hasPassword = hasPassword
         self.createdAt = createdAt
+        self.emailVerified = emailVerified
+    }
+
+    private enum CodingKeys: String, CodingKey { case id, email, name, hasPassword, createdAt, emailVerified }
+
+    /// Reads an account kept by an earlier version too, which did not know whether the address was confirmed.
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        self.init(
+            id: try container.decode(UUID.self, forKey: .id), email: try container.decode(String.self, forKey: .email),
+            name: try container.decodeIfPresent(String.self, forKey: .name),
+            hasPassword: try container.decode(Bool.self, forKey: .hasPassword),
+            createdAt: try container.decode(Date.self, forKey: .createdAt),
+            emailVerified: try container.decodeIfPresent(Bool.self, forKey: .emailVerified) ?? false)
     }
 }
 
@@ -111,11 +127,14 @@ public struct ExportStatus: Sendable, Equatable {
     public var sizeBytes: Int?
     public var downloadURL: URL?
     public var expiresAt: Date?
+    /// The account's confirmed address the link is mailed to; nil when it is only shown here.
+    public var mailedTo: String?
 
     public init(
         id: UUID, from: String, to: String, state: State, failureReason: String? = nil, entries: Int? = nil,
-        sizeBytes: Int? = nil, downloadURL: URL? = nil, expiresAt: Date? = nil
+        sizeBytes: Int? = nil, downloadURL: URL? = nil, expiresAt: Date? = nil, mailedTo: String? = nil
     ) {
+        self.mailedTo = mailedTo
         self.id = id
         self.from = from
         self.to = to

@@ -238,6 +238,10 @@ extension LocalStore {
             }
             for id in changes.deletedIDs {
                 guard let local = try LocalEntry.fetchOne(db, key: id) else { continue }
+                // Audio that never reached the server stays: the server removes an entry whose upload did not come
+                // in time, and this device's next attempt brings it back (an entry its owner deleted on another
+                // device is refused then, and waits here with the reason, for the person to decide).
+                if local.state.isOnItsWayUp && !local.pendingDelete { continue }
                 try local.delete(db)
                 if let path = local.audioPath { orphanedAudio.append(path) }
             }

@@ -12,6 +12,8 @@ public final class ProfileViewModel {
         case working(String)
         case ready(URL)
         case failed(String)
+        /// The server wants the password before it exports (no sign-in in the last 5 minutes); the text says so.
+        case needsPassword(String)
     }
 
     /// The word a person types to confirm deleting the account.
@@ -20,9 +22,16 @@ public final class ProfileViewModel {
     public private(set) var stats: DiaryStatistics?
     public var exportFrom: Date
     public var exportTo: Date
-    /// Where to mail the link too; empty for none.
-    public var exportEmail = ""
+    /// The password, asked for when the server wants a recent sign-in before exporting.
+    public var exportPassword = ""
     public private(set) var export: ExportProgress = .idle
+    /// Where the ready export's link was mailed too; nil when it is only shown here.
+    public private(set) var exportMailedTo: String?
+    /// The signed-in account, as the server last told it (whether its address is confirmed, say).
+    public private(set) var account: Account?
+    /// Said after the confirmation link was sent again.
+    public private(set) var verificationNotice: String?
+    private var exportID: UUID?
     public var deleteConfirmation = ""
     public private(set) var errorMessage: String?
     /// Set after sign-out or account deletion; the app returns to the sign-in screen.
@@ -62,9 +71,17 @@ public final class ProfileViewModel {
 
     public var canDeleteAccount: Bool { deleteConfirmation == Self.deleteConfirmationWord }
 
+    /// "Confirm your address: …" while the address is not confirmed; empty once it is.
+    public var emailStatusText: String {
+        guard let account, !account.emailVerified else { return "" }
+        return
+            "Your address \(account.email) is not confirmed yet: open the link we mailed you. Export links are mailed only to a confirmed address."
+    }
+
     public func load() async {
         do {
             stats = try await core.client.stats(timeZone: timeZone.identifier)
+            account = try await core.client.me()
             errorMessage = nil
         } catch {
             errorMessage = LibraryViewModel.message(for: error)
@@ -79,10 +96,13 @@ public final class ProfileViewModel {
             export = .failed("The first day comes after the last.")
             return
         }
-        let email = exportEmail.trimmingCharacters(in: .whitespaces)
+        let password = exportPassword.isEmpty ? nil : exportPassword
+        exportPassword = ""
         do {
             var status = try await core.client.requestExport(
-                from: from, to: to, timeZone: timeZone.identifier, email: email.isEmpty ? nil : email)
+                from: from, to: to, timeZone: timeZone.identifier, password: password)
+            exportID = status.id
+            exportMailedTo = status.mailedTo
             while status.state == .queued || status.state == .building {
                 export = .working(status.state == .queued ? "Waiting to start…" : "Building the archive…")
                 try await Task.sleep(for: pollInterval)
@@ -95,8 +115,34 @@ public final class ProfileViewModel {
             }
         } catch is CancellationError {
             export = .idle
+        } catch MyDayClientError.server(403, "reauthentication_needed", let message, _) {
+            export = .needsPassword(message)
         } catch {
             export = .failed(LibraryViewModel.message(for: error))
+        }
+    }
+
+    /// Deletes the export this screen asked for, and its archive: the link stops working.
+    public func deleteExport() async {
+        guard let id = exportID else { return }
+        do {
+            try await core.client.deleteExport(id)
+            exportID = nil
+            exportMailedTo = nil
+            export = .idle
+        } catch {
+            errorMessage = LibraryViewModel.message(for: error)
+        }
+    }
+
+    /// Mails the link that confirms the address again.
+    public func resendVerification() async {
+        do {
+            try await core.client.resendVerificationEmail()
+            verificationNotice = "Sent. Open the link in the mail to confirm your address."
+            errorMessage = nil
+        } catch {
+            errorMessage = LibraryViewModel.message(for: error)
         }
     }
 

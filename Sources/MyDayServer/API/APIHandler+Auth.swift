@@ -79,8 +79,52 @@ extension APIHandler {
     func logoutAll(_ input: Operations.LogoutAll.Input) async throws -> Operations.LogoutAll.Output {
         let user = try RequestUser.required()
         try await users.signOutEverywhere(userID: user.id)
+        try await housekeeping.deleteExpiredArchives(userID: user.id)
         logger.info("signed out everywhere", metadata: ["user": "\(user.id.lowercased)"])
         return .noContent(.init())
+    }
+
+    func forgotPassword(_ input: Operations.ForgotPassword.Input) async throws -> Operations.ForgotPassword.Output {
+        guard case .json(let body) = input.body else { throw APIError.badRequest("Send a JSON body.") }
+        try await limits.authRequest(from: ClientAddress.current)
+        let email = try Validation.email(body.email)
+        try await limits.accountMail(to: email)
+        // Queued whether or not anyone has the address: the same work, the same answer. The job looks the account up.
+        try await users.queuePasswordResetMail(email: email)
+        if publicURL == nil { logger.notice("password reset asked for, but MYDAY_PUBLIC_URL is not set: nothing is mailed") }
+        return .accepted(.init())
+    }
+
+    func resetPassword(_ input: Operations.ResetPassword.Input) async throws -> Operations.ResetPassword.Output {
+        guard case .json(let body) = input.body else { throw APIError.badRequest("Send a JSON body.") }
+        try await limits.authRequest(from: ClientAddress.current)
+        let tokenHash = RefreshTokens.hash(body.token)
+        // The password is judged against the address the link went to before it is hashed; the link is used up only
+        // in the transaction that sets the password.
+        guard let pending = try await users.emailOfUnusedLink(tokenHash: tokenHash, purpose: .passwordReset) else {
+            throw APIError.linkExpired
+        }
+        let password = try Validation.newPassword(body.newPassword, field: "new_password", email: pending)
+        let refreshToken = RefreshTokens.make()
+        guard
+            let user = try await users.resetPassword(
+                tokenHash: tokenHash, newHash: try await passwords.hash(password),
+                newRefreshTokenHash: RefreshTokens.hash(refreshToken),
+                expiresAt: Date().addingTimeInterval(refreshTokenLifetime.seconds))
+        else { throw APIError.linkExpired }
+        try await housekeeping.deleteExpiredArchives(userID: user.id)
+        logger.info("password set from a mailed link; every other login ended", metadata: ["user": "\(user.id.lowercased)"])
+        return .ok(.init(body: .json(try await session(for: user, refreshToken: refreshToken, signedInAt: Date()))))
+    }
+
+    func verifyEmail(_ input: Operations.VerifyEmail.Input) async throws -> Operations.VerifyEmail.Output {
+        guard case .json(let body) = input.body else { throw APIError.badRequest("Send a JSON body.") }
+        try await limits.authRequest(from: ClientAddress.current)
+        guard let user = try await users.verifyEmail(tokenHash: RefreshTokens.hash(body.token)) else {
+            throw APIError.linkExpired
+        }
+        logger.info("email address confirmed", metadata: ["user": "\(user.id.lowercased)"])
+        return .ok(.init(body: .json(.init(email: user.email))))
     }
 
     /// Signs in with a verified provider identity: its account, or a new one when the email is free.
@@ -149,11 +193,15 @@ extension APIHandler {
 
     static func schema(_ user: UserRecord) -> Components.Schemas.User {
         .init(
-            id: user.id.lowercased, email: user.email, name: user.name, hasPassword: user.hasPassword, createdAt: user.createdAt)
+            id: user.id.lowercased, email: user.email, emailVerified: user.emailVerified, name: user.name,
+            hasPassword: user.hasPassword, createdAt: user.createdAt)
     }
 }
 
 extension APIError {
+    static let linkExpired = APIError(
+        status: .unprocessableContent, code: "link_expired",
+        message: "This link has expired or was used already; ask for a new one.")
     static let wrongCredentials = APIError(
         status: .unauthorized, code: "unauthorized", message: "The email or the password is wrong.")
 }

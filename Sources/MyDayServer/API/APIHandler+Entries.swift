@@ -10,7 +10,9 @@ extension APIHandler {
         let new = try newEntry(from: body)
         let result: (entry: EntryRecord, created: Bool)
         do {
-            result = try await entries.create(new, userID: user.id, quotaBytes: quotaBytes)
+            result = try await entries.create(
+                new, userID: user.id, quotaBytes: quotaBytes,
+                uploadExpiresAt: Date().addingTimeInterval(links.uploadLifetime.seconds))
         } catch let full as QuotaExceeded {
             throw APIError.quotaExceeded(full)
         } catch EntryStore.CreateError.idBelongsToAnotherUser {
@@ -94,6 +96,8 @@ extension APIHandler {
                 logger.error("the audio of a deleted entry could not be removed", metadata: ["key": "\(key)"])
             }
         }
+        // Archives holding the entry had their links ended with it; their files go now.
+        try await housekeeping.deleteExpiredArchives(userID: user.id)
         return .noContent(.init())
     }
 

@@ -10,14 +10,18 @@ extension APIHandler {
             throw APIError.unprocessable("'from' and 'to' must be real dates such as 2026-05-01.")
         }
         guard range.start < range.end else { throw APIError.unprocessable("'to' must not be before 'from'.") }
-        let email = try body.email.map(Validation.email)
         let formats = Array(Set((body.formats ?? []).map(\.rawValue))).sorted()
+        try await requireRecentSignIn(
+            user, proof: body.reauthentication,
+            otherwise: "An export holds the whole diary of its days: send the password, or sign in again first.")
         try await limits.export(user: user.id.lowercased)
+        // The link is mailed to the account's own confirmed address only, and only by a server that knows its public URL.
+        let mailTo = user.emailVerified && publicURL != nil ? user.email : nil
         let export: ExportRecord
         do {
             export = try await exports.create(
-                userID: user.id, from: body.from, to: body.to, range: range, timeZone: zone.identifier, email: email,
-                formats: formats, origin: RequestOrigin.current, quotaBytes: quotaBytes)
+                userID: user.id, from: body.from, to: body.to, range: range, timeZone: zone.identifier, email: mailTo,
+                formats: formats, quotaBytes: quotaBytes)
         } catch is ExportStore.AlreadyBuilding {
             throw APIError.conflict("An export is being prepared already; ask for the next one when it is ready.")
         } catch let full as QuotaExceeded {
@@ -40,6 +44,19 @@ extension APIHandler {
         return .ok(.init(body: .json(schema(export))))
     }
 
+    func deleteExport(_ input: Operations.DeleteExport.Input) async throws -> Operations.DeleteExport.Output {
+        let user = try RequestUser.required()
+        let archive: String?
+        do {
+            archive = try await exports.delete(id: try Validation.id(input.path.id), userID: user.id)
+        } catch is ExportStore.NotFound {
+            throw APIError.notFound
+        }
+        if let archive { try await blobs.delete(key: archive) }
+        logger.info("export deleted", metadata: ["user": "\(user.id.lowercased)", "export": "\(input.path.id.lowercased())"])
+        return .noContent(.init())
+    }
+
     /// The export as the API shows it; a ready one carries its signed link until it expires.
     func schema(_ export: ExportRecord, now: Date = Date()) -> Components.Schemas.Export {
         let status: Components.Schemas.Export.StatusPayload =
@@ -58,6 +75,6 @@ extension APIHandler {
             formats: export.formats.compactMap(Components.Schemas.ExportFormat.init(rawValue:)), status: status,
             failureReason: export.failureReason, entries: export.entryCount, audioFiles: export.audioCount,
             notTranscribed: export.untranscribedCount, sizeBytes: export.sizeBytes, downloadUrl: link?.url,
-            expiresAt: export.linkExpiresAt, createdAt: export.createdAt)
+            mailedTo: export.email, expiresAt: export.linkExpiresAt, createdAt: export.createdAt)
     }
 }

@@ -46,38 +46,58 @@ extension APIHandler {
                 newRefreshTokenHash: RefreshTokens.hash(refreshToken),
                 expiresAt: Date().addingTimeInterval(refreshTokenLifetime.seconds))
         else { throw APIError.unauthorized }
+        try await housekeeping.deleteExpiredArchives(userID: user.id)
         logger.info("password changed; every other login ended", metadata: ["user": "\(user.id.lowercased)"])
         return .ok(.init(body: .json(try await session(for: updated, refreshToken: refreshToken, signedInAt: Date()))))
     }
 
     func deleteMe(_ input: Operations.DeleteMe.Input) async throws -> Operations.DeleteMe.Output {
         let user = try RequestUser.required()
-        try await limits.passwordCheck(user: user.id.lowercased)
-        var recent = RequestUser.signedInRecently(within: Self.recentSignIn)
-        if case .json(let proof) = input.body {
-            if let password = proof.password {
-                guard let hash = try await users.passwordHash(userID: user.id), try await passwords.verify(password, hash: hash)
-                else { throw APIError.reauthenticationNeeded("The password is wrong.") }
-                recent = true
-            } else if let provider = proof.provider, let token = proof.token {
-                let provider = SignInProvider(provider)
-                let wrong = APIError.reauthenticationNeeded("The \(provider.displayName) sign-in could not be verified.")
-                let identity = try await verifiedIdentity(provider, token: token, nonce: proof.nonce, failure: wrong)
-                let linked = try await users.identities(userID: user.id)
-                guard linked.contains(where: { $0.provider == provider.rawValue && $0.subject == identity.subject }),
-                    identity.issuedAt > Date().addingTimeInterval(-Self.recentSignIn)
-                else { throw wrong }
-                recent = true
-            } else if proof.provider != nil || proof.token != nil {
-                throw APIError.badRequest("Send both 'provider' and 'token', or the 'password'.")
-            }
-        }
-        guard recent else {
-            throw APIError.reauthenticationNeeded(
-                "Deleting the account needs a recent sign-in: send the password, or sign in again first.")
-        }
+        let proof: Components.Schemas.Reauthentication? =
+            if case .json(let proof) = input.body { proof } else { nil }
+        try await requireRecentSignIn(
+            user, proof: proof,
+            otherwise: "Deleting the account needs a recent sign-in: send the password, or sign in again first.")
         try await users.closeAccount(userID: user.id)
+        try await housekeeping.deleteExpiredArchives(userID: user.id)
         logger.info("account closed; its data is being deleted", metadata: ["user": "\(user.id.lowercased)"])
+        return .accepted(.init())
+    }
+
+    /// Passes when the user signed in within the last 5 minutes, or `proof` proves them now (the password, or a fresh
+    /// token of a linked Apple or Google identity); else throws 403 `reauthentication_needed` with `otherwise`.
+    func requireRecentSignIn(_ user: UserRecord, proof: Components.Schemas.Reauthentication?, otherwise: String)
+        async throws
+    {
+        if RequestUser.signedInRecently(within: Self.recentSignIn) && proof == nil { return }
+        try await limits.passwordCheck(user: user.id.lowercased)
+        if let password = proof?.password {
+            guard let hash = try await users.passwordHash(userID: user.id), try await passwords.verify(password, hash: hash)
+            else { throw APIError.reauthenticationNeeded("The password is wrong.") }
+        } else if let provider = proof?.provider, let token = proof?.token {
+            let provider = SignInProvider(provider)
+            let wrong = APIError.reauthenticationNeeded("The \(provider.displayName) sign-in could not be verified.")
+            let identity = try await verifiedIdentity(provider, token: token, nonce: proof?.nonce, failure: wrong)
+            let linked = try await users.identities(userID: user.id)
+            guard linked.contains(where: { $0.provider == provider.rawValue && $0.subject == identity.subject }),
+                identity.issuedAt > Date().addingTimeInterval(-Self.recentSignIn)
+            else { throw wrong }
+        } else if proof?.provider != nil || proof?.token != nil {
+            throw APIError.badRequest("Send both 'provider' and 'token', or the 'password'.")
+        } else if !RequestUser.signedInRecently(within: Self.recentSignIn) {
+            throw APIError.reauthenticationNeeded(otherwise)
+        }
+    }
+
+    func resendVerificationEmail(_ input: Operations.ResendVerificationEmail.Input) async throws
+        -> Operations.ResendVerificationEmail.Output
+    {
+        let user = try RequestUser.required()
+        guard let account = try await users.user(id: user.id) else { throw APIError.unauthorized }
+        guard !account.emailVerified else { throw APIError.conflict("This address is confirmed already.") }
+        guard publicURL != nil else { throw APIError.mailUnavailable }
+        try await limits.accountMail(to: account.email)
+        try await users.queueVerificationMail(userID: user.id)
         return .accepted(.init())
     }
 
@@ -145,4 +165,7 @@ extension APIError {
         .init(status: .forbidden, code: "reauthentication_needed", message: message)
     }
     static let recentSignInNeeded = reauthenticationNeeded("This needs a sign-in in the last 5 minutes; sign in again first.")
+    static let mailUnavailable = APIError(
+        status: .conflict, code: "mail_unavailable",
+        message: "This server does not send mail: its operator has not set MYDAY_PUBLIC_URL.")
 }

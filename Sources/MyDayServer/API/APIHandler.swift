@@ -24,5 +24,9 @@ struct APIHandler: APIProtocol {
     let identityVerifiers: IdentityVerifiers
     /// What `GET /v1/config` answers: the sign-in methods of this server.
     let clientConfig: Components.Schemas.ClientConfig
+    /// `MYDAY_PUBLIC_URL`: links are mailed only when it is set.
+    let publicURL: String?
+    /// Removes archives whose links a sign-out everywhere or a deletion just ended, without waiting for its round.
+    let housekeeping: HousekeepingService
     let logger: Logger
 }

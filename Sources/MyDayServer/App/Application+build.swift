@@ -26,7 +26,7 @@ public func buildApplication(
             let (worker, engine) = try makeJobWorker(parts, metrics: PipelineMetrics(registry: parts.registry))
             services.append(worker)
             if let service = engine.service { services.append(service) }
-            services.append(ExportCleanupService(exports: parts.exports, blobs: parts.blobs, logger: logger))
+            services.append(makeHousekeeping(parts))
             speech = engine
         }
         let router = try await buildRouter(parts, speech: speech)
@@ -80,7 +80,8 @@ func buildRouter(_ parts: ServerParts, speech: SpeechEngine?) async throws -> Ro
         maxRecordingSeconds: configuration.maxRecordingSeconds, quotaBytes: configuration.userQuotaBytes,
         audioProbe: AudioProbe(), pipeline: TranscriptionPipeline(doorbell: parts.jobs.doorbell), limits: limits,
         identityVerifiers: IdentityVerifiers(configuration: configuration, logger: parts.logger),
-        clientConfig: .init(configuration: configuration), logger: parts.logger)
+        clientConfig: .init(configuration: configuration), publicURL: configuration.publicURL,
+        housekeeping: makeHousekeeping(parts), logger: parts.logger)
     try handler.registerHandlers(
         on: router,
         configuration: Configuration(
@@ -97,7 +98,8 @@ extension Components.Schemas.ClientConfig {
         self.init(
             signIn: .init(
                 email: true, apple: !configuration.appleClientIDs.isEmpty, google: !configuration.googleClientIDs.isEmpty),
-            appleClientId: configuration.appleClientIDs.first, googleClientId: configuration.googleClientIDs.first, search: true)
+            appleClientId: configuration.appleClientIDs.first, googleClientId: configuration.googleClientIDs.first, search: true,
+            mailsLinks: configuration.publicURL != nil)
     }
 }
 

@@ -132,6 +132,7 @@ public struct ServerConfiguration: Sendable {
             ("auth", \RateLimitPolicy.authPerAddress), ("login.account", \.loginPerAccount),
             ("password.checks", \.passwordChecksPerUser), ("entries", \.entriesPerUser), ("uploads", \.uploadsPerUser),
             ("exports", \.exportsPerUser), ("retranscriptions", \.retranscriptionsPerUser),
+            ("account.mails", \.accountMailsPerAddress),
         ] {
             let perMinute = config.int(
                 forKey: ConfigKey("rate.limit.\(key).per.minute"), default: rateLimits[keyPath: limit].perMinute)

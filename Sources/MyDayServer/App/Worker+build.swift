@@ -17,8 +17,7 @@ public func buildWorker(configuration: ServerConfiguration, logger: Logger) asyn
     do {
         // A worker-only process keeps its figures to itself for now: it serves no /metrics.
         let (worker, speech) = try makeJobWorker(parts, metrics: PipelineMetrics(registry: parts.registry))
-        let cleanup = ExportCleanupService(exports: parts.exports, blobs: parts.blobs, logger: logger)
-        return [DatabaseService(driver: parts.driver), worker, cleanup] + (speech.service.map { [$0] } ?? [])
+        return [DatabaseService(driver: parts.driver), worker, makeHousekeeping(parts)] + (speech.service.map { [$0] } ?? [])
     } catch {
         await parts.driver.shutdown()
         throw error
@@ -46,6 +45,7 @@ func makeJobWorker(_ parts: ServerParts, metrics: PipelineMetrics) throws -> (wo
         cleaner: makeCleaner(configuration, metrics: metrics, logger: logger),
         timeLimit: configuration.transcriptionTimeLimit, scratch: configuration.scratchDirectory,
         metrics: metrics, logger: logger)
+    let mailer = makeMailer(configuration)
     var settings = JobWorker.Settings()
     settings.slots = configuration.workers
     settings.lease = configuration.jobLease
@@ -56,9 +56,24 @@ func makeJobWorker(_ parts: ServerParts, metrics: PipelineMetrics) throws -> (wo
             exports: parts.exports, blobs: parts.blobs, scratch: configuration.scratchDirectory,
             linkLifetime: configuration.exportLinkLifetime, logger: logger),
         ExportMailHandler(
-            exports: parts.exports, users: parts.users, links: parts.links, mailer: makeMailer(configuration), logger: logger),
+            exports: parts.exports, users: parts.users, links: parts.links, mailer: mailer,
+            publicURL: configuration.publicURL, logger: logger),
+        AccountMailHandler(
+            mail: .verification, users: parts.users, mailer: mailer, publicURL: configuration.publicURL, logger: logger),
+        AccountMailHandler(
+            mail: .passwordReset, users: parts.users, mailer: mailer, publicURL: configuration.publicURL, logger: logger),
     ]
     return (JobWorker(queue: parts.jobs, handlers: handlers, settings: settings, logger: logger), speech)
+}
+
+/// The periodic clean-up every job-running process runs (and the API uses to remove ended archives at once).
+func makeHousekeeping(_ parts: ServerParts) -> HousekeepingService {
+    let configuration = parts.configuration
+    let usesOutbox = configuration.smtpURL == nil && configuration.sendGridAPIKey == nil
+    return HousekeepingService(
+        entries: parts.entries, exports: parts.exports, blobs: parts.blobs, users: parts.users,
+        outbox: usesOutbox ? configuration.outboxDirectory : nil, mailLifetime: configuration.exportLinkLifetime,
+        logger: parts.logger)
 }
 
 /// Where mail goes: an SMTP server, SendGrid, or else the outbox folder in the data directory.

@@ -28,6 +28,7 @@ struct BearerAuthMiddleware: ServerMiddleware {
     /// Operations anyone may call.
     static let publicOperations: Set<String> = [
         "registerWithEmail", "loginWithEmail", "signInWithApple", "signInWithGoogle", "refreshSession", "logout", "getConfig",
+        "forgotPassword", "resetPassword", "verifyEmail",
     ]
 
     func intercept(

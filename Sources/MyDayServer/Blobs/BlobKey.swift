@@ -17,9 +17,12 @@ enum BlobKey {
         "exports/\(userID.lowercased)/\(exportID.lowercased)"
     }
 
+    /// The top-level folders, each with a folder per user.
+    static let userAreas = ["audio", "incoming", "exports"]
+
     /// The folders that hold every blob of one user.
     static func folders(ofUser userID: UUID) -> [String] {
-        ["audio/\(userID.lowercased)", "incoming/\(userID.lowercased)", "exports/\(userID.lowercased)"]
+        userAreas.map { "\($0)/\(userID.lowercased)" }
     }
 
     /// Whether `key` is one this server makes: lowercase letters, digits, `-` and single `/` between parts.

@@ -24,6 +24,9 @@ protocol BlobStore: Sendable {
     /// Removes every blob under the folder `prefix` (`audio/<user id>`, say); a missing folder is not an error.
     func deleteAll(under prefix: String) async throws
 
+    /// The names of the folders right under `prefix` (`audio`, say: one per user); none when it does not exist.
+    func folders(under prefix: String) async throws -> [String]
+
     /// Runs `body` with a local file holding the blob (for tools such as ffprobe).
     func withLocalFile<T: Sendable>(key: String, _ body: (URL) async throws -> T) async throws -> T
 }

@@ -98,6 +98,16 @@ struct DiskBlobStore: BlobStore {
         try Self.flush(path: (folder as NSString).deletingLastPathComponent)
     }
 
+    func folders(under prefix: String) async throws -> [String] {
+        guard BlobKey.userAreas.contains(prefix) else { throw BlobStoreError.notFound }
+        let folder = root.appendingPathComponent(prefix).path
+        do {
+            return try FileManager.default.contentsOfDirectory(atPath: folder).filter { !$0.hasPrefix(".") }
+        } catch CocoaError.fileReadNoSuchFile, CocoaError.fileNoSuchFile {
+            return []
+        }
+    }
+
     func withLocalFile<T: Sendable>(key: String, _ body: (URL) async throws -> T) async throws -> T {
         let path = try path(for: key)
         guard FileManager.default.fileExists(atPath: path) else { throw BlobStoreError.notFound }

@@ -17,8 +17,14 @@ struct EntryStore: Sendable {
 
     /// Creates the entry, or answers the one this user already created with this id (`created` false). Throws
     /// `QuotaExceeded`, changing nothing, when the new audio would take the user's storage past `quotaBytes`.
-    func create(_ new: NewEntry, userID: UUID, quotaBytes: Int = .max) async throws -> (entry: EntryRecord, created: Bool) {
+    /// Records a new entry, or answers the one with this id (a client's retry). An audio entry's upload must arrive
+    /// before `uploadExpiresAt`; each retry moves that on (it gets a fresh upload URL), and a retry of an entry the
+    /// abandoned-upload sweep removed brings it back, so a phone that was offline for days loses nothing.
+    func create(_ new: NewEntry, userID: UUID, quotaBytes: Int = .max, uploadExpiresAt: Date = .distantFuture) async throws
+        -> (entry: EntryRecord, created: Bool)
+    {
         let now = StoredTime.now()
+        let uploadDeadline = new.kind == .text ? nil : StoredTime.milliseconds(uploadExpiresAt)
         let isText = new.kind == .text
         let container = new.container ?? .mp4
         let filename = RecordingFilename.make(
@@ -29,32 +35,58 @@ struct EntryStore: Sendable {
             let inserted = try await db.raw(
                 """
                 INSERT INTO entries (id, user_id, created_at, tz, duration_s, kind, status, filename, content_type, audio_key,
-                    size_bytes, language, transcript_clean, change_seq, updated_at)
+                    size_bytes, language, transcript_clean, change_seq, updated_at, upload_expires_at)
                 VALUES (\(bind: new.id.lowercased), \(bind: userID.lowercased), \(bind: StoredTime.milliseconds(new.createdAt)),
                     \(bind: new.timeZone.identifier), \(bind: new.durationSeconds), \(bind: new.kind.rawValue), \(bind: status.rawValue),
                     \(bind: filename), \(bind: isText ? nil : container.rawValue), \(bind: isText ? nil : BlobKey.audio(userID: userID, entryID: new.id)),
-                    \(bind: new.sizeBytes), \(bind: new.language), \(bind: isText ? new.text : nil), \(bind: seq), \(bind: now))
+                    \(bind: new.sizeBytes), \(bind: new.language), \(bind: isText ? new.text : nil), \(bind: seq), \(bind: now),
+                    \(bind: uploadDeadline))
                 ON CONFLICT (id) DO NOTHING
                 RETURNING \(unsafeRaw: EntryRecord.columns)
                 """
             ).first()
             if let inserted {
-                // Counted after the insert, under the user's row lock `nextChange` took: parallel creates cannot both fit.
-                let used = try await StorageUsage.bytes(userID: userID, in: db)
-                if let size = new.sizeBytes, used > quotaBytes {
-                    throw QuotaExceeded(usedBytes: used - size, quotaBytes: quotaBytes, neededBytes: size)
-                }
+                try await Self.checkQuota(userID: userID, adding: new.sizeBytes, quotaBytes: quotaBytes, in: db)
                 return (try EntryRecord(row: inserted), true)
             }
             guard
                 let existing = try await db.raw(
-                    "SELECT \(unsafeRaw: EntryRecord.columns) FROM entries WHERE id = \(bind: new.id.lowercased)"
+                    """
+                    SELECT \(unsafeRaw: EntryRecord.columns), upload_expires_at FROM entries WHERE id = \(bind: new.id.lowercased)
+                    """
                 ).first()
             else { throw CreateError.idBelongsToAnotherUser }
             let entry = try EntryRecord(row: existing)
             guard entry.userID == userID else { throw CreateError.idBelongsToAnotherUser }
-            guard entry.deletedAt == nil else { throw CreateError.deleted }
+            let swept = try existing.decodeOptional(column: "upload_expires_at", as: Int.self) != nil
+            if entry.deletedAt != nil {
+                // A deletion clears the upload deadline; only the sweep's tombstones keep it.
+                guard swept, entry.status == .pendingUpload else { throw CreateError.deleted }
+                let key = BlobKey.audio(userID: userID, entryID: entry.id)
+                try await db.raw(
+                    """
+                    UPDATE entries SET deleted_at = NULL, audio_key = \(bind: key), change_seq = \(bind: seq),
+                        updated_at = \(bind: now), upload_expires_at = \(bind: uploadDeadline)
+                    WHERE id = \(bind: new.id.lowercased)
+                    """
+                ).run()
+                try await Self.checkQuota(userID: userID, adding: entry.sizeBytes, quotaBytes: quotaBytes, in: db)
+                return (try await Self.liveEntry(db, id: new.id, userID: userID)!, false)
+            }
+            if entry.status == .pendingUpload {
+                try await db.raw(
+                    "UPDATE entries SET upload_expires_at = \(bind: uploadDeadline) WHERE id = \(bind: new.id.lowercased)"
+                ).run()
+            }
             return (entry, false)
+        }
+    }
+
+    /// Counted after the insert, under the user's row lock `nextChange` took: parallel creates cannot both fit.
+    private static func checkQuota(userID: UUID, adding size: Int?, quotaBytes: Int, in db: any SQLDatabase) async throws {
+        let used = try await StorageUsage.bytes(userID: userID, in: db)
+        if let size, used > quotaBytes {
+            throw QuotaExceeded(usedBytes: used - size, quotaBytes: quotaBytes, neededBytes: size)
         }
     }
 
@@ -167,7 +199,7 @@ struct EntryStore: Sendable {
             try await db.raw(
                 """
                 UPDATE entries SET status = \(bind: EntryStatus.uploaded.rawValue), failure_reason = NULL,
-                    change_seq = \(bind: seq), updated_at = \(bind: now), completing_until = NULL
+                    change_seq = \(bind: seq), updated_at = \(bind: now), completing_until = NULL, upload_expires_at = NULL
                 WHERE id = \(bind: id.lowercased)
                 """
             ).run()
@@ -226,23 +258,71 @@ struct EntryStore: Sendable {
         }
     }
 
-    /// Turns the entry into a tombstone: its content is erased and its id goes out in the next delta.
+    /// Turns the entry into a tombstone: its content is erased and its id goes out in the next delta. Every other copy
+    /// of its words goes in the same transaction: a transcription job's payload (a phone's transcript rides there; a
+    /// running job finds its job gone and stops) and the exports that hold it (their links end).
     /// Answers the audio key whose blob the caller must now remove; nil when the user has no such entry.
     func delete(id: UUID, userID: UUID) async throws -> (found: Bool, audioKey: String?) {
         try await driver.write { db in
             guard let entry = try await Self.liveEntry(db, id: id, userID: userID) else { return (false, nil) }
-            let seq = try await Self.nextChange(db, userID: userID)
-            let now = StoredTime.now()
+            try await Self.tombstone(entry, keepingUploadDeadline: false, in: db)
             try await db.raw(
                 """
-                UPDATE entries SET deleted_at = \(bind: now), change_seq = \(bind: seq), updated_at = \(bind: now),
-                    title = NULL, tags = '[]', mood = NULL, transcript_raw = NULL, transcript_clean = NULL, words = NULL,
-                    failure_reason = NULL, language = NULL, audio_key = NULL
-                WHERE id = \(bind: id.lowercased)
+                DELETE FROM jobs WHERE user_id = \(bind: userID.lowercased) AND kind = \(bind: TranscriptionHandler.kind)
+                    AND state IN ('queued', 'running') AND payload LIKE \(bind: "%\(id.lowercased)%")
                 """
             ).run()
+            try await ExportStore.endExports(holding: entry.createdAt, userID: userID, in: db)
             return (true, entry.audioKey)
         }
+    }
+
+    /// Removes entries whose upload did not arrive by `deadline` (their upload URL expired before it, with a margin for
+    /// an upload still streaming): tombstones, as a deletion makes, which a retry of the same entry brings back.
+    /// Answers the incoming blobs the caller must now remove; at most `limit` at a time.
+    func sweepAbandonedUploads(deadline: Date, limit: Int = 100) async throws -> [String] {
+        let cutoff = StoredTime.milliseconds(deadline)
+        let abandoned = try await driver.read { db in
+            try await db.raw(
+                """
+                SELECT \(unsafeRaw: EntryRecord.columns) FROM entries
+                WHERE upload_expires_at < \(bind: cutoff) AND status = 'pending_upload' AND deleted_at IS NULL
+                LIMIT \(bind: limit)
+                """
+            ).all().map(EntryRecord.init(row:))
+        }
+        var incoming: [String] = []
+        for entry in abandoned {
+            let removed = try await driver.write { db in
+                // Looked at again in the transaction: an upload may have completed, or a retry moved the deadline.
+                guard
+                    try await db.raw(
+                        """
+                        SELECT id FROM entries WHERE id = \(bind: entry.id.lowercased) AND status = 'pending_upload'
+                            AND deleted_at IS NULL AND upload_expires_at < \(bind: cutoff)
+                        """
+                    ).first() != nil
+                else { return false }
+                try await Self.tombstone(entry, keepingUploadDeadline: true, in: db)
+                return true
+            }
+            if removed, let key = entry.audioKey { incoming.append(BlobKey.incoming(ofAudio: key)) }
+        }
+        return incoming
+    }
+
+    private static func tombstone(_ entry: EntryRecord, keepingUploadDeadline: Bool, in db: any SQLDatabase) async throws {
+        let seq = try await nextChange(db, userID: entry.userID)
+        let now = StoredTime.now()
+        let deadline: SQLQueryString = keepingUploadDeadline ? "" : ", upload_expires_at = NULL"
+        try await db.raw(
+            """
+            UPDATE entries SET deleted_at = \(bind: now), change_seq = \(bind: seq), updated_at = \(bind: now),
+                title = NULL, tags = '[]', mood = NULL, transcript_raw = NULL, transcript_clean = NULL, words = NULL,
+                failure_reason = NULL, language = NULL, audio_key = NULL\(deadline)
+            WHERE id = \(bind: entry.id.lowercased)
+            """
+        ).run()
     }
 
     private static func liveEntry(_ db: any SQLDatabase, id: UUID, userID: UUID) async throws -> EntryRecord? {

@@ -149,6 +149,41 @@ public enum Migrator {
             version: 5, name: "one complete at a time per entry",
             statements: ["ALTER TABLE entries ADD COLUMN completing_until BIGINT"]
         ),
+        Migration(
+            version: 6, name: "verified addresses, mailed tokens, abandoned uploads, purged job payloads",
+            statements: [
+                "ALTER TABLE users ADD COLUMN email_verified_at BIGINT",
+                // An address an Apple or Google identity vouched for is verified.
+                """
+                UPDATE users SET email_verified_at = created_at WHERE EXISTS (
+                    SELECT 1 FROM identities WHERE identities.user_id = users.id AND identities.provider <> 'email'
+                        AND identities.email = users.email)
+                """,
+                """
+                CREATE TABLE email_tokens (
+                    token_hash TEXT PRIMARY KEY,
+                    user_id TEXT NOT NULL REFERENCES users (id) ON DELETE CASCADE,
+                    purpose TEXT NOT NULL,
+                    email TEXT NOT NULL,
+                    created_at BIGINT NOT NULL,
+                    expires_at BIGINT NOT NULL,
+                    used_at BIGINT
+                )
+                """,
+                "CREATE INDEX email_tokens_user ON email_tokens (user_id)",
+                "ALTER TABLE entries ADD COLUMN upload_expires_at BIGINT",
+                // Uploads already waiting get a day from their last change.
+                """
+                UPDATE entries SET upload_expires_at = updated_at + 86400000
+                WHERE status = 'pending_upload' AND deleted_at IS NULL
+                """,
+                "CREATE INDEX entries_upload_expiry ON entries (upload_expires_at) WHERE upload_expires_at IS NOT NULL",
+                // Links are mailed from the configured public URL only, never from the Host a request named.
+                "ALTER TABLE exports DROP COLUMN origin",
+                // What the words of finished jobs carried is not kept.
+                "UPDATE jobs SET payload = '{}' WHERE state IN ('succeeded', 'dead')",
+            ]
+        ),
     ]
 
     /// Applies every migration the database lacks and answers their versions. Safe to run from many processes at once.

@@ -9,6 +9,8 @@ struct UserRecord: Sendable, Equatable {
     let hasPassword: Bool
     let createdAt: Date
     let tokenVersion: Int
+    /// Whether the address is known to reach this person: a mailed link was opened, or Apple or Google vouched for it.
+    var emailVerified = false
 }
 
 /// A way to sign in: email and password, or an Apple or Google account, keyed by the provider's subject.
@@ -44,36 +46,46 @@ struct UserStore: Sendable {
         case providerAlreadyLinked
     }
 
-    /// Creates a user who signs in with `email` (already normalised) and a bcrypt hash.
+    /// Creates a user who signs in with `email` (already normalised) and a bcrypt hash, and queues the mail that
+    /// verifies the address, in one transaction.
     func registerEmailUser(email: String, passwordHash: String) async throws -> UserRecord {
         try await register(
-            email: email, name: nil, passwordHash: passwordHash, provider: "email", subject: email, identityEmail: email)
+            email: email, name: nil, passwordHash: passwordHash, provider: "email", subject: email, identityEmail: email,
+            verified: false)
     }
 
-    /// Creates a user for a verified Apple or Google identity.
+    /// Creates a user for a verified Apple or Google identity; the provider vouched for the address.
     func registerProviderUser(provider: String, subject: String, email: String, name: String?) async throws -> UserRecord {
         try await register(
-            email: email, name: name, passwordHash: nil, provider: provider, subject: subject, identityEmail: email)
+            email: email, name: name, passwordHash: nil, provider: provider, subject: subject, identityEmail: email,
+            verified: true)
     }
 
     private func register(
-        email: String, name: String?, passwordHash: String?, provider: String, subject: String, identityEmail: String?
+        email: String, name: String?, passwordHash: String?, provider: String, subject: String, identityEmail: String?,
+        verified: Bool
     ) async throws -> UserRecord {
         let user = UserRecord(
             id: UUID(), email: email, name: name, hasPassword: passwordHash != nil,
-            createdAt: StoredTime.date(milliseconds: StoredTime.now()), tokenVersion: 0)
+            createdAt: StoredTime.date(milliseconds: StoredTime.now()), tokenVersion: 0, emailVerified: verified)
         let createdAt = StoredTime.milliseconds(user.createdAt)
         return try await driver.write { db in
             let inserted = try await db.raw(
                 """
-                INSERT INTO users (id, email, name, password_hash, created_at)
-                VALUES (\(bind: user.id.lowercased), \(bind: email), \(bind: name), \(bind: passwordHash), \(bind: createdAt))
+                INSERT INTO users (id, email, name, password_hash, created_at, email_verified_at)
+                VALUES (\(bind: user.id.lowercased), \(bind: email), \(bind: name), \(bind: passwordHash), \(bind: createdAt),
+                    \(bind: verified ? createdAt : nil))
                 ON CONFLICT (email) DO NOTHING RETURNING id
                 """
             ).first()
             guard inserted != nil else { throw RegistrationError.emailTaken }
             guard try await Self.insertIdentity(provider, subject, email: identityEmail, userID: user.id, at: createdAt, in: db)
             else { throw RegistrationError.identityTaken }
+            if !verified {
+                _ = try await JobQueue.enqueue(
+                    kind: AccountMail.Kind.verification.rawValue, payload: AccountMail(userID: user.id).json, userID: user.id,
+                    in: db)
+            }
             return user
         }
     }
@@ -106,6 +118,13 @@ struct UserStore: Sendable {
                 "SELECT \(unsafeRaw: Self.columns) FROM users WHERE id = \(bind: id.lowercased) AND deleted_at IS NULL"
             )
             .first().map(Self.user(from:))
+        }
+    }
+
+    /// Whether the database has the user at all, open or closed (a closed account's deletion is still under way).
+    func exists(id: UUID) async throws -> Bool {
+        try await driver.read { db in
+            try await db.raw("SELECT id FROM users WHERE id = \(bind: id.lowercased)").first() != nil
         }
     }
 
@@ -191,25 +210,119 @@ struct UserStore: Sendable {
         }
     }
 
-    /// Ends every login of the user and invalidates their access tokens.
+    /// Ends every login of the user, invalidates their access tokens and ends their export links.
     func signOutEverywhere(userID: UUID) async throws {
-        try await driver.write { db in try await Self.revokeEverything(userID: userID, in: db) }
+        try await driver.write { db in
+            try await Self.revokeEverything(userID: userID, because: "every sign-in was ended", in: db)
+        }
     }
 
-    /// Sets a new password, ends every login, and starts one new login for the device that asked.
+    /// Sets a new password, ends every login and export link, and starts one new login for the device that asked.
     func changePassword(userID: UUID, newHash: String, newRefreshTokenHash: String, expiresAt: Date) async throws
         -> UserRecord?
     {
         try await driver.write { db in
+            try await Self.setPassword(
+                userID: userID, newHash: newHash, newRefreshTokenHash: newRefreshTokenHash,
+                expiresAt: expiresAt, in: db)
+        }
+    }
+
+    /// Redeems a password-reset link and, when it is good, sets the new password, marks the address it was mailed to
+    /// verified, ends every login and export link and starts one new login, in one transaction. Nil when the link is
+    /// unknown, used, expired, or for an address the account no longer has.
+    func resetPassword(tokenHash: String, newHash: String, newRefreshTokenHash: String, expiresAt: Date) async throws
+        -> UserRecord?
+    {
+        try await driver.write { db in
+            guard let redeemed = try await EmailTokens.redeem(tokenHash: tokenHash, purpose: .passwordReset, in: db) else {
+                return nil
+            }
+            try await Self.markVerified(userID: redeemed.userID, email: redeemed.email, in: db)
+            return try await Self.setPassword(
+                userID: redeemed.userID, newHash: newHash, newRefreshTokenHash: newRefreshTokenHash, expiresAt: expiresAt,
+                in: db)
+        }
+    }
+
+    /// The address an unused, unexpired link was mailed to; nil when the link is no good.
+    func emailOfUnusedLink(tokenHash: String, purpose: EmailTokens.Purpose) async throws -> String? {
+        try await driver.read { db in
             try await db.raw(
-                "UPDATE users SET password_hash = \(bind: newHash) WHERE id = \(bind: userID.lowercased) AND deleted_at IS NULL"
-            ).run()
-            try await Self.revokeEverything(userID: userID, in: db)
-            try await SessionStore.startFamily(userID: userID, tokenHash: newRefreshTokenHash, expiresAt: expiresAt, in: db)
-            return try await db.raw(
-                "SELECT \(unsafeRaw: Self.columns) FROM users WHERE id = \(bind: userID.lowercased) AND deleted_at IS NULL"
+                """
+                SELECT email FROM email_tokens WHERE token_hash = \(bind: tokenHash) AND purpose = \(bind: purpose.rawValue)
+                    AND used_at IS NULL AND expires_at > \(bind: StoredTime.now())
+                """
+            ).first()?.decode(column: "email", as: String.self)
+        }
+    }
+
+    /// Redeems a verification link: the address it was mailed to is verified. Nil when the link is no good.
+    func verifyEmail(tokenHash: String) async throws -> UserRecord? {
+        try await driver.write { db in
+            guard let redeemed = try await EmailTokens.redeem(tokenHash: tokenHash, purpose: .verification, in: db) else {
+                return nil
+            }
+            try await Self.markVerified(userID: redeemed.userID, email: redeemed.email, in: db)
+            return try await Self.liveUser(redeemed.userID, in: db)
+        }
+    }
+
+    /// Makes a single-use link's token for the user's address, replacing earlier ones of the same purpose.
+    func issueEmailToken(userID: UUID, email: String, purpose: EmailTokens.Purpose) async throws -> String {
+        try await driver.write { db in try await EmailTokens.issue(userID: userID, email: email, purpose: purpose, in: db) }
+    }
+
+    /// Queues a verification mail for the user (sent again when asked).
+    func queueVerificationMail(userID: UUID) async throws {
+        try await driver.write { db in
+            _ = try await JobQueue.enqueue(
+                kind: AccountMail.Kind.verification.rawValue, payload: AccountMail(userID: userID).json, userID: userID,
+                in: db)
+        }
+    }
+
+    /// Queues a password-reset mail for whoever has `email`; the same work whether or not anyone has it.
+    func queuePasswordResetMail(email: String) async throws {
+        try await driver.write { db in
+            _ = try await JobQueue.enqueue(
+                kind: AccountMail.Kind.passwordReset.rawValue, payload: AccountMail(email: email).json, userID: nil, in: db)
+        }
+    }
+
+    /// The live user with this email, whatever way they sign in.
+    func user(email: String) async throws -> UserRecord? {
+        try await driver.read { db in
+            try await db.raw(
+                "SELECT \(unsafeRaw: Self.columns) FROM users WHERE email = \(bind: email) AND deleted_at IS NULL"
             ).first().map(Self.user(from:))
         }
+    }
+
+    private static func markVerified(userID: UUID, email: String, in db: any SQLDatabase) async throws {
+        try await db.raw(
+            """
+            UPDATE users SET email_verified_at = COALESCE(email_verified_at, \(bind: StoredTime.now()))
+            WHERE id = \(bind: userID.lowercased) AND email = \(bind: email)
+            """
+        ).run()
+    }
+
+    private static func setPassword(
+        userID: UUID, newHash: String, newRefreshTokenHash: String, expiresAt: Date, in db: any SQLDatabase
+    ) async throws -> UserRecord? {
+        try await db.raw(
+            "UPDATE users SET password_hash = \(bind: newHash) WHERE id = \(bind: userID.lowercased) AND deleted_at IS NULL"
+        ).run()
+        try await Self.revokeEverything(userID: userID, because: "the password was changed", in: db)
+        try await SessionStore.startFamily(userID: userID, tokenHash: newRefreshTokenHash, expiresAt: expiresAt, in: db)
+        return try await liveUser(userID, in: db)
+    }
+
+    private static func liveUser(_ userID: UUID, in db: any SQLDatabase) async throws -> UserRecord? {
+        try await db.raw(
+            "SELECT \(unsafeRaw: Self.columns) FROM users WHERE id = \(bind: userID.lowercased) AND deleted_at IS NULL"
+        ).first().map(Self.user(from:))
     }
 
     /// Closes the account at once (no sign-in, no token works) and queues the removal of its data.
@@ -218,9 +331,12 @@ struct UserStore: Sendable {
             try await db.raw(
                 "UPDATE users SET deleted_at = \(bind: StoredTime.now()) WHERE id = \(bind: userID.lowercased) AND deleted_at IS NULL"
             ).run()
-            try await Self.revokeEverything(userID: userID, in: db)
-            // Waiting work on the account's entries would only be undone; running jobs finish or find their entry gone.
-            try await db.raw("DELETE FROM jobs WHERE user_id = \(bind: userID.lowercased) AND state = 'queued'").run()
+            try await Self.revokeEverything(userID: userID, because: "the account was closed", in: db)
+            // Work on the account would only be undone: waiting jobs go, and running ones find their job gone at their
+            // next heartbeat and stop (an archive finished anyway is deleted by its build, and a stray folder by the sweep).
+            try await db.raw(
+                "DELETE FROM jobs WHERE user_id = \(bind: userID.lowercased) AND state IN ('queued', 'running')"
+            ).run()
             _ = try await JobQueue.enqueue(
                 kind: AccountDeletionHandler.kind, payload: AccountDeletionJob(userID: userID).json, userID: userID,
                 maxAttempts: 1_000, in: db)
@@ -237,9 +353,10 @@ struct UserStore: Sendable {
         }
     }
 
-    private static func revokeEverything(userID: UUID, in db: any SQLDatabase) async throws {
+    private static func revokeEverything(userID: UUID, because reason: String, in db: any SQLDatabase) async throws {
         try await db.raw("UPDATE users SET token_version = token_version + 1 WHERE id = \(bind: userID.lowercased)").run()
         try await SessionStore.revokeAll(userID: userID, in: db)
+        try await ExportStore.endAll(userID: userID, reason: "The link stopped working when \(reason).", in: db)
     }
 
     /// Inserts an identity; false when (provider, subject) exists.
@@ -264,8 +381,10 @@ struct UserStore: Sendable {
             createdAt: StoredTime.date(milliseconds: try row.decode(column: "created_at", as: Int.self)))
     }
 
-    static let columns =
-        "id, email, name, created_at, token_version, CASE WHEN password_hash IS NULL THEN 0 ELSE 1 END AS has_password"
+    static let columns = """
+        id, email, name, created_at, token_version, CASE WHEN password_hash IS NULL THEN 0 ELSE 1 END AS has_password, \
+        CASE WHEN email_verified_at IS NULL THEN 0 ELSE 1 END AS email_verified
+        """
 
     static func user(from row: any SQLRow) throws -> UserRecord {
         UserRecord(
@@ -274,7 +393,8 @@ struct UserStore: Sendable {
             name: try row.decode(column: "name", as: String?.self),
             hasPassword: try row.decode(column: "has_password", as: Int.self) != 0,
             createdAt: StoredTime.date(milliseconds: try row.decode(column: "created_at", as: Int.self)),
-            tokenVersion: try row.decode(column: "token_version", as: Int.self)
+            tokenVersion: try row.decode(column: "token_version", as: Int.self),
+            emailVerified: try row.decode(column: "email_verified", as: Int.self) != 0
         )
     }
 }

@@ -43,6 +43,11 @@ struct ExportBuildHandler: JobHandler {
                 }
             }
             guard page.count == 100, let last = page.last?.entry else { break }
+            // Deleted, stopped by a sign-out everywhere, or its account closed: nothing more is gathered.
+            guard try await exports.isBuilding(id: id) else {
+                logger.info("export stopped while being built", metadata: ["export": "\(id.lowercased)"])
+                return { _ in }
+            }
             after = (StoredTime.milliseconds(last.createdAt), last.id.lowercased)
         }
         let header = """
@@ -59,11 +64,19 @@ struct ExportBuildHandler: JobHandler {
         logger.info(
             "export built",
             metadata: ["export": "\(id.lowercased)", "entries": "\(counts.entries)", "bytes": "\(size)"])
-        return { db in
-            try await ExportStore.markReady(
-                id: id, counts: counts, sizeBytes: size, blobKey: key, linkExpiresAt: expires, in: db)
-            _ = try await JobQueue.enqueue(
-                kind: ExportMailHandler.kind, payload: ExportJob(exportID: id).json, userID: export.userID, in: db)
+        return { [blobs, logger] db in
+            guard
+                try await ExportStore.markReady(
+                    id: id, counts: counts, sizeBytes: size, blobKey: key, linkExpiresAt: expires, in: db)
+            else {
+                try await blobs.delete(key: key)
+                logger.info("export stopped while being built; its archive is deleted", metadata: ["export": "\(id.lowercased)"])
+                return
+            }
+            if export.email != nil {
+                _ = try await JobQueue.enqueue(
+                    kind: ExportMailHandler.kind, payload: ExportJob(exportID: id).json, userID: export.userID, in: db)
+            }
         }
     }
 

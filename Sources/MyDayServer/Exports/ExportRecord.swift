@@ -11,10 +11,9 @@ struct ExportRecord: Sendable, Equatable {
     let from: String
     let to: String
     let timeZone: String
+    /// The account's verified address the link is mailed to; nil when nothing is mailed.
     let email: String?
     let formats: [String]
-    /// The scheme and authority the export was asked for at, for the links it mails.
-    let origin: String
     let status: Status
     let failureReason: String?
     let entryCount: Int?
@@ -26,7 +25,7 @@ struct ExportRecord: Sendable, Equatable {
     let createdAt: Date
 
     static let columns = """
-        id, user_id, from_date, to_date, tz, email, formats, origin, status, failure_reason, entry_count, audio_count, \
+        id, user_id, from_date, to_date, tz, email, formats, status, failure_reason, entry_count, audio_count, \
         untranscribed_count, size_bytes, blob_key, link_expires_at, created_at
         """
 
@@ -38,7 +37,6 @@ struct ExportRecord: Sendable, Equatable {
         timeZone = try row.decode(column: "tz", as: String.self)
         email = try row.decodeOptional(column: "email", as: String.self)
         formats = try JSONDecoder().decode([String].self, from: Data(try row.decode(column: "formats", as: String.self).utf8))
-        origin = try row.decode(column: "origin", as: String.self)
         status = try row.decodeRawValue(column: "status")
         failureReason = try row.decodeOptional(column: "failure_reason", as: String.self)
         entryCount = try row.decodeOptional(column: "entry_count", as: Int.self)

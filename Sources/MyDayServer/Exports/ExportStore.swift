@@ -10,11 +10,12 @@ struct ExportStore: Sendable {
     /// Another export of the user is queued or building: one builds at a time.
     struct AlreadyBuilding: Error {}
 
-    /// Records a new export and queues its build, in one transaction. Throws `AlreadyBuilding` while another export of
-    /// the user is on its way, and `QuotaExceeded` when the audio of `range` would not fit beside the rest.
+    /// Records a new export and queues its build, in one transaction; its link will be mailed to `email` (the account's
+    /// verified address) when one is given. Throws `AlreadyBuilding` while another export of the user is on its way,
+    /// and `QuotaExceeded` when the audio of `range` would not fit beside the rest.
     func create(
         userID: UUID, from: String, to: String, range: (start: Date, end: Date), timeZone: String, email: String?,
-        formats: [String], origin: String, quotaBytes: Int = .max
+        formats: [String], quotaBytes: Int = .max
     ) async throws -> ExportRecord {
         let id = UUID()
         let now = StoredTime.now()
@@ -40,9 +41,9 @@ struct ExportStore: Sendable {
             }
             try await db.raw(
                 """
-                INSERT INTO exports (id, user_id, from_date, to_date, tz, email, formats, origin, status, created_at, updated_at)
+                INSERT INTO exports (id, user_id, from_date, to_date, tz, email, formats, status, created_at, updated_at)
                 VALUES (\(bind: id.lowercased), \(bind: userID.lowercased), \(bind: from), \(bind: to), \(bind: timeZone),
-                    \(bind: email), \(bind: formatsJSON), \(bind: origin), 'queued', \(bind: now), \(bind: now))
+                    \(bind: email), \(bind: formatsJSON), 'queued', \(bind: now), \(bind: now))
                 """
             ).run()
             _ = try await JobQueue.enqueue(
@@ -133,19 +134,104 @@ struct ExportStore: Sendable {
         }
     }
 
-    /// Ready exports whose link expired before `now` (at most 100 at a time).
-    func expiredArchives(now: Date) async throws -> [ExportRecord] {
-        try await driver.read { db in
+    /// Ready exports whose link expired before `now` (at most 100 at a time), of one user or of everyone.
+    func expiredArchives(now: Date, userID: UUID? = nil) async throws -> [ExportRecord] {
+        let user: SQLQueryString = userID.map { "AND user_id = \(bind: $0.lowercased)" } ?? ""
+        return try await driver.read { db in
             try await db.raw(
                 """
                 SELECT \(unsafeRaw: ExportRecord.columns) FROM exports
-                WHERE status = 'ready' AND link_expires_at < \(bind: StoredTime.milliseconds(now)) LIMIT 100
+                WHERE status = 'ready' AND link_expires_at < \(bind: StoredTime.milliseconds(now)) \(user) LIMIT 100
                 """
             ).all().map(ExportRecord.init(row:))
         }
     }
 
-    /// Records that an expired export's archive is gone.
+    /// Removes the user's export; answers the key of the archive the caller must now delete (nil when none was
+    /// built), or throws `NotFound`. A build under way finds its export gone and deletes what it made.
+    func delete(id: UUID, userID: UUID) async throws -> String? {
+        try await driver.write { db in
+            guard
+                let row = try await db.raw(
+                    """
+                    DELETE FROM exports WHERE id = \(bind: id.lowercased) AND user_id = \(bind: userID.lowercased)
+                    RETURNING blob_key
+                    """
+                ).first()
+            else { throw NotFound() }
+            try await db.raw(
+                """
+                DELETE FROM jobs WHERE user_id = \(bind: userID.lowercased) AND state = 'queued'
+                    AND kind IN ('build_export', 'mail_export') AND payload LIKE \(bind: "%\(id.lowercased)%")
+                """
+            ).run()
+            return try row.decodeOptional(column: "blob_key", as: String.self)
+        }
+    }
+
+    /// The user has no export with this id.
+    struct NotFound: Error {}
+
+    /// Ends every export of the user: ready links stop working at once (their archives go with the next clean-up),
+    /// and exports on their way are stopped, with `reason`. In the caller's transaction (signing out everywhere, a
+    /// new password, closing the account).
+    static func endAll(userID: UUID, reason: String, in db: any SQLDatabase) async throws {
+        let now = StoredTime.now()
+        try await db.raw(
+            """
+            UPDATE exports SET link_expires_at = \(bind: now - 1), failure_reason = \(bind: reason), updated_at = \(bind: now)
+            WHERE user_id = \(bind: userID.lowercased) AND status = 'ready' AND link_expires_at >= \(bind: now)
+            """
+        ).run()
+        try await db.raw(
+            """
+            UPDATE exports SET status = 'failed', failure_reason = \(bind: reason), updated_at = \(bind: now)
+            WHERE user_id = \(bind: userID.lowercased) AND status IN ('queued', 'building')
+            """
+        ).run()
+    }
+
+    /// Ends the user's exports that hold (or are gathering) an entry recorded at `recordedAt`, which was just deleted:
+    /// no archive keeps words its owner deleted. In the transaction that deletes the entry.
+    static func endExports(holding recordedAt: Date, userID: UUID, in db: any SQLDatabase) async throws {
+        let now = StoredTime.now()
+        let candidates = try await db.raw(
+            """
+            SELECT \(unsafeRaw: ExportRecord.columns) FROM exports WHERE user_id = \(bind: userID.lowercased)
+                AND (status IN ('queued', 'building') OR (status = 'ready' AND link_expires_at >= \(bind: now)))
+            """
+        ).all().map(ExportRecord.init(row:))
+        for export in candidates {
+            guard let zone = TimeZone(identifier: export.timeZone),
+                let range = ExportRecord.interval(from: export.from, to: export.to, timeZone: zone),
+                range.start <= recordedAt, recordedAt < range.end
+            else { continue }
+            if export.status == .ready {
+                try await db.raw(
+                    """
+                    UPDATE exports SET link_expires_at = \(bind: now - 1), updated_at = \(bind: now),
+                        failure_reason = 'An entry it held was deleted; export the days again for an archive without it.'
+                    WHERE id = \(bind: export.id.lowercased) AND status = 'ready'
+                    """
+                ).run()
+            } else if export.status == .building {
+                try await db.raw(
+                    """
+                    UPDATE exports SET status = 'failed', updated_at = \(bind: now),
+                        failure_reason = 'An entry was deleted while the archive was being made; export the days again.'
+                    WHERE id = \(bind: export.id.lowercased) AND status = 'building'
+                    """
+                ).run()
+            }
+        }
+    }
+
+    /// Whether the export is still being built (and so still wanted).
+    func isBuilding(id: UUID) async throws -> Bool {
+        try await driver.read { db in try await Self.export(id: id, in: db)?.status == .building }
+    }
+
+    /// Records that an expired (or ended) export's archive is gone.
     func markArchiveDeleted(id: UUID) async throws {
         try await driver.write { db in
             try await db.raw(
@@ -157,18 +243,21 @@ struct ExportStore: Sendable {
         }
     }
 
-    /// Records a finished archive, in the transaction that finishes its build.
+    /// Records a finished archive, in the transaction that finishes its build; false when the export is no longer
+    /// building (deleted, stopped or its account closed meanwhile): then the archive is not wanted.
     static func markReady(
         id: UUID, counts: ExportCounts, sizeBytes: Int, blobKey: String, linkExpiresAt: Date, in db: any SQLDatabase
-    ) async throws {
+    ) async throws -> Bool {
         try await db.raw(
             """
             UPDATE exports SET status = 'ready', entry_count = \(bind: counts.entries), audio_count = \(bind: counts.audioFiles),
                 untranscribed_count = \(bind: counts.untranscribed), size_bytes = \(bind: sizeBytes), blob_key = \(bind: blobKey),
                 link_expires_at = \(bind: StoredTime.milliseconds(linkExpiresAt)), updated_at = \(bind: StoredTime.now())
-            WHERE id = \(bind: id.lowercased)
+            WHERE id = \(bind: id.lowercased) AND status = 'building'
+                AND user_id IN (SELECT id FROM users WHERE deleted_at IS NULL)
+            RETURNING id
             """
-        ).run()
+        ).first() != nil
     }
 
     static func markFailed(id: UUID, reason: String, in db: any SQLDatabase) async throws {

@@ -11,9 +11,7 @@ struct RequestOriginMiddleware<Context: RequestContext>: RouterMiddleware {
 
     func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response
     {
-        let origin =
-            publicURL.map { $0.hasSuffix("/") ? String($0.dropLast()) : $0 }
-            ?? "http://\(Self.validHost(request.head.authority) ?? "localhost")"
+        let origin = PublicURL.origin(publicURL) ?? "http://\(Self.validHost(request.head.authority) ?? "localhost")"
         return try await RequestOrigin.$current.withValue(origin) { try await next(request, context) }
     }
 
@@ -22,5 +20,13 @@ struct RequestOriginMiddleware<Context: RequestContext>: RouterMiddleware {
             host.allSatisfy({ $0.isLetter || $0.isNumber || ".-:[]".contains($0) })
         else { return nil }
         return host
+    }
+}
+
+/// `MYDAY_PUBLIC_URL`, the one origin mailed links are built on.
+enum PublicURL {
+    /// The configured public URL without a trailing slash; nil when none is set.
+    static func origin(_ publicURL: String?) -> String? {
+        publicURL.map { $0.hasSuffix("/") ? String($0.dropLast()) : $0 }
     }
 }

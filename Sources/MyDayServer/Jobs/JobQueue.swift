@@ -128,11 +128,13 @@ struct JobQueue: Sendable {
     ) async throws -> Bool {
         let now = StoredTime.now()
         let runAtMS = runAt.map(StoredTime.milliseconds) ?? StoredTime.milliseconds(job.runAt)
+        // A finished job keeps nothing of what it carried (a phone's transcript, an address): only that it ran.
+        let payload: SQLQueryString = state == .succeeded || state == .dead ? ", payload = '{}'" : ""
         return try await driver.write { db in
             let owned = try await db.raw(
                 """
                 UPDATE jobs SET state = \(bind: state.rawValue), last_error = \(bind: error), run_at = \(bind: runAtMS),
-                    lease_until = NULL, locked_by = NULL, updated_at = \(bind: now)
+                    lease_until = NULL, locked_by = NULL, updated_at = \(bind: now)\(payload)
                 WHERE id = \(bind: job.id.lowercased) AND state = 'running' AND locked_by = \(bind: workerID)
                 RETURNING id
                 """

@@ -50,6 +50,12 @@ struct RateLimitGuard: Sendable {
         try await consume("uploads:\(user)", settings.uploadsPerUser)
     }
 
+    /// A verification link sent again, or a password reset asked for: counted per address mailed, whether or not an
+    /// account has it, so the answer tells nothing.
+    func accountMail(to email: String) async throws {
+        try await consume("account-mail:\(email)", settings.accountMailsPerAddress)
+    }
+
     /// The keys that name a user, so deleting the account removes its counts too.
     static func keys(ofUser user: String) -> [String] {
         ["password-check:\(user)", "entries:\(user)", "uploads:\(user)", "exports:\(user)", "retranscriptions:\(user)"]

@@ -19,6 +19,8 @@ public struct RateLimitPolicy: Sendable, Equatable {
     public var exportsPerUser = RateLimit(perMinute: 2)
     /// "Transcribe again" of one user: each runs the speech engine over a whole recording again.
     public var retranscriptionsPerUser = RateLimit(perMinute: 6)
+    /// Mails to one address (verification links sent again, password resets): nobody's mailbox is flooded from here.
+    public var accountMailsPerAddress = RateLimit(perMinute: 1)
 
     public init() {}
 }

@@ -53,6 +53,13 @@ struct WebSessionRoutes<Context: RequestContext>: Sendable {
             }
             throw APIError.unauthorized
         }
+        router.post("/v1/auth/web/password/reset") { request, context in
+            try Self.checkWebRequest(request)
+            let body: Components.Schemas.PasswordReset = try await Self.decode(request, context: context)
+            let output = try await handler.resetPassword(.init(body: .json(body)))
+            guard case .ok(let ok) = output, case .json(let session) = ok.body else { throw APIError.linkExpired }
+            return try webSession(session, status: .ok)
+        }
         router.post("/v1/auth/web/refresh") { request, _ in
             try Self.checkWebRequest(request)
             guard let token = Self.refreshCookie(request) else { throw APIError.unauthorized }

@@ -12,6 +12,11 @@ struct FakeMyDayClient: MyDayClient {
     var onDeleteEntry: @Sendable (UUID) async throws -> Void = unexpected("deleteEntry")
     var onRequestExport: @Sendable (String, String, String, String?) async throws -> ExportStatus = unexpected("requestExport")
     var onExport: @Sendable (UUID) async throws -> ExportStatus = unexpected("export")
+    var onDeleteExport: @Sendable (UUID) async throws -> Void = unexpected("deleteExport")
+    var onMe: @Sendable () async throws -> Account = unexpected("me")
+    var onForgotPassword: @Sendable (String) async throws -> Void = unexpected("forgotPassword")
+    var onVerifyEmail: @Sendable (String) async throws -> String = unexpected("verifyEmail")
+    var onResendVerification: @Sendable () async throws -> Void = unexpected("resendVerificationEmail")
     var onStats: @Sendable (String) async throws -> DiaryStatistics = unexpected("stats")
     var onRetranscribe: @Sendable (UUID) async throws -> ServerEntry = unexpected("retranscribe")
     var onAudioLink: @Sendable (UUID) async throws -> SignedLink = unexpected("audioLink")
@@ -26,7 +31,7 @@ struct FakeMyDayClient: MyDayClient {
     }
     func logout() async throws { try await onLogout() }
     func logoutEverywhere() async throws { try await onLogoutEverywhere() }
-    func me() async throws -> Account { try await unexpected("me")(()) }
+    func me() async throws -> Account { try await onMe() }
     func stats(timeZone: String) async throws -> DiaryStatistics { try await onStats(timeZone) }
     func createEntry(_ entry: NewEntry) async throws -> CreatedEntry { try await onCreateEntry(entry) }
     func completeUpload(of id: UUID, transcript: DeviceTranscript?) async throws -> ServerEntry {
@@ -39,10 +44,15 @@ struct FakeMyDayClient: MyDayClient {
     func deleteEntry(_ id: UUID) async throws { try await onDeleteEntry(id) }
     func retranscribe(_ id: UUID) async throws -> ServerEntry { try await onRetranscribe(id) }
     func audioLink(for id: UUID) async throws -> SignedLink { try await onAudioLink(id) }
-    func requestExport(from: String, to: String, timeZone: String, email: String?) async throws -> ExportStatus {
-        try await onRequestExport(from, to, timeZone, email)
+    func requestExport(from: String, to: String, timeZone: String, password: String?) async throws -> ExportStatus {
+        try await onRequestExport(from, to, timeZone, password)
     }
     func export(_ id: UUID) async throws -> ExportStatus { try await onExport(id) }
+    func deleteExport(_ id: UUID) async throws { try await onDeleteExport(id) }
+    func forgotPassword(email: String) async throws { try await onForgotPassword(email) }
+    func resetPassword(token: String, newPassword: String) async throws -> Account { try await unexpected("resetPassword")(()) }
+    func verifyEmail(token: String) async throws -> String { try await onVerifyEmail(token) }
+    func resendVerificationEmail() async throws { try await onResendVerification() }
     func deleteAccount(password: String?) async throws { try await onDeleteAccount(password) }
 }
 

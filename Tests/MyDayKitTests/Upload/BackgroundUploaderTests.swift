@@ -33,7 +33,7 @@ import Testing
         let (runner, upload) = startUpload(try BackgroundUploader(transfer: before, ledgerFile: ledger), file)
         // The task starts before the ledger is written: the kill comes once both happened (a machine under load
         // once ran the relaunch in between, and the relaunched app rightly knew nothing of task 1).
-        try await pollUntil("the task is in the ledger") { before.startedCount == 1 && (try savedLedger()?.count == 1) }
+        try await pollUntil("the task is in the ledger") { try before.startedCount == 1 && savedLedger()?.count == 1 }
         runner.cancel()
         upload.cancel()
     }

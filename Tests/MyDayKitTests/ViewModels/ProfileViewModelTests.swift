@@ -15,8 +15,12 @@ import Testing
                 timeZone: zone, totalEntries: 12, totalDuration: 754, words: 900, currentStreakDays: 1, longestStreakDays: 5,
                 months: [], storageUsedBytes: 1_200_000_000, storageQuotaBytes: 10_000_000_000)
         }
+        client.onMe = {
+            Account(id: UUID(), email: "me@example.com", name: nil, hasPassword: true, createdAt: Given.now, emailVerified: false)
+        }
         let profile = ProfileViewModel(core: harness.core(client), timeZone: Given.paris)
         await profile.load()
+        #expect(profile.emailStatusText.contains("me@example.com is not confirmed"))
         #expect(profile.totalsText == "12 entries · 12:34 recorded")
         #expect(profile.streakText == "Streak: 1 day (longest 5)")
         #expect(profile.storageText == "Storage: 1.2 GB of 10 GB used")
@@ -28,10 +32,10 @@ import Testing
         let link = URL(string: "http://127.0.0.1:1/v1/blobs/exports/x.zip?sig=1")!
         let polls = CallCounter()
         var client = FakeMyDayClient()
-        client.onRequestExport = { from, to, zone, email in
+        client.onRequestExport = { from, to, zone, password in
             #expect([from, to, zone] == ["2026-11-01", "2026-11-21", "Europe/Paris"])
-            #expect(email == "me@example.com")
-            return ExportStatus(id: id, from: from, to: to, state: .queued)
+            #expect(password == nil)
+            return ExportStatus(id: id, from: from, to: to, state: .queued, mailedTo: "me@example.com")
         }
         client.onExport = { _ in
             polls.increment() == 1
@@ -41,11 +45,45 @@ import Testing
         let profile = ProfileViewModel(core: harness.core(client), timeZone: Given.paris, pollInterval: .zero)
         profile.exportFrom = try Date("2026-10-31T23:30:00Z", strategy: .iso8601)
         profile.exportTo = try Date("2026-11-21T12:00:00Z", strategy: .iso8601)
-        profile.exportEmail = " me@example.com "
-        // When the export is started, then it ends with the link
+        // When the export is started, then it ends with the link, mailed to the confirmed address too
         await profile.startExport()
         #expect(profile.export == .ready(link))
+        #expect(profile.exportMailedTo == "me@example.com")
         #expect(polls.count == 2)
+    }
+
+    @Test func anExportAsksForThePasswordWhenTheSignInIsOldThenSendsItOnceAndCanBeDeleted() async throws {
+        // Given a server that wants a recent sign-in, and takes the password
+        let id = UUID()
+        let attempts = CallCounter()
+        let deleted = CallCounter()
+        var client = FakeMyDayClient()
+        client.onRequestExport = { from, to, _, password in
+            if attempts.increment() == 1 {
+                #expect(password == nil)
+                throw MyDayClientError.server(
+                    status: 403, code: "reauthentication_needed", message: "Send the password.", retryAfter: nil)
+            }
+            #expect(password == "a long diary password")
+            return ExportStatus(id: id, from: from, to: to, state: .failed, failureReason: "Stopped.")
+        }
+        client.onDeleteExport = { exportID in
+            #expect(exportID == id)
+            deleted.increment()
+        }
+        let profile = ProfileViewModel(core: harness.core(client), timeZone: Given.paris, pollInterval: .zero)
+        // When the export is asked for, then the screen asks for the password
+        await profile.startExport()
+        #expect(profile.export == .needsPassword("Send the password."))
+        // When the password is given, then it goes with the second request only, and is forgotten after
+        profile.exportPassword = "a long diary password"
+        await profile.startExport()
+        #expect(profile.export == .failed("Stopped."))
+        #expect(profile.exportPassword.isEmpty)
+        // When the export is deleted, then the server is told and the screen is idle again
+        await profile.deleteExport()
+        #expect(deleted.count == 1)
+        #expect(profile.export == .idle)
     }
 
     @Test func aRangeThatEndsBeforeItStartsIsRefusedWithoutARequest() async throws {

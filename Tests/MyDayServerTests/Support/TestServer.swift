@@ -32,6 +32,21 @@ struct TestServer {
         try await DatabaseDriverFactory.withDriver(configuration: configuration, logger: Logger(label: "test-db"), body)
     }
 
+    /// Runs `body` with the housekeeping of this server's configuration, over its database, to run a round on demand.
+    func withHousekeeping<T>(_ body: (HousekeepingService) async throws -> T) async throws -> T {
+        let configuration = configuration
+        return try await withDatabase { driver in
+            let parts = ServerParts(
+                configuration: configuration, logger: Logger(label: "test-housekeeping"), driver: driver,
+                users: UserStore(driver: driver), sessions: SessionStore(driver: driver), entries: EntryStore(driver: driver),
+                exports: ExportStore(driver: driver, doorbell: JobDoorbell()),
+                jobs: JobQueue(driver: driver, doorbell: JobDoorbell()),
+                blobs: try DiskBlobStore(root: configuration.blobDirectory), secret: [], signer: URLSigner(secret: [1]),
+                links: BlobLinks(configuration: configuration, secret: [1]), registry: .init())
+            return try await body(makeHousekeeping(parts))
+        }
+    }
+
     /// Every finished blob under the blob directory (unfinished uploads in `tmp/` are not blobs).
     func storedBlobs() -> [String] {
         let root = configuration.blobDirectory

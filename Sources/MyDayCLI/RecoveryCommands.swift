@@ -1,0 +1,86 @@
+import ArgumentParser
+import MyDayKit
+
+/// `myday password forgot|reset`: a new password through a link mailed to the account's address.
+struct Password: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Forgot the password? Have a link mailed, then set a new one with its token.",
+        subcommands: [Forgot.self, Reset.self])
+
+    /// `myday password forgot`
+    struct Forgot: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(abstract: "Mail a link that sets a new password to this address.")
+
+        @OptionGroup var server: ServerOptions
+        @Option(help: "The account's email.") var email: String
+
+        func run() async throws {
+            let workspace = try Workspace(options: server)
+            try await workspace.core.client.forgotPassword(email: email)
+            Output().line(
+                "If an account has \(email), a link is on its way to it. It works once, for 30 minutes: run "
+                    + "`myday password reset <token>` with the last part of the link, or open it in a browser.")
+        }
+    }
+
+    /// `myday password reset TOKEN`
+    struct Reset: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Set a new password with the token of a mailed link, and sign in (every other device is signed out).")
+
+        @OptionGroup var server: ServerOptions
+        @Argument(help: "The last part of the mailed link (after /#/reset/).") var token: String
+        @OptionGroup var password: PasswordOptions
+
+        func run() async throws {
+            let workspace = try Workspace(options: server)
+            let token = LinkToken.extract(token, page: "reset")
+            let newPassword = try password.resolve(prompt: "New password: ")
+            let account = try await workspace.core.signIn { try await $0.resetPassword(token: token, newPassword: newPassword) }
+            try workspace.rememberServer()
+            Output().line("New password set; signed in as \(account.email). Every other device was signed out.")
+        }
+    }
+}
+
+/// `myday email verify|resend`: confirm the account's address.
+struct Email: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Confirm the account's address (export links are mailed only to a confirmed address).",
+        subcommands: [Verify.self, Resend.self])
+
+    /// `myday email verify TOKEN`
+    struct Verify: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(abstract: "Confirm the address with the token of the mailed link.")
+
+        @OptionGroup var server: ServerOptions
+        @Argument(help: "The last part of the mailed link (after /#/verify/), or the whole link.") var token: String
+
+        func run() async throws {
+            let workspace = try Workspace(options: server)
+            let email = try await workspace.core.client.verifyEmail(token: LinkToken.extract(token, page: "verify"))
+            Output().line("\(email) is confirmed.")
+        }
+    }
+
+    /// `myday email resend`
+    struct Resend: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(abstract: "Mail the confirmation link again.")
+
+        @OptionGroup var server: ServerOptions
+
+        func run() async throws {
+            let workspace = try Workspace(options: server)
+            try await workspace.core.client.resendVerificationEmail()
+            Output().line("Sent. Open the link in the mail, or run `myday email verify <token>`.")
+        }
+    }
+}
+
+/// A mailed link's token, whether the person pasted the token or the whole link.
+enum LinkToken {
+    static func extract(_ text: String, page: String) -> String {
+        guard let range = text.range(of: "#/\(page)/") else { return text }
+        return String(text[range.upperBound...])
+    }
+}

@@ -1,0 +1,44 @@
+import Foundation
+import MyDayTestSupport
+import Testing
+
+@testable import MyDayServer
+
+/// The mail a test server wrote to its outbox folder (the default mailer), read as a person would read it.
+extension TestServer {
+    /// The public URL the mailing tests configure: links in mail must start with it, whatever `Host` a request named.
+    static let publicURL = "https://diary.example"
+
+    /// Every mail in the outbox, oldest first.
+    func mails() -> [String] {
+        let folder = configuration.outboxDirectory
+        let names = ((try? FileManager.default.contentsOfDirectory(atPath: folder.path)) ?? []).filter { $0.hasSuffix(".eml") }
+        return names.sorted().compactMap { try? String(contentsOf: folder.appendingPathComponent($0), encoding: .utf8) }
+    }
+
+    /// The mails to `address` whose subject contains `subject`.
+    func mails(to address: String, subject: String) -> [String] {
+        mails().filter { $0.contains("To: \(address)\r\n") && $0.contains(subject) }
+    }
+
+    /// Waits until `count` mails to `address` about `subject` are in the outbox; answers the newest.
+    func awaitMail(to address: String, subject: String, count: Int = 1) async throws -> String {
+        try await pollUntil("\(count) mail(s) '\(subject)' to \(address)") { mails(to: address, subject: subject).count >= count }
+        return try #require(mails(to: address, subject: subject).last)
+    }
+
+    /// The token at the end of a `#/<page>/<token>` link in `mail`.
+    static func token(in mail: String, page: String) throws -> String {
+        try #require(mail.firstMatch(of: try Regex("#/\(page)/([A-Za-z0-9_-]+)"))?.output[1].substring.map(String.init))
+    }
+}
+
+extension APIClient {
+    /// Confirms `address` with the link of the verification mail the server sent it.
+    func confirmAddress(_ address: String, on server: TestServer) async throws {
+        let mail = try await server.awaitMail(to: address, subject: "Confirm your email address")
+        let token = try TestServer.token(in: mail, page: "verify")
+        let reply = try await send(.post, "/v1/auth/email/verify", json: ["token": token])
+        try #require(reply.status == .ok, "\(reply.text)")
+    }
+}
