@@ -6,7 +6,9 @@ asserts on wall-clock time or a rate: the waveform's frame rate is measured by `
 import io
 import json
 import os
+import re
 import shutil
+import socket
 import tempfile
 import urllib.error
 import urllib.request
@@ -17,7 +19,7 @@ from selenium.webdriver.common.by import By
 from selenium.webdriver.common.keys import Keys
 from selenium.webdriver.support import expected_conditions
 
-from harness import (DEADLINE, PASSWORD, SCREENSHOTS, SPOKEN, Server, label, record_button, register, start_recording,
+from harness import (DEADLINE, PASSWORD, SCREENSHOTS, SPOKEN, Server, label, poll, record_button, register, start_recording,
                      wait, wait_until_recorded)
 
 
@@ -367,4 +369,77 @@ def test_provider_buttons_appear_only_when_configured(server, browser):
         assert_accessible(driver)
     finally:
         with_providers.stop()
+        shutil.rmtree(data, ignore_errors=True)
+
+
+def mails(server, subject):
+    """The mails the server wrote to its outbox (it mails nothing else here) whose subject has `subject`."""
+    folder = os.path.join(server.data, "outbox")
+    names = sorted(name for name in os.listdir(folder) if name.endswith(".eml")) if os.path.isdir(folder) else []
+    texts = [open(os.path.join(folder, name), encoding="utf-8").read() for name in names]
+    return [text for text in texts if subject in text]
+
+
+def mailed_link(server, subject, page):
+    mail = poll(lambda: (mails(server, subject) or [None])[-1], message=f"no mail '{subject}'")
+    return re.search(rf"http://\S+/#/{page}/[A-Za-z0-9_-]+", mail).group(0)
+
+
+def test_confirm_the_address_export_delete_and_forgot_password(browser):
+    driver = browser
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        port = probe.getsockname()[1]
+    data = tempfile.mkdtemp(prefix="myday-web-")
+    server = Server(data, port=str(port), MYDAY_PUBLIC_URL=f"http://127.0.0.1:{port}")
+    try:
+        # A new account is asked to confirm its address, and the mailed link does it
+        email = register(driver, server)
+        driver.find_element(By.CSS_SELECTOR, "[aria-label=Profile]").click()
+        wait(driver, lambda d: d.find_element(By.CSS_SELECTOR, "[data-slot=unverified]").is_displayed())
+        assert driver.find_element(By.CSS_SELECTOR, "[data-action=resend]").is_displayed()
+        driver.get(mailed_link(server, "Confirm your email address", "verify"))
+        wait(driver, lambda d: "is confirmed" in d.find_element(By.CSS_SELECTOR, "[data-slot=status]").text)
+        assert_accessible(driver)
+        driver.find_element(By.CSS_SELECTOR, "[data-action=continue]").click()
+        wait(driver, lambda d: d.find_elements(By.CSS_SELECTOR, "[data-form=export]"), message="not back in the Profile")
+        wait(driver, lambda d: not d.find_element(By.CSS_SELECTOR, "[data-slot=unverified]").is_displayed())
+
+        # An export is mailed to the confirmed address, and can be deleted at once
+        driver.find_element(By.CSS_SELECTOR, "[data-form=export] button[type=submit]").click()
+        wait(driver, lambda d: d.find_element(By.CSS_SELECTOR, "[data-slot=download]").is_displayed(),
+             timeout=2 * DEADLINE, message="the export never became ready")
+        assert f"mailed to {email}" in driver.find_element(By.CSS_SELECTOR, "[data-slot=export-status]").text
+        href = driver.find_element(By.CSS_SELECTOR, "[data-slot=download]").get_attribute("href")
+        driver.find_element(By.CSS_SELECTOR, "[data-action=delete-export]").click()
+        wait(driver, lambda d: "Export deleted" in d.find_element(By.CSS_SELECTOR, "[data-slot=export-status]").text)
+        try:
+            urllib.request.urlopen(href, timeout=DEADLINE)
+            raise AssertionError("a deleted export still downloads")
+        except urllib.error.HTTPError as refused:
+            assert refused.code in (403, 404)
+
+        # Signed out, "Forgot password?" mails a link that sets a new one and signs in
+        driver.find_element(By.CSS_SELECTOR, "[data-action=signout]").click()
+        wait(driver, lambda d: d.find_elements(By.CSS_SELECTOR, "[data-form=signin]"))
+        driver.find_element(By.CSS_SELECTOR, "[data-action=forgot]").click()
+        form = wait(driver, lambda d: d.find_element(By.CSS_SELECTOR, "[data-form=forgot]"))
+        form.find_element(By.NAME, "email").send_keys(email)
+        form.find_element(By.CSS_SELECTOR, "button[type=submit]").click()
+        wait(driver, lambda d: "Check your mail" in d.find_element(By.CSS_SELECTOR, "[data-slot=sent]").text)
+        assert_accessible(driver)
+        driver.get(mailed_link(server, "Set a new password", "reset"))
+        new_password = "a brand new passphrase"
+        wait(driver, lambda d: d.find_element(By.CSS_SELECTOR, "[data-form=reset]")).find_element(
+            By.NAME, "password").send_keys(new_password)
+        assert_accessible(driver)
+        driver.find_element(By.CSS_SELECTOR, "[data-form=reset] button[type=submit]").click()
+        wait(driver, lambda d: d.find_elements(By.CSS_SELECTOR, "[data-slot=record]"), message="not signed in after the reset")
+        request = urllib.request.Request(server.url + "/v1/auth/email/login", method="POST",
+                                         headers={"Content-Type": "application/json"},
+                                         data=json.dumps({"email": email, "password": new_password}).encode())
+        with urllib.request.urlopen(request, timeout=DEADLINE) as answer:
+            assert answer.status == 200
+    finally:
+        server.stop()
         shutil.rmtree(data, ignore_errors=True)

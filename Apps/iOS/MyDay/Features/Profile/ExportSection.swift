@@ -1,20 +1,21 @@
 import MyDayKit
 import SwiftUI
 
-/// Export: choose the days, optionally an email address, then follow the archive until its link is ready.
+/// Export: choose the days, give the password when the server asks for it, then follow the archive until its link is
+/// ready; the link can be deleted at once.
 struct ExportSection: View {
     @Bindable var viewModel: ProfileViewModel
     let startExport: () -> Void
+    let deleteExport: () -> Void
 
     var body: some View {
         Section {
             DatePicker("From", selection: $viewModel.exportFrom, displayedComponents: .date)
             DatePicker("To", selection: $viewModel.exportTo, displayedComponents: .date)
-            TextField("Also email the link to (optional)", text: $viewModel.exportEmail)
-                .keyboardType(.emailAddress)
-                .textContentType(.emailAddress)
-                .textInputAutocapitalization(.never)
-                .autocorrectionDisabled()
+            if case .needsPassword = viewModel.export {
+                SecureField("Your password", text: $viewModel.exportPassword)
+                    .textContentType(.password)
+            }
             Button("Export", action: startExport)
                 .disabled(isWorking)
                 .accessibilityHint("Builds a zip of the chosen days on your server.")
@@ -44,8 +45,16 @@ struct ExportSection: View {
             ShareLink(item: url) {
                 Label("Share the link", systemImage: "square.and.arrow.up")
             }
+            if let address = viewModel.exportMailedTo {
+                Text("The link was also mailed to \(address).")
+                    .foregroundStyle(.secondary)
+            }
+            Button("Delete this export", role: .destructive, action: deleteExport)
         case .failed(let reason):
             FailureLabel(reason: reason)
+        case .needsPassword(let reason):
+            Text(reason.localizedForDisplay)
+                .foregroundStyle(.secondary)
         }
     }
 

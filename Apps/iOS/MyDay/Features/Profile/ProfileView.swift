@@ -42,7 +42,21 @@ struct ProfileView: View {
                     }
                 }
             }
-            ExportSection(viewModel: viewModel, startExport: startExport)
+            if !viewModel.emailStatusText.isEmpty {
+                Section("Your email address") {
+                    Text(viewModel.emailStatusText.localizedForDisplay)
+                        .foregroundStyle(.secondary)
+                    Button("Send the link again") {
+                        Task { await viewModel.resendVerification() }
+                    }
+                    if let notice = viewModel.verificationNotice {
+                        Text(notice.localizedForDisplay)
+                    }
+                }
+            }
+            ExportSection(viewModel: viewModel, startExport: startExport) {
+                Task { await viewModel.deleteExport() }
+            }
             SettingsSection(settings: appModel.settings)
             Section("Privacy") {
                 Text(

@@ -21,6 +21,7 @@ struct EmailSignInForm: View {
     @State private var password = ""
     @State private var errorMessage: String?
     @State private var isWorking = false
+    @State private var isRecoveringPassword = false
     @FocusState private var focus: Field?
 
     var body: some View {
@@ -70,6 +71,13 @@ struct EmailSignInForm: View {
             .buttonStyle(.borderedProminent)
             .controlSize(.large)
             .disabled(!canSubmit)
+            if mode == .signIn {
+                Button("Forgot password?") { isRecoveringPassword = true }
+                    .font(.footnote)
+            }
+        }
+        .sheet(isPresented: $isRecoveringPassword) {
+            PasswordRecoverySheet(email: email.trimmingCharacters(in: .whitespaces))
         }
     }
 

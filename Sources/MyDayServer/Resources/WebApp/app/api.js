@@ -139,6 +139,23 @@ export async function call(method, path, body) {
   }
 }
 
+/** Sets a new password with a mailed link's token; signs this browser in (every other session ends). */
+export async function resetPassword(token, newPassword) {
+  return adopt(await webSession("password/reset", { token, new_password: newPassword }));
+}
+
+/** A call anyone may make, without a session (a forgotten password, a mailed link). */
+export async function callPublic(method, path, body) {
+  const response = await fetch(path, {
+    method,
+    headers: body === undefined ? {} : { "Content-Type": "application/json" },
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
+  if (!response.ok) throw await errorFrom(response);
+  const text = await response.text();
+  return text ? JSON.parse(text) : null;
+}
+
 export async function config() {
   const response = await fetch("/v1/config");
   if (!response.ok) throw await errorFrom(response);

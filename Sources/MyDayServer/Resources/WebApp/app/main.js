@@ -1,5 +1,6 @@
 // My Day in the browser: signs in, then shows Home, the Library (top left), an entry, or the Profile
-// (top right), by the address's hash (#/, #/library, #/entry/<id>, #/profile).
+// (top right), by the address's hash (#/, #/library, #/entry/<id>, #/profile). Mailed links open
+// #/reset/<token> (a new password) and #/verify/<token> (the address confirmed), signed in or not.
 
 import * as api from "./api.js";
 import * as db from "./db.js";
@@ -9,7 +10,7 @@ import { detailView } from "./views/detail.js";
 import { homeView } from "./views/home.js";
 import { libraryView } from "./views/library.js";
 import { profileView } from "./views/profile.js";
-import { signInView } from "./views/signin.js";
+import { resetView, signInView, verifyView } from "./views/signin.js";
 
 const main = document.getElementById("view");
 const bar = document.getElementById("bar");
@@ -32,6 +33,11 @@ async function route() {
       show(await detailView(id, { back: () => (location.hash = "#/library") }));
     } else if (page === "profile") {
       show(profileView({ onSignedOut: signedOut }));
+    } else if (page === "verify" && id) {
+      show(verifyView({ token: id, onDone: () => (location.hash = "#/profile") }));
+    } else if (page === "reset" && id) {
+      // A reset link opened while signed in: the new password signs in again, as the link's account.
+      show(resetView({ token: id, onSignedIn: () => location.reload() }));
     } else {
       show(home);
     }
@@ -65,6 +71,18 @@ async function begin() {
   document.getElementById("open-profile").addEventListener("click", () => (location.hash = "#/profile"));
   document.getElementById("go-home").addEventListener("click", () => (location.hash = "#/"));
   if ("serviceWorker" in navigator) navigator.serviceWorker.register("/sw.js").catch(() => {});
+  // A mailed link pasted into this tab while signed out opens its page as a fresh load would.
+  addEventListener("hashchange", () => {
+    if (!api.currentAccount() && /^#\/(reset|verify)\//.test(location.hash)) location.reload();
+  });
+  const [, page, token] = location.hash.split("/");
+  if (page === "reset" && token) return show(resetView({ token, onSignedIn: signedIn }));
+  if (page === "verify" && token) {
+    return show(verifyView({ token, onDone: () => {
+      history.replaceState(null, "", "/#/");
+      location.reload();
+    } }));
+  }
   let account = null;
   try {
     account = await api.resume();

@@ -16,6 +16,14 @@ export function profileView({ onSignedOut }) {
   async function load() {
     view.slot("email").textContent = api.currentAccount()?.email ?? "";
     try {
+      const [me, config] = await Promise.all([api.call("GET", "/v1/me"), api.config()]);
+      // An address not yet confirmed gets no export mail: say so, and offer the link again.
+      view.slot("unverified").hidden = me.email_verified;
+      view.action("resend").hidden = !config.mails_links;
+    } catch {
+      // Offline: the figures below say so.
+    }
+    try {
       const stats = await api.call("GET", `/v1/me/stats?tz=${encodeURIComponent(zone)}`);
       view.slot("count").textContent = String(stats.total_entries);
       view.slot("duration").textContent = duration(stats.total_duration_s);
@@ -31,30 +39,67 @@ export function profileView({ onSignedOut }) {
     const status = view.slot("export-status");
     const download = view.slot("download");
     download.hidden = true;
-    const { from, to, email } = exportForm.elements;
+    const { from, to, password } = exportForm.elements;
+    view.action("delete-export").hidden = true;
     if (from.value > to.value) {
       status.textContent = "The first day comes after the last.";
       return;
     }
     try {
       const body = { from: from.value, to: to.value, tz: zone };
-      if (email.value.trim()) body.email = email.value.trim();
-      let job = await api.call("POST", "/v1/exports", body);
+      if (password.value) body.reauthentication = { password: password.value };
+      password.value = "";
+      let job;
+      try {
+        job = await api.call("POST", "/v1/exports", body);
+      } catch (failure) {
+        if (failure.code !== "reauthentication_needed") throw failure;
+        // An export holds the whole diary of its days: after a while signed in, the password again.
+        view.slot("password-row").hidden = false;
+        password.focus();
+        status.textContent = failure.message;
+        return;
+      }
+      view.slot("password-row").hidden = true;
+      exportID = job.id;
       while (job.status === "queued" || job.status === "building") {
         status.textContent = job.status === "queued" ? "Waiting to start…" : "Building the archive…";
         await new Promise((resolve) => setTimeout(resolve, 1000));
         job = await api.call("GET", `/v1/exports/${job.id}`);
       }
       if (job.status === "ready") {
-        status.textContent = `Ready: ${job.entries} entries.`;
+        const mailed = job.mailed_to ? ` The link was also mailed to ${job.mailed_to}.` : "";
+        status.textContent = `Ready: ${job.entries} entries.${mailed}`;
         download.href = job.download_url;
         download.hidden = false;
+        view.action("delete-export").hidden = false;
         announce("Export ready");
       } else {
         status.textContent = `The export ${job.status}: ${job.failure_reason ?? ""}`;
       }
     } catch (failure) {
       status.textContent = failure.message;
+    }
+  });
+
+  let exportID = null;
+  view.action("delete-export").addEventListener("click", async () => {
+    try {
+      await api.call("DELETE", `/v1/exports/${exportID}`);
+      view.slot("download").hidden = true;
+      view.action("delete-export").hidden = true;
+      view.slot("export-status").textContent = "Export deleted: its link no longer works.";
+    } catch (failure) {
+      view.slot("export-status").textContent = failure.message;
+    }
+  });
+
+  view.action("resend").addEventListener("click", async () => {
+    try {
+      await api.call("POST", "/v1/me/email/verification");
+      view.slot("resent").textContent = "Sent. Open the link in the mail to confirm your address.";
+    } catch (failure) {
+      view.slot("resent").textContent = failure.message;
     }
   });
 

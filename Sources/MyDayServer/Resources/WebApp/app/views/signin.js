@@ -41,6 +41,11 @@ export function signInView({ onSignedIn, config }) {
     }
   });
 
+  // "Forgot password?" only where the server can mail the link.
+  const forgot = view.action("forgot");
+  forgot.hidden = !config?.mails_links;
+  forgot.addEventListener("click", () => view.root.replaceWith(forgotView({ email: form.elements.email.value.trim() })));
+
   if (config?.sign_in?.apple || config?.sign_in?.google) {
     view.slot("providers").hidden = false;
     view.action("apple").hidden = !config.sign_in.apple;
@@ -66,6 +71,67 @@ export function signInView({ onSignedIn, config }) {
   if (config?.sign_in?.google) {
     prepareGoogle(view.action("google"), config.google_client_id, signingIn).catch(unavailable(view.action("google")));
   }
+  return view.root;
+}
+
+/** Asks for a link that sets a new password; says the same whatever the address, as the server does. */
+function forgotView({ email }) {
+  const view = fromTemplate("forgot-template");
+  const form = view.form("forgot");
+  form.elements.email.value = email;
+  form.addEventListener("submit", async (event) => {
+    event.preventDefault();
+    const error = view.slot("error");
+    error.textContent = "";
+    form.elements.send.disabled = true;
+    try {
+      const address = form.elements.email.value.trim();
+      await api.callPublic("POST", "/v1/auth/password/forgot", { email: address });
+      view.slot("sent").textContent =
+        `Check your mail. If an account has ${address}, a link to set a new password is on its way; it works once, for 30 minutes.`;
+      form.hidden = true;
+    } catch (failure) {
+      error.textContent = failure.message || "Could not reach the server.";
+      form.elements.send.disabled = false;
+    }
+  });
+  view.action("back").addEventListener("click", () => location.reload());
+  return view.root;
+}
+
+/** The page a mailed reset link opens: a new password, then signed in. */
+export function resetView({ token, onSignedIn }) {
+  const view = fromTemplate("reset-template");
+  const form = view.form("reset");
+  const password = form.elements.password;
+  password.addEventListener("input", () => {
+    const tooShort = password.value.trim().length < 8;
+    password.setCustomValidity(tooShort ? "Use at least 8 characters besides spaces at either end." : "");
+  });
+  form.addEventListener("submit", async (event) => {
+    event.preventDefault();
+    const error = view.slot("error");
+    error.textContent = "";
+    try {
+      await api.resetPassword(token, password.value);
+      history.replaceState(null, "", "/#/");
+      onSignedIn();
+    } catch (failure) {
+      error.textContent = failure.message || "Could not reach the server.";
+    }
+  });
+  return view.root;
+}
+
+/** The page a mailed confirmation link opens: confirms the address, then goes on to the diary. */
+export function verifyView({ token, onDone }) {
+  const view = fromTemplate("verify-template");
+  const status = view.slot("status");
+  api
+    .callPublic("POST", "/v1/auth/email/verify", { token })
+    .then((answer) => (status.textContent = `Thank you: ${answer.email} is confirmed.`))
+    .catch((failure) => (status.textContent = failure.message || "Could not reach the server."));
+  view.action("continue").addEventListener("click", onDone);
   return view.root;
 }
 
