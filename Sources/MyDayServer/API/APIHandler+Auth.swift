@@ -9,7 +9,7 @@ extension APIHandler {
         let password = try Validation.newPassword(body.password, email: email)
         let hash = try await passwords.hash(password)
         do {
-            let user = try await users.registerEmailUser(email: email, passwordHash: hash)
+            let user = try await users.registerEmailUser(email: email, passwordHash: hash, mailsLinks: publicURL != nil)
             logger.info("user registered", metadata: ["user": "\(user.id.lowercased)", "provider": "email"])
             return .created(.init(body: .json(try await startSession(for: user))))
         } catch UserStore.RegistrationError.emailTaken {

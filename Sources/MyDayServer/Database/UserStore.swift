@@ -46,24 +46,24 @@ struct UserStore: Sendable {
         case providerAlreadyLinked
     }
 
-    /// Creates a user who signs in with `email` (already normalised) and a bcrypt hash, and queues the mail that
-    /// verifies the address, in one transaction.
-    func registerEmailUser(email: String, passwordHash: String) async throws -> UserRecord {
+    /// Creates a user who signs in with `email` (already normalised) and a bcrypt hash and, on a server that mails
+    /// links, queues the mail that confirms the address, in one transaction.
+    func registerEmailUser(email: String, passwordHash: String, mailsLinks: Bool = true) async throws -> UserRecord {
         try await register(
             email: email, name: nil, passwordHash: passwordHash, provider: "email", subject: email, identityEmail: email,
-            verified: false)
+            verified: false, confirmationMail: mailsLinks)
     }
 
     /// Creates a user for a verified Apple or Google identity; the provider vouched for the address.
     func registerProviderUser(provider: String, subject: String, email: String, name: String?) async throws -> UserRecord {
         try await register(
             email: email, name: name, passwordHash: nil, provider: provider, subject: subject, identityEmail: email,
-            verified: true)
+            verified: true, confirmationMail: false)
     }
 
     private func register(
         email: String, name: String?, passwordHash: String?, provider: String, subject: String, identityEmail: String?,
-        verified: Bool
+        verified: Bool, confirmationMail: Bool
     ) async throws -> UserRecord {
         let user = UserRecord(
             id: UUID(), email: email, name: name, hasPassword: passwordHash != nil,
@@ -81,7 +81,7 @@ struct UserStore: Sendable {
             guard inserted != nil else { throw RegistrationError.emailTaken }
             guard try await Self.insertIdentity(provider, subject, email: identityEmail, userID: user.id, at: createdAt, in: db)
             else { throw RegistrationError.identityTaken }
-            if !verified {
+            if confirmationMail {
                 _ = try await JobQueue.enqueue(
                     kind: AccountMail.Kind.verification.rawValue, payload: AccountMail(userID: user.id).json, userID: user.id,
                     in: db)
