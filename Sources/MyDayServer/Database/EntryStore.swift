@@ -65,8 +65,8 @@ struct EntryStore: Sendable {
                 let key = BlobKey.audio(userID: userID, entryID: entry.id)
                 try await db.raw(
                     """
-                    UPDATE entries SET deleted_at = NULL, audio_key = \(bind: key), change_seq = \(bind: seq),
-                        updated_at = \(bind: now), upload_expires_at = \(bind: uploadDeadline)
+                    UPDATE entries SET deleted_at = NULL, audio_key = \(bind: key), language = \(bind: new.language),
+                        change_seq = \(bind: seq), updated_at = \(bind: now), upload_expires_at = \(bind: uploadDeadline)
                     WHERE id = \(bind: new.id.lowercased)
                     """
                 ).run()
