@@ -34,7 +34,7 @@ struct Password: AsyncParsableCommand {
 
         func run() async throws {
             let workspace = try Workspace(options: server)
-            let token = LinkToken.extract(token, page: "reset")
+            let token = MailedLink.token(in: token, page: "reset")
             let newPassword = try password.resolve(prompt: "New password: ")
             let account = try await workspace.core.signIn { try await $0.resetPassword(token: token, newPassword: newPassword) }
             try workspace.rememberServer()
@@ -58,7 +58,7 @@ struct Email: AsyncParsableCommand {
 
         func run() async throws {
             let workspace = try Workspace(options: server)
-            let email = try await workspace.core.client.verifyEmail(token: LinkToken.extract(token, page: "verify"))
+            let email = try await workspace.core.client.verifyEmail(token: MailedLink.token(in: token, page: "verify"))
             Output().line("\(email) is confirmed.")
         }
     }
@@ -74,13 +74,5 @@ struct Email: AsyncParsableCommand {
             try await workspace.core.client.resendVerificationEmail()
             Output().line("Sent. Open the link in the mail, or run `myday email verify <token>`.")
         }
-    }
-}
-
-/// A mailed link's token, whether the person pasted the token or the whole link.
-enum LinkToken {
-    static func extract(_ text: String, page: String) -> String {
-        guard let range = text.range(of: "#/\(page)/") else { return text }
-        return String(text[range.upperBound...])
     }
 }

@@ -173,20 +173,13 @@ final class AppModel {
 
     /// Sets a new password with the token of a mailed link (or the whole link), and signs in.
     func resetPassword(token: String, newPassword: String) async throws {
-        let token = Self.linkToken(token, page: "reset")
+        let token = MailedLink.token(in: token, page: "reset")
         try await signIn { client in try await client.resetPassword(token: token, newPassword: newPassword) }
     }
 
     /// Asks the server to mail a reset link to whoever has `email`.
     func forgotPassword(email: String) async throws {
         try await core.client.forgotPassword(email: email)
-    }
-
-    /// A mailed link's token, whether the person pasted the token or the whole link.
-    nonisolated static func linkToken(_ text: String, page: String) -> String {
-        let trimmed = text.trimmingCharacters(in: .whitespacesAndNewlines)
-        guard let range = trimmed.range(of: "#/\(page)/") else { return trimmed }
-        return String(trimmed[range.upperBound...])
     }
 
     /// `idToken` and `nonce` (the raw one of `SignInNonce.make()`) come from Sign in with Apple.
