@@ -91,7 +91,6 @@ extension APIHandler {
         try await limits.accountMail(to: email)
         // Queued whether or not anyone has the address: the same work, the same answer. The job looks the account up.
         try await users.queuePasswordResetMail(email: email)
-        if publicURL == nil { logger.notice("password reset asked for, but MYDAY_PUBLIC_URL is not set: nothing is mailed") }
         return .accepted(.init())
     }
 

@@ -33,11 +33,9 @@ struct AccountMailHandler: JobHandler {
 
     func run(_ job: JobRecord) async throws -> JobCompletion {
         let payload = try AccountMail.decode(job.payload)
-        let user: UserRecord?
-        switch mail {
-        case .verification: user = try await payload.userID.asyncMap { try await users.user(id: $0) }
-        case .passwordReset: user = try await payload.email.asyncMap { try await users.user(email: $0) }
-        }
+        var user: UserRecord?
+        if mail == .verification, let id = payload.userID { user = try await users.user(id: id) }
+        if mail == .passwordReset, let email = payload.email { user = try await users.user(email: email) }
         guard let user, mail == .passwordReset || !user.emailVerified else { return { _ in } }
         guard let origin = PublicURL.origin(publicURL) else {
             logger.notice("account mail not sent: MYDAY_PUBLIC_URL is not set", metadata: ["kind": "\(kind)"])
@@ -76,12 +74,5 @@ struct AccountMailHandler: JobHandler {
 
     func jobDied(_ job: JobRecord, reason: String, in db: any SQLDatabase) async throws {
         logger.error("account mail gave up", metadata: ["job": "\(job.id.lowercased)", "reason": "\(reason)"])
-    }
-}
-
-extension Optional {
-    fileprivate func asyncMap<T>(_ transform: (Wrapped) async throws -> T?) async rethrows -> T? {
-        guard let self else { return nil }
-        return try await transform(self)
     }
 }

@@ -38,6 +38,18 @@ enum EmailTokens {
         return token
     }
 
+    /// The address the link behind `tokenHash` was mailed to, while it is unused and unexpired; nil otherwise.
+    static func unusedEmail(tokenHash: String, purpose: Purpose, now: Date = Date(), in db: any SQLDatabase) async throws
+        -> String?
+    {
+        try await db.raw(
+            """
+            SELECT email FROM email_tokens WHERE token_hash = \(bind: tokenHash) AND purpose = \(bind: purpose.rawValue)
+                AND used_at IS NULL AND expires_at > \(bind: StoredTime.milliseconds(now))
+            """
+        ).first()?.decode(column: "email", as: String.self)
+    }
+
     /// Uses up the link behind `tokenHash`: answers whose it was and the address it went to, once, while it is unexpired
     /// and the account is open with that address still; nil otherwise.
     static func redeem(tokenHash: String, purpose: Purpose, now: Date = Date(), in db: any SQLDatabase) async throws

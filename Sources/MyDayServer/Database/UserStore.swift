@@ -247,14 +247,7 @@ struct UserStore: Sendable {
 
     /// The address an unused, unexpired link was mailed to; nil when the link is no good.
     func emailOfUnusedLink(tokenHash: String, purpose: EmailTokens.Purpose) async throws -> String? {
-        try await driver.read { db in
-            try await db.raw(
-                """
-                SELECT email FROM email_tokens WHERE token_hash = \(bind: tokenHash) AND purpose = \(bind: purpose.rawValue)
-                    AND used_at IS NULL AND expires_at > \(bind: StoredTime.now())
-                """
-            ).first()?.decode(column: "email", as: String.self)
-        }
+        try await driver.read { db in try await EmailTokens.unusedEmail(tokenHash: tokenHash, purpose: purpose, in: db) }
     }
 
     /// Redeems a verification link: the address it was mailed to is verified. Nil when the link is no good.

@@ -133,9 +133,7 @@ export async function call(method, path, body) {
       accessToken = null;
       continue;
     }
-    if (!response.ok) throw await errorFrom(response);
-    const text = await response.text();
-    return text ? JSON.parse(text) : null;
+    return answer(response);
   }
 }
 
@@ -151,6 +149,11 @@ export async function callPublic(method, path, body) {
     headers: body === undefined ? {} : { "Content-Type": "application/json" },
     body: body === undefined ? undefined : JSON.stringify(body),
   });
+  return answer(response);
+}
+
+/** The JSON of a good answer (null when it has no body); the error of any other. */
+async function answer(response) {
   if (!response.ok) throw await errorFrom(response);
   const text = await response.text();
   return text ? JSON.parse(text) : null;
