@@ -175,6 +175,7 @@ let package = Package(
             dependencies: [
                 "MyDayServer",
                 "MyDayTestSupport",
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                 .product(name: "JWTKit", package: "jwt-kit"),

@@ -52,6 +52,8 @@ struct Sync: AsyncParsableCommand {
     static let configuration = CommandConfiguration(abstract: "Upload what waits, then fetch the server's changes.")
 
     @OptionGroup var server: ServerOptions
+    @Flag(help: "Keep running, fetching each change as the server announces it (a transcript ready, an edit elsewhere).")
+    var watch = false
 
     func run() async throws {
         let workspace = try Workspace(options: server)
@@ -60,6 +62,18 @@ struct Sync: AsyncParsableCommand {
         Output().line(
             "Uploaded \(uploads.uploaded), fetched \(sync.received) changed and \(sync.removed) deleted entries"
                 + (unsent > 0 ? "; \(unsent) still waiting (see `myday status`)." : "."))
+        guard watch else { return }
+        Output().line("Watching for changes (Ctrl-C stops).")
+        let core = workspace.core
+        await ChangeFollower(client: core.client) {
+            let changes = try await core.syncEngine.sync()
+            for id in changes.receivedIDs {
+                guard let entry = try core.store.entry(id) else { continue }
+                Output().line("  \(id.short)  \(statusText(entry))  \(headline(entry))")
+            }
+            for id in changes.removedIDs { Output().line("  \(id.short)  deleted") }
+        }.run()
+        throw ValidationError("The session ended; sign in again.")
     }
 }
 
@@ -82,8 +96,8 @@ struct List: AsyncParsableCommand {
                 day = entryDay
             }
             let time = entry.filename.dropFirst(11).prefix(5).replacingOccurrences(of: "-", with: ":")
-            let words = entry.title ?? entry.transcriptClean.map { String($0.prefix(60)) } ?? ""
-            Output().line("  \(entry.id.short)  \(time)  \(formattedDuration(entry.duration))  \(statusText(entry))  \(words)")
+            Output().line(
+                "  \(entry.id.short)  \(time)  \(formattedDuration(entry.duration))  \(statusText(entry))  \(headline(entry))")
         }
         if entries.isEmpty { Output().line("No entries yet.") }
     }

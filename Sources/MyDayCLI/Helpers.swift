@@ -27,6 +27,11 @@ func parseDate(_ text: String) throws -> Date {
     throw ValidationError("\(text) is not an ISO 8601 date-time, e.g. 2026-11-21T08:30:00Z.")
 }
 
+/// What a one-line listing says of an entry: its title, or the start of its transcript.
+func headline(_ entry: LocalEntry) -> String {
+    entry.title ?? entry.transcriptClean.map { String($0.prefix(60)) } ?? ""
+}
+
 func statusText(_ entry: LocalEntry) -> String {
     switch entry.state {
     case .queued: "queued"

@@ -3,7 +3,8 @@ import MyDayKit
 
 /// How the CLI writes: results to stdout, progress and problems to stderr.
 struct Output: Sendable {
-    func line(_ text: String) { print(text) }
+    /// One line of results, written out at once, unbuffered (a watching `sync` reports while it runs).
+    func line(_ text: String) { FileHandle.standardOutput.write(Data((text + "\n").utf8)) }
 
     func note(_ text: String) { FileHandle.standardError.write(Data((text + "\n").utf8)) }
 

@@ -40,13 +40,16 @@ import Yams
 
     static func sha256(_ data: Data) -> String { SHA256.hash(data: data).map { String(format: "%02x", $0) }.joined() }
 
+    @discardableResult
     private func text(_ api: APIClient, _ session: APIClient.Session, at createdAt: String, tz: String, _ text: String)
-        async throws
+        async throws -> UUID
     {
+        let id = UUID()
         let reply = try await api.send(
             .post, "/v1/entries", token: session.accessToken,
-            json: ["id": UUID().uuidString, "created_at": createdAt, "tz": tz, "kind": "text", "text": text, "duration_s": 0])
+            json: ["id": id.uuidString, "created_at": createdAt, "tz": tz, "kind": "text", "text": text, "duration_s": 0])
         try #require(reply.status == .created)
+        return id
     }
 
     private func waitForExport(_ api: APIClient, _ session: APIClient.Session, _ id: String) async throws -> [String: Any] {
@@ -76,7 +79,10 @@ import Yams
             let uploaded = try await api.upload(try #require(created.uploadURL), try await TestAudio.m4a())
             try #require(uploaded.status == .noContent, "\(uploaded.text)")
             try await api.send(.post, "/v1/entries/\(newYorkAudio)/complete", token: session.accessToken, expecting: .ok)
-            try await text(api, session, at: "2026-03-28T09:00:00Z", tz: "Europe/Paris", "Before the clocks change.")
+            let titled = try await text(api, session, at: "2026-03-28T09:00:00Z", tz: "Europe/Paris", "Before the clocks change.")
+            try await api.send(
+                .patch, "/v1/entries/\(titled)", token: session.accessToken,
+                json: ["title": "Spring: forward/back?", "tags": ["clocks", "home"], "mood": 4], expecting: .ok)
             try await text(api, session, at: "2026-03-29T01:30:00Z", tz: "Europe/Paris", "Just after they went forward.")
             try await text(api, session, at: "2026-03-29T01:30:00Z", tz: "Europe/Paris", "The same second, again.")
             try await text(api, session, at: "2026-03-30T08:00:00Z", tz: "Europe/Paris", "The day after the range.")
@@ -114,16 +120,32 @@ import Yams
             let twin = String(twins.first?.dropLast(4) ?? "")
             #expect(
                 Set(files.keys) == [
-                    "2026-03-28_10-00-00.txt", "2026-03-28_10-00-00.md", "2026-03-29_03-30-00.txt", "2026-03-29_03-30-00.md",
+                    "2026-03-28_10-00-00 Spring forward back.txt", "2026-03-28_10-00-00 Spring forward back.md",
+                    "2026-03-29_03-30-00.txt", "2026-03-29_03-30-00.md",
                     "\(twin).txt", "\(twin).md", "2026-03-29_12-00-00.m4a", "2026-03-29_12-00-00.txt",
                     "2026-03-29_12-00-00.md", "entries.json", "README.txt",
                 ])
             let audio = try #require(files["2026-03-29_12-00-00.m4a"])
             #expect(audio.sha256 == Self.sha256(try await TestAudio.m4a()) && audio.method == 0)
-            #expect(files["2026-03-28_10-00-00.txt"]?.text == "Before the clocks change.")
-            #expect(files["2026-03-28_10-00-00.txt"]?.method == 8)
+            // Each .txt starts with what was typed about the entry (title, date, tags, mood), then the words
+            let titledText = files["2026-03-28_10-00-00 Spring forward back.txt"]
+            #expect(
+                titledText?.text == """
+                    Title: Spring: forward/back?
+                    Date: Saturday 28 March 2026, 10:00 (Europe/Paris)
+                    Tags: clocks, home
+                    Mood: 4 of 5
+
+                    Before the clocks change.
+
+                    """)
+            #expect(titledText?.method == 8)
             let newYork = try await api.send(.get, "/v1/entries/\(newYorkAudio)", token: session.accessToken).json
-            #expect(files["2026-03-29_12-00-00.txt"]?.text == newYork["transcript_clean"] as? String)
+            let length = ExportArchiveWriter.clockLength(seconds: newYork["duration_s"] as? Double ?? 0)
+            #expect(
+                files["2026-03-29_12-00-00.txt"]?.text
+                    == "Date: Sunday 29 March 2026, 12:00 (America/New_York)\nLength: \(length)\n\n"
+                    + (newYork["transcript_clean"] as? String ?? "") + "\n")
 
             // Markdown front matter is YAML with the date's own offset
             let markdown = try #require(files["2026-03-29_12-00-00.md"]?.text)

@@ -12,10 +12,7 @@ import Testing
     private func recording(seconds: Int, _ container: String = "m4a") async throws -> Data {
         let source = ["-f", "lavfi", "-i", "sine=frequency=300:sample_rate=16000", "-t", String(seconds), "-ac", "1"]
         if container == "m4a" { return try await TestMedia.ffmpegOutput(source + ["-c:a", "aac", "-b:a", "16k"], ext: "m4a") }
-        let streamed = try await ChildProcess.run(
-            "ffmpeg", ["-nostdin", "-loglevel", "error"] + source + ["-c:a", "libopus", "-b:a", "8k", "-f", "webm", "pipe:1"])
-        try #require(streamed.status == 0)
-        return streamed.standardOutput
+        return try await TestMedia.streamedWebM(seconds: seconds)
     }
 
     @Test(arguments: ["m4a", "webm"])

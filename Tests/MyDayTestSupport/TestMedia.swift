@@ -17,6 +17,19 @@ public enum TestMedia {
         return try Data(contentsOf: output)
     }
 
+    /// `seconds` of a tone in Opus in WebM written as a browser's MediaRecorder writes it: streamed, so the file says
+    /// neither its duration nor where to seek.
+    public static func streamedWebM(seconds: Int) async throws -> Data {
+        try await ChildProcess.succeed(
+            "ffmpeg",
+            [
+                "-nostdin", "-loglevel", "error", "-f", "lavfi", "-i", "sine=frequency=300:sample_rate=16000", "-t",
+                String(seconds),
+                "-ac", "1", "-c:a", "libopus", "-b:a", "8k", "-f", "webm", "pipe:1",
+            ]
+        ).standardOutput
+    }
+
     /// The 44-byte header of a 16-bit mono PCM WAV file; `dataBytes` 0 is what a crash mid-recording leaves.
     public static func wavHeader(dataBytes: Int, sampleRate: Int) -> Data {
         var header = Data()

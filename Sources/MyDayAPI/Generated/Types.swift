@@ -177,7 +177,7 @@ package protocol APIProtocol: Sendable {
     /// Without `q`: every entry changed after `since` (created, edited, transcribed, deleted), in
     /// the order of the changes. Pass `next_cursor` back as `since` until `has_more` is false; keep
     /// the last `next_cursor` for the next sync. Deleted entries come as `deleted_ids`.
-    /// With `q`: entries whose title or transcript contains every word of `q`, newest first
+    /// With `q`: entries whose title, transcript or tags contain every word of `q`, newest first
     /// (`since` is ignored, `deleted_ids` is empty).
     ///
     ///
@@ -197,6 +197,23 @@ package protocol APIProtocol: Sendable {
     /// - Remark: HTTP `POST /v1/entries`.
     /// - Remark: Generated from `#/paths//v1/entries/post(createEntry)`.
     func createEntry(_ input: Operations.CreateEntry.Input) async throws -> Operations.CreateEntry.Output
+    /// The change feed - server-sent events each time the diary changes.
+    ///
+    /// A stream of server-sent events for the signed-in account, so a client shows a change made
+    /// elsewhere (a transcript ready, an edit on another device) without being asked. It carries
+    /// the account's change sequence and nothing else: on each event, sync with
+    /// `GET /v1/entries?since=`.
+    ///
+    /// At once, and then each time the sequence moves (within about a second, whichever process or
+    /// node made the change): `event: change` with `data: {"change_seq": N}`. A comment line
+    /// (`: keep-alive`) comes every 15 seconds. The stream ends when the access token expires, when
+    /// the account's sessions end (sign-out everywhere, a new password, closing the account) and when
+    /// the server stops: connect again with a fresh token, and sync now and then while you cannot.
+    ///
+    ///
+    /// - Remark: HTTP `GET /v1/events`.
+    /// - Remark: Generated from `#/paths//v1/events/get(followChanges)`.
+    func followChanges(_ input: Operations.FollowChanges.Input) async throws -> Operations.FollowChanges.Output
     /// One entry.
     ///
     /// - Remark: HTTP `GET /v1/entries/{id}`.
@@ -566,7 +583,7 @@ extension APIProtocol {
     /// Without `q`: every entry changed after `since` (created, edited, transcribed, deleted), in
     /// the order of the changes. Pass `next_cursor` back as `since` until `has_more` is false; keep
     /// the last `next_cursor` for the next sync. Deleted entries come as `deleted_ids`.
-    /// With `q`: entries whose title or transcript contains every word of `q`, newest first
+    /// With `q`: entries whose title, transcript or tags contain every word of `q`, newest first
     /// (`since` is ignored, `deleted_ids` is empty).
     ///
     ///
@@ -601,6 +618,25 @@ extension APIProtocol {
             headers: headers,
             body: body
         ))
+    }
+    /// The change feed - server-sent events each time the diary changes.
+    ///
+    /// A stream of server-sent events for the signed-in account, so a client shows a change made
+    /// elsewhere (a transcript ready, an edit on another device) without being asked. It carries
+    /// the account's change sequence and nothing else: on each event, sync with
+    /// `GET /v1/entries?since=`.
+    ///
+    /// At once, and then each time the sequence moves (within about a second, whichever process or
+    /// node made the change): `event: change` with `data: {"change_seq": N}`. A comment line
+    /// (`: keep-alive`) comes every 15 seconds. The stream ends when the access token expires, when
+    /// the account's sessions end (sign-out everywhere, a new password, closing the account) and when
+    /// the server stops: connect again with a fresh token, and sync now and then while you cannot.
+    ///
+    ///
+    /// - Remark: HTTP `GET /v1/events`.
+    /// - Remark: Generated from `#/paths//v1/events/get(followChanges)`.
+    package func followChanges(headers: Operations.FollowChanges.Input.Headers = .init()) async throws -> Operations.FollowChanges.Output {
+        try await followChanges(Operations.FollowChanges.Input(headers: headers))
     }
     /// One entry.
     ///

@@ -10,11 +10,14 @@ import OpenAPIRuntime
 /// The HTTP transport of the platform: URLSession on Apple platforms, AsyncHTTPClient elsewhere.
 public enum DefaultTransport {
     /// A new transport; `LiveMyDayClient` uses one unless it is given another (to measure or record, say).
-    public static func make() -> any ClientTransport {
+    /// `deadline` bounds a whole request on Linux (a long-lived change feed needs more than the usual minute); on
+    /// Apple platforms URLSession's own idle timeout applies, which the feed's keep-alive comments satisfy.
+    public static func make(deadline: Duration = .seconds(60)) -> any ClientTransport {
         #if canImport(OpenAPIURLSession)
             URLSessionTransport()
         #else
-            AsyncHTTPClientTransport(configuration: .init(client: .myDayClient))
+            AsyncHTTPClientTransport(
+                configuration: .init(client: .myDayClient, timeout: .seconds(deadline.components.seconds)))
         #endif
     }
 }

@@ -8,6 +8,8 @@ public struct LiveMyDayClient: MyDayClient {
     /// Where the tokens live and how they are refreshed; shared by everything that calls the server.
     public let session: SessionManager
     private let client: Client
+    /// The same client with a transport whose deadline outlasts an access token, for the change feed.
+    private let feedClient: Client
     private let now: @Sendable () -> Date
 
     /// A client for the server at `serverURL` (for example `http://127.0.0.1:8080`), keeping its session in `credentials`.
@@ -15,6 +17,7 @@ public struct LiveMyDayClient: MyDayClient {
         serverURL: URL, credentials: CredentialStore, transport: (any ClientTransport)? = nil,
         now: @escaping @Sendable () -> Date = Date.init
     ) {
+        let feedTransport = transport ?? DefaultTransport.make(deadline: .seconds(20 * 60))
         let transport = transport ?? DefaultTransport.make()
         let configuration = Configuration(dateTranscoder: RFC3339DateTranscoder())
         let unauthenticated = Client(
@@ -31,6 +34,9 @@ public struct LiveMyDayClient: MyDayClient {
         self.now = now
         self.client = Client(
             serverURL: serverURL, configuration: configuration, transport: transport,
+            middlewares: [ErrorResponseMiddleware(), BearerTokenMiddleware(session: session)])
+        self.feedClient = Client(
+            serverURL: serverURL, configuration: configuration, transport: feedTransport,
             middlewares: [ErrorResponseMiddleware(), BearerTokenMiddleware(session: session)])
     }
 
@@ -123,6 +129,33 @@ public struct LiveMyDayClient: MyDayClient {
         let output = try await call { try await client.listEntries(query: .init(limit: 500, q: query)) }
         guard case .ok(let ok) = output else { throw unexpected(output) }
         return try Conversions.changes(try ok.body.json).entries
+    }
+
+    public func changeFeed() async throws -> AsyncThrowingStream<Int, any Error> {
+        let output = try await call { try await feedClient.followChanges() }
+        guard case .ok(let ok) = output else { throw unexpected(output) }
+        let events = try ok.body.textEventStream.asDecodedServerSentEvents()
+        return AsyncThrowingStream { continuation in
+            let reading = Task {
+                do {
+                    for try await event in events where event.event == "change" {
+                        guard let data = event.data, let change = try? JSONDecoder().decode(Change.self, from: Data(data.utf8))
+                        else { continue }
+                        continuation.yield(change.changeSeq)
+                    }
+                    continuation.finish()
+                } catch {
+                    continuation.finish(throwing: error)
+                }
+            }
+            continuation.onTermination = { _ in reading.cancel() }
+        }
+    }
+
+    /// What a `change` event of the feed carries.
+    private struct Change: Decodable {
+        let changeSeq: Int
+        enum CodingKeys: String, CodingKey { case changeSeq = "change_seq" }
     }
 
     public func entry(_ id: UUID) async throws -> ServerEntry {

@@ -21,6 +21,9 @@ public protocol MyDayClient: Sendable {
     func completeUpload(of id: UUID, transcript: DeviceTranscript?) async throws -> ServerEntry
     func changes(since cursor: String?, limit: Int) async throws -> EntryChanges
     func search(_ query: String) async throws -> [ServerEntry]
+    /// The change feed: the account's change sequence at once, then each time it moves. The stream ends when the
+    /// access token expires, the session ends or the server stops; follow it with `ChangeFollower`.
+    func changeFeed() async throws -> AsyncThrowingStream<Int, any Error>
     func entry(_ id: UUID) async throws -> ServerEntry
     func edit(_ id: UUID, _ edit: EntryEdit) async throws -> ServerEntry
     func deleteEntry(_ id: UUID) async throws

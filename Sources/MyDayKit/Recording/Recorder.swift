@@ -23,6 +23,8 @@ public final class Recorder {
     @ObservationIgnored private var session: (id: UUID, startedAt: Date, file: URL)?
     @ObservationIgnored private var longPress: LongPressStop
     @ObservationIgnored private var pressStartsRecording = false
+    /// The capture was paused when the current press began, so the press itself is not recorded.
+    @ObservationIgnored private var captureHeldForPress = false
     @ObservationIgnored private var lastOperation: Task<Void, Never>?
     @ObservationIgnored private var eventsTask: Task<Void, Never>?
 
@@ -125,10 +127,19 @@ public final class Recorder {
 
     // MARK: - Long press to stop
 
-    /// The finger went down on the record button.
-    public func pressBegan() {
+    /// The finger went down on the record button. While recording, the capture pauses at once: a press may turn into
+    /// the hold that stops, and the hold is no part of the recording. A tap then leaves the recording paused from the
+    /// moment of the press; a press let go before the hold completes records on.
+    public func pressBegan() async {
         if state.isActive {
-            longPress.began(at: uptime())
+            let pressedAt = uptime()
+            longPress.began(at: pressedAt)
+            await serially { [self] in
+                guard state == .recording, !captureHeldForPress else { return }
+                clock.pause(at: pressedAt)
+                await capture.pause()
+                captureHeldForPress = true
+            }
         } else if state.canStart {
             pressStartsRecording = true
         }
@@ -142,16 +153,24 @@ public final class Recorder {
             return
         }
         let release = longPress.release(at: uptime())
-        guard state.isActive else {
-            return
-        }
-        switch release {
-        case .tap:
-            await tap()
-        case .completed:
-            await stop()
-        case .cancelled:
-            break
+        await serially { [self] in
+            let held = captureHeldForPress
+            captureHeldForPress = false
+            guard state.isActive else { return }
+            switch release {
+            case .tap where held && state == .recording:
+                enter(.paused, announcing: "Paused")
+            case .tap where state == .recording:
+                await pauseRecording()
+            case .tap:
+                await resumeRecording()
+            case .completed:
+                await stopRecording()
+            case .cancelled where held:
+                await recordOnAfterPress()
+            case .cancelled:
+                break
+            }
         }
     }
 
@@ -210,7 +229,19 @@ public final class Recorder {
         enter(.recording, announcing: "Recording")
     }
 
+    /// A press that paused the capture was let go before it stopped anything: recording goes on, unannounced.
+    private func recordOnAfterPress() async {
+        do {
+            try await capture.resume()
+        } catch {
+            fail(because: Self.reason(for: error))
+            return
+        }
+        clock.resume(at: uptime())
+    }
+
     private func stopRecording() async {
+        captureHeldForPress = false
         guard state.isActive, let session else {
             return
         }

@@ -30,6 +30,9 @@ public struct SyncEngine: Sendable {
         public var removed = 0
         public var deletedOnServer = 0
         public var editsPushed = 0
+        /// The entries the server sent, in the order of their changes, and those it said were deleted.
+        public var receivedIDs: [UUID] = []
+        public var removedIDs: [UUID] = []
     }
 
     @discardableResult
@@ -47,6 +50,8 @@ public struct SyncEngine: Sendable {
             summary.pages += 1
             summary.received += page.entries.count
             summary.removed += page.deletedIDs.count
+            summary.receivedIDs += page.entries.map(\.id)
+            summary.removedIDs += page.deletedIDs
             cursor = page.nextCursor
             if !page.hasMore { break }
         }

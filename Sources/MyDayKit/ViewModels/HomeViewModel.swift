@@ -61,6 +61,25 @@ public final class HomeViewModel {
         }
     }
 
+    /// What the recording bar says on every other screen while a recording is under way, so it is never unseen.
+    public struct RecordingBar: Sendable, Equatable {
+        /// "Recording", "Paused" or "Saving…", before the elapsed time.
+        public let status: String
+        /// The bar's pause button: "Pause" or "Resume"; nil while the recording is being saved.
+        public let pauseLabel: String?
+    }
+
+    /// The recording bar while a recording is under way or being saved; nil otherwise. Its buttons are
+    /// `recordButtonTapped` (pause and resume) and `stopTapped`; tapping the bar itself goes back to Home.
+    public var recordingBar: RecordingBar? {
+        switch recorder.state {
+        case .recording: RecordingBar(status: "Recording", pauseLabel: "Pause")
+        case .paused, .interrupted: RecordingBar(status: "Paused", pauseLabel: "Resume")
+        case .stopping: RecordingBar(status: "Saving…", pauseLabel: nil)
+        case .idle, .saved, .failed: nil
+        }
+    }
+
     /// The hint under the button, on the first recording only.
     public var stopHint: String? { recorder.showsStopHint ? Recorder.stopHintText : nil }
 
@@ -93,7 +112,7 @@ public final class HomeViewModel {
         }
     }
 
-    public func pressBegan() { recorder.pressBegan() }
+    public func pressBegan() async { await recorder.pressBegan() }
 
     public func pressEnded() async {
         await recorder.pressEnded()

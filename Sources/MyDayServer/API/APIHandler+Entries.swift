@@ -1,6 +1,7 @@
 import Foundation
 import MyDayAPI
 import MyDayModels
+import MyDaySpeech
 
 extension APIHandler {
     func createEntry(_ input: Operations.CreateEntry.Input) async throws -> Operations.CreateEntry.Output {
@@ -122,7 +123,7 @@ extension APIHandler {
             try transcript?.check(fitsWithin: duration ?? entry.durationSeconds)
             guard
                 let marked = try await entries.markUploaded(
-                    id: entry.id, userID: user.id, pipeline: pipeline, clientTranscript: transcript)
+                    id: entry.id, userID: user.id, pipeline: pipeline, clientTranscript: transcript, durationSeconds: duration)
             else {
                 throw APIError.notFound
             }
@@ -169,7 +170,8 @@ extension APIHandler {
     }
 
     /// Moves the newest upload into place, then rejects (and removes) it when it is missing, of the wrong size, too
-    /// long or not audio; answers its duration when known.
+    /// long or not audio; answers its duration when known. A recording players could not seek in (browsers' WebM, or
+    /// any file that does not say how long it is) is made seekable.
     private func checkUploadedAudio(of entry: EntryRecord, key: String) async throws -> Double? {
         _ = try await blobs.move(from: BlobKey.incoming(ofAudio: key), to: key)
         guard let size = try await blobs.size(key: key) else {
@@ -179,11 +181,14 @@ extension APIHandler {
         if let declared = entry.sizeBytes, declared != size {
             problem = "The upload has \(size) bytes but the entry declared \(declared); upload it again."
         } else {
-            switch try await blobs.withLocalFile(
-                key: key, { try await audioProbe.probe($0, expected: AudioContainer(rawValue: entry.contentType ?? "") ?? .mp4) })
-            {
+            let container = AudioContainer(rawValue: entry.contentType ?? "") ?? .mp4
+            switch try await blobs.withLocalFile(key: key, { try await audioProbe.probe($0, expected: container) }) {
             case .audio(let finding):
                 guard let seconds = finding.durationSeconds, seconds > Double(maxRecordingSeconds) else {
+                    // Browsers write WebM as a live stream, without the index players seek by: every WebM is remuxed.
+                    if container == .webm || !finding.statesItsDuration {
+                        try await makeSeekable(key: key, container: container, entryID: entry.id)
+                    }
                     return finding.durationSeconds
                 }
                 problem = tooLong(seconds)
@@ -192,6 +197,25 @@ extension APIHandler {
         }
         try await blobs.delete(key: key)
         throw APIError.unprocessable(problem)
+    }
+
+    /// Replaces the audio at `key` by a lossless remux that states its length and can be sought in (players show
+    /// neither for browsers' own WebM); when ffmpeg cannot, the upload stays as it came.
+    private func makeSeekable(key: String, container: AudioContainer, entryID: UUID) async throws {
+        let remuxed = try await blobs.withLocalFile(key: key) {
+            try await SeekableRemux().remux($0, container: container, into: scratch)
+        }
+        guard let remuxed else {
+            logger.warning(
+                "a recording could not be made seekable; it is kept as uploaded", metadata: ["entry": "\(entryID.lowercased)"])
+            return
+        }
+        do {
+            _ = try await blobs.store(fileAt: remuxed, key: key)
+        } catch {
+            try? FileManager.default.removeItem(at: remuxed)
+            throw error
+        }
     }
 
     /// Why a recording of `seconds` is refused: it names the limit.

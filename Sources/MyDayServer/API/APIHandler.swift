@@ -19,6 +19,8 @@ struct APIHandler: APIProtocol {
     /// How much audio and export archives one user may keep (`MYDAY_USER_QUOTA_BYTES`).
     let quotaBytes: Int
     let audioProbe: AudioProbe
+    /// Where a browser's recording is remuxed before it replaces the upload (in the data directory, beside the blobs).
+    let scratch: URL
     let pipeline: any EntryPipeline
     let limits: RateLimitGuard
     let identityVerifiers: IdentityVerifiers
@@ -28,5 +30,7 @@ struct APIHandler: APIProtocol {
     let publicURL: String?
     /// Removes archives whose links a sign-out everywhere or a deletion just ended, without waiting for its round.
     let housekeeping: HousekeepingService
+    /// Tells open event streams when their account changed.
+    let changeFeed: ChangeFeed
     let logger: Logger
 }

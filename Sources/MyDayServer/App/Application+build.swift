@@ -29,7 +29,9 @@ public func buildApplication(
             services.append(makeHousekeeping(parts))
             speech = engine
         }
-        let router = try await buildRouter(parts, speech: speech)
+        let feed = ChangeFeed(users: parts.users)
+        services.append(ChangeFeedService(feed: feed, logger: logger))
+        let router = try await buildRouter(parts, speech: speech, changeFeed: feed)
         return Application(
             router: router,
             configuration: .init(address: .hostname(configuration.host, port: configuration.port), serverName: "myday"),
@@ -45,7 +47,9 @@ public func buildApplication(
 
 /// The routes and middleware of the API, the signed blob URLs, the web app and the operations endpoints;
 /// `speech` is the engine this process transcribes with (nil on an API-only node).
-func buildRouter(_ parts: ServerParts, speech: SpeechEngine?) async throws -> Router<MyDayRequestContext> {
+func buildRouter(_ parts: ServerParts, speech: SpeechEngine?, changeFeed: ChangeFeed) async throws
+    -> Router<MyDayRequestContext>
+{
     let configuration = parts.configuration
     let passwords = PasswordHasher(cost: configuration.bcryptCost)
     // The decoy hash makes unknown emails cost one bcrypt; made now, the first such login is not slower.
@@ -57,6 +61,7 @@ func buildRouter(_ parts: ServerParts, speech: SpeechEngine?) async throws -> Ro
             : MemoryRequestCounter(now: configuration.rateLimitClock),
         settings: configuration.rateLimits)
 
+    try FileManager.default.createDirectory(at: configuration.scratchDirectory, withIntermediateDirectories: true)
     let router = Router(context: MyDayRequestContext.self)
     router.add(middleware: RequestMetricsMiddleware(registry: parts.registry))
     router.add(middleware: SecurityHeadersMiddleware(publicURL: configuration.publicURL))
@@ -78,17 +83,23 @@ func buildRouter(_ parts: ServerParts, speech: SpeechEngine?) async throws -> Ro
         links: parts.links, passwords: passwords, accessTokens: accessTokens,
         refreshTokenLifetime: configuration.refreshTokenLifetime, maxUploadBytes: configuration.maxUploadBytes,
         maxRecordingSeconds: configuration.maxRecordingSeconds, quotaBytes: configuration.userQuotaBytes,
-        audioProbe: AudioProbe(), pipeline: TranscriptionPipeline(doorbell: parts.jobs.doorbell), limits: limits,
+        audioProbe: AudioProbe(), scratch: configuration.scratchDirectory,
+        pipeline: TranscriptionPipeline(doorbell: parts.jobs.doorbell), limits: limits,
         identityVerifiers: IdentityVerifiers(configuration: configuration, logger: parts.logger),
         clientConfig: .init(configuration: configuration), publicURL: configuration.publicURL,
-        housekeeping: makeHousekeeping(parts), logger: parts.logger)
+        housekeeping: makeHousekeeping(parts), changeFeed: changeFeed, logger: parts.logger)
     try handler.registerHandlers(
         on: router,
         configuration: Configuration(
             dateTranscoder: RFC3339DateTranscoder(), jsonEncodingOptions: [.sortedKeys, .withoutEscapingSlashes]),
         middlewares: [AbsentBodyMiddleware(), BearerAuthMiddleware(accessTokens: accessTokens, users: parts.users)])
     WebSessionRoutes(handler: handler, refreshTokenLifetime: configuration.refreshTokenLifetime).register(on: router)
-    try WebAppRoutes.bundled(config: handler.clientConfig).register(on: router)
+    if let folder = configuration.webAppDirectory {
+        try WebAppRoutes(folder: URL(fileURLWithPath: folder, isDirectory: true), config: handler.clientConfig)
+            .register(on: router)
+    } else {
+        try WebAppRoutes.bundled(config: handler.clientConfig).register(on: router)
+    }
     return router
 }
 

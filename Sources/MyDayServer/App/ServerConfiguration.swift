@@ -42,6 +42,9 @@ public struct ServerConfiguration: Sendable {
     /// The time rate limits count with (ms since 1970); tests freeze or move it.
     var rateLimitClock: @Sendable () -> Int = { StoredTime.now() }
     public var logLevel = "info"
+    /// Serves the web app from this folder instead of the copy built into the server (`MYDAY_WEB_APP_DIR`), so a
+    /// change to its files needs only a restart while working on it.
+    public var webAppDirectory: String?
     /// Jobs `serve` runs at once in its own process (`MYDAY_WORKERS`); 0 leaves them to `myday-server worker`.
     public var workers = ProcessInfo.processInfo.activeProcessorCount
     /// An OpenAI-compatible speech-to-text server (`MYDAY_ASR_URL`); nil means the speech service this server
@@ -98,6 +101,7 @@ public struct ServerConfiguration: Sendable {
             throw ConfigurationError("MYDAY_MAX_RECORDING_SECONDS must be 60...86400, not \(maxRecordingSeconds)")
         }
         logLevel = config.string(forKey: "log.level", default: logLevel)
+        webAppDirectory = config.string(forKey: "web.app.dir")
         workers = config.int(forKey: "workers", default: workers)
         asrURL = config.string(forKey: "asr.url")
         asrModel = config.string(forKey: "asr.model", default: asrModel)

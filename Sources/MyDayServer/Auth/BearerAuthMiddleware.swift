@@ -7,6 +7,8 @@ enum RequestUser {
     @TaskLocal static var current: UserRecord?
     /// When the person behind the request's token signed in, for operations that need a recent sign-in.
     @TaskLocal static var signedInAt: Date?
+    /// When the request's access token expires: an event stream ends then.
+    @TaskLocal static var tokenExpiresAt: Date?
 
     /// Whether the sign-in behind this request happened within `interval`.
     static func signedInRecently(within interval: TimeInterval, now: Date = Date()) -> Bool {
@@ -47,7 +49,9 @@ struct BearerAuthMiddleware: ServerMiddleware {
         else { throw APIError.unauthorized }
         return try await RequestUser.$current.withValue(user) {
             try await RequestUser.$signedInAt.withValue(Date(timeIntervalSince1970: TimeInterval(claims.authTime))) {
-                try await next(request, body, metadata)
+                try await RequestUser.$tokenExpiresAt.withValue(claims.exp.value) {
+                    try await next(request, body, metadata)
+                }
             }
         }
     }

@@ -146,7 +146,7 @@ struct EntryStore: Sendable {
         return (entries, rows.count > limit)
     }
 
-    /// Live entries whose title or clean transcript contains every one of `words`, newest first.
+    /// Live entries whose title, clean transcript or tags contain every one of `words`, newest first.
     func search(userID: UUID, words: [String], limit: Int) async throws -> [EntryRecord] {
         var query: SQLQueryString =
             "SELECT \(unsafeRaw: EntryRecord.columns) FROM entries WHERE user_id = \(bind: userID.lowercased) AND deleted_at IS NULL"
@@ -154,7 +154,8 @@ struct EntryStore: Sendable {
             let pattern = "%" + Self.escapeLike(word.lowercased()) + "%"
             query += """
                  AND (LOWER(COALESCE(transcript_clean, '')) LIKE \(bind: pattern) ESCAPE '\\' \
-                OR LOWER(COALESCE(title, '')) LIKE \(bind: pattern) ESCAPE '\\')
+                OR LOWER(COALESCE(title, '')) LIKE \(bind: pattern) ESCAPE '\\' \
+                OR LOWER(COALESCE(tags, '')) LIKE \(bind: pattern) ESCAPE '\\')
                 """
         }
         query += " ORDER BY created_at DESC LIMIT \(literal: limit)"
@@ -188,7 +189,8 @@ struct EntryStore: Sendable {
     }
 
     func markUploaded(
-        id: UUID, userID: UUID, pipeline: any EntryPipeline, clientTranscript: ClientTranscript? = nil
+        id: UUID, userID: UUID, pipeline: any EntryPipeline, clientTranscript: ClientTranscript? = nil,
+        durationSeconds: Double? = nil
     ) async throws -> EntryRecord? {
         defer { pipeline.committed() }
         return try await driver.write { db in
@@ -196,13 +198,17 @@ struct EntryStore: Sendable {
             guard entry.status == .pendingUpload else { return entry }
             let seq = try await Self.nextChange(db, userID: userID)
             let now = StoredTime.now()
+            // The audio's own length replaces the one the client declared: every screen and player then agree.
+            let duration = durationSeconds ?? entry.durationSeconds
             try await db.raw(
                 """
                 UPDATE entries SET status = \(bind: EntryStatus.uploaded.rawValue), failure_reason = NULL,
-                    change_seq = \(bind: seq), updated_at = \(bind: now), completing_until = NULL, upload_expires_at = NULL
+                    change_seq = \(bind: seq), updated_at = \(bind: now), completing_until = NULL, upload_expires_at = NULL,
+                    duration_s = \(bind: duration)
                 WHERE id = \(bind: id.lowercased)
                 """
             ).run()
+            entry.durationSeconds = duration
             entry.status = .uploaded
             entry.changeSeq = seq
             entry.updatedAt = StoredTime.date(milliseconds: now)

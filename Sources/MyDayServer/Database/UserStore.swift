@@ -121,6 +121,27 @@ struct UserStore: Sendable {
         }
     }
 
+    /// The change sequence and token version of each open account among `ids` (closed and unknown ones are left out),
+    /// for the change feed.
+    func changeStates(ids: Set<UUID>) async throws -> [UUID: (changeSeq: Int, tokenVersion: Int)] {
+        var states: [UUID: (changeSeq: Int, tokenVersion: Int)] = [:]
+        let all = ids.map(\.lowercased)
+        for start in stride(from: 0, to: all.count, by: 500) {
+            let chunk = Array(all[start..<min(start + 500, all.count)])
+            let rows = try await driver.read { db in
+                try await db.raw(
+                    "SELECT id, change_seq, token_version FROM users WHERE deleted_at IS NULL AND id IN (\(binds: chunk))"
+                ).all()
+            }
+            for row in rows {
+                states[try row.decodeUUID(column: "id")] = (
+                    try row.decode(column: "change_seq", as: Int.self), try row.decode(column: "token_version", as: Int.self)
+                )
+            }
+        }
+        return states
+    }
+
     /// Whether the database has the user at all, open or closed (a closed account's deletion is still under way).
     func exists(id: UUID) async throws -> Bool {
         try await driver.read { db in

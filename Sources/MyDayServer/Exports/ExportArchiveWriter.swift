@@ -36,8 +36,10 @@ final class ExportArchiveWriter: @unchecked Sendable {
     func add(_ exported: ExportedEntry, audio: URL?) throws {
         let entry = exported.entry
         let zone = TimeZone(identifier: entry.timeZone) ?? TimeZone(identifier: "UTC")!
-        var name = RecordingFilename.localTimestamp(of: entry.createdAt, in: zone)
+        let stamp = RecordingFilename.localTimestamp(of: entry.createdAt, in: zone)
+        var name = stamp
         if usedNames.contains(name) { name += "_" + RecordingFilename.uuid8(entry.id) }
+        if let title = entry.title.map(Self.fileNamePart), !title.isEmpty { name += " " + title }
         usedNames.insert(name)
         counts.entries += 1
 
@@ -48,10 +50,14 @@ final class ExportArchiveWriter: @unchecked Sendable {
         }
         let transcribed = entry.kind == .text || entry.status == .transcribed
         if transcribed {
-            try addText("\(name).txt", Data((entry.transcriptClean ?? "").utf8), date: entry.createdAt)
+            try addText("\(name).txt", Data(Self.text(entry, zone: zone).utf8), date: entry.createdAt)
         } else {
             counts.untranscribed += 1
             untranscribed.append((name, entry.status.rawValue))
+            // What the person typed about it (title, tags, mood) is kept even before there are words.
+            if entry.title != nil || !entry.tags.isEmpty || entry.mood != nil {
+                try addText("\(name).txt", Data(Self.header(entry, zone: zone).utf8), date: entry.createdAt)
+            }
         }
         if formats.contains("markdown") {
             try addText("\(name).md", Data(Self.markdown(entry, zone: zone).utf8), date: entry.createdAt)
@@ -73,9 +79,11 @@ final class ExportArchiveWriter: @unchecked Sendable {
         readme += """
 
             Each entry is named after when it was recorded, in the time zone it was recorded in
-            (YYYY-MM-DD_HH-mm-ss; two entries of the same second get the first characters of their id):
-              .m4a .wav .webm .ogg .mp3  the recording, exactly as it was uploaded
-              .txt                       the clean transcript, or the text of a written entry
+            (YYYY-MM-DD_HH-mm-ss; two entries of the same second get the first characters of their id),
+            then its title, if it has one:
+              .m4a .wav .webm .ogg .mp3  the recording as it was uploaded (browser recordings made seekable)
+              .txt                       title, date, length, tags and mood, a blank line, then the clean
+                                         transcript or the text of a written entry
 
             """
         if formats.contains("markdown") {
@@ -87,7 +95,7 @@ final class ExportArchiveWriter: @unchecked Sendable {
         if untranscribed.isEmpty {
             readme += "\nEvery entry is transcribed.\n"
         } else {
-            readme += "\nNot transcribed yet (included with their audio where it was uploaded, without a .txt):\n"
+            readme += "\nNot transcribed yet (their audio where it was uploaded; a .txt only of what was typed about them):\n"
             for (name, status) in untranscribed { readme += "  \(name)  (\(status.replacingOccurrences(of: "_", with: " ")))\n" }
         }
         try addText("README.txt", Data(readme.utf8), date: Date())
@@ -99,6 +107,46 @@ final class ExportArchiveWriter: @unchecked Sendable {
         ) { position, size in
             data.subdata(in: Int(position)..<Int(position) + size)
         }
+    }
+
+    /// The `.txt` of an entry: its header, a blank line, then the clean transcript or the written text.
+    static func text(_ entry: EntryRecord, zone: TimeZone) -> String {
+        header(entry, zone: zone) + "\n" + (entry.transcriptClean ?? "") + "\n"
+    }
+
+    /// `Title:`, `Date:`, `Length:`, `Tags:` and `Mood:` lines, each only when the entry has it.
+    static func header(_ entry: EntryRecord, zone: TimeZone) -> String {
+        let format = DateFormatter()
+        format.locale = Locale(identifier: "en_US_POSIX")
+        format.calendar = Calendar(identifier: .gregorian)
+        format.timeZone = zone
+        format.dateFormat = "EEEE d MMMM yyyy, HH:mm"
+        var lines: [String] = []
+        if let title = entry.title, !title.isEmpty { lines.append("Title: \(title)") }
+        lines.append("Date: \(format.string(from: entry.createdAt)) (\(entry.timeZone))")
+        if entry.kind == .audio { lines.append("Length: \(clockLength(seconds: entry.durationSeconds))") }
+        if !entry.tags.isEmpty { lines.append("Tags: \(entry.tags.joined(separator: ", "))") }
+        if let mood = entry.mood { lines.append("Mood: \(mood) of 5") }
+        return lines.joined(separator: "\n") + "\n"
+    }
+
+    /// `m:ss`, or `h:mm:ss` from an hour on, whole seconds rounded down as players show them.
+    static func clockLength(seconds: Double) -> String {
+        let whole = Int(seconds.rounded(.down))
+        let (hours, minutes, rest) = (whole / 3600, whole / 60 % 60, whole % 60)
+        return hours > 0
+            ? String(format: "%d:%02d:%02d", hours, minutes, rest) : String(format: "%d:%02d", minutes, rest)
+    }
+
+    /// A title as part of a file name: no path separators or characters other systems refuse, one space between words,
+    /// at most 60 characters.
+    static func fileNamePart(_ title: String) -> String {
+        let refused = CharacterSet(charactersIn: "/\\:*?\"<>|").union(.controlCharacters)
+        let words = title.unicodeScalars.map { refused.contains($0) ? " " : String($0) }.joined()
+            .split(whereSeparator: \.isWhitespace)
+        var part = words.joined(separator: " ")
+        while part.hasPrefix(".") { part.removeFirst() }
+        return String(part.prefix(60)).trimmingCharacters(in: .whitespaces)
     }
 
     /// Markdown with YAML front matter; strings are JSON-quoted, which YAML reads as double-quoted scalars.

@@ -7,6 +7,9 @@ public struct AudioProbe: Sendable {
     public struct Finding: Sendable, Equatable {
         public let container: String
         public let durationSeconds: Double?
+        /// Whether the file says how long it is: browsers' own WebM recordings do not, and players cannot seek them
+        /// until they are remuxed (`SeekableRemux`).
+        public var statesItsDuration = true
     }
 
     public enum Verdict: Sendable, Equatable {
@@ -48,12 +51,12 @@ public struct AudioProbe: Sendable {
         guard report.streams?.contains(where: { $0.codecType == "audio" }) == true else {
             return .rejected("The upload holds no audio track.")
         }
-        var duration = report.format?.duration.flatMap(Double.init)
-        if duration == nil {
-            // Browsers' WebM and streamed files carry no duration: read the audio's packets to its end (no decoding).
-            duration = try await measuredDuration(of: file, container: expected)
+        if let stated = report.format?.duration.flatMap(Double.init) {
+            return .audio(Finding(container: container, durationSeconds: stated))
         }
-        return .audio(Finding(container: container, durationSeconds: duration))
+        // Browsers' WebM and streamed files carry no duration: read the audio's packets to its end (no decoding).
+        let measured = try await measuredDuration(of: file, container: expected)
+        return .audio(Finding(container: container, durationSeconds: measured, statesItsDuration: false))
     }
 
     /// The end time of the last audio packet, found by copying the stream to nowhere; nil when ffmpeg cannot tell.

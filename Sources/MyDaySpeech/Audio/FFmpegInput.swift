@@ -22,4 +22,15 @@ public enum FFmpegInput {
         case .mpeg: "mp3"
         }
     }
+
+    /// ffmpeg's muxer that writes each container.
+    static func muxer(for container: AudioContainer) -> String {
+        switch container {
+        case .mp4: "mp4"
+        case .wav: "wav"
+        case .webm: "webm"
+        case .ogg: "ogg"
+        case .mpeg: "mp3"
+        }
+    }
 }

@@ -75,6 +75,43 @@ import Testing
         #expect(entry.transcriptClean?.lowercased().split { !$0.isLetter } == ["i", "rowed", "across", "the", "harbour"])
     }
 
+    @Test func aChangeMadeOnOneDeviceReachesAnotherThroughTheChangeFeedWithoutAskingForIt() async throws {
+        // Given two devices of one account; the second follows the change feed
+        let server = try await ServerProcess(dataDirectory: Given.folder(), environment: ["MYDAY_WORKERS": "0"])
+        let phone = try ClientCore.live(directory: Given.folder(), serverURL: server.url, credentials: InMemoryCredentialStore())
+        try await phone.signIn { try await $0.register(email: "two@example.com", password: "a long diary password") }
+        let transport = CountingTransport(DefaultTransport.make())
+        let folder = Given.folder()
+        let laptop = ClientCore(
+            store: try LocalStore(path: folder.appendingPathComponent("myday.sqlite").path),
+            library: try RecordingLibrary(root: folder.appendingPathComponent("library")),
+            client: LiveMyDayClient(serverURL: server.url, credentials: InMemoryCredentialStore(), transport: transport),
+            uploader: HTTPBlobUploader())
+        try await laptop.signIn { try await $0.login(email: "two@example.com", password: "a long diary password") }
+        let syncs = Gate()
+        let following = Task {
+            await ChangeFollower(client: laptop.client) {
+                try await laptop.syncEngine.sync()
+                syncs.open()
+            }.run()
+        }
+        defer { following.cancel() }
+        await syncs.wait()
+
+        // When the phone writes an entry and sends it
+        let id = UUID()
+        try phone.store.noteWritten("Wrote this on the phone.", id: id)
+        #expect(try await phone.uploads.sendDue().uploaded == 1)
+
+        // Then it arrives on the laptop by itself: nobody asked the laptop to sync
+        try await pollUntil("the laptop has the phone's entry", every: .milliseconds(100)) {
+            try laptop.store.entry(id) != nil
+        }
+        #expect(try laptop.store.entry(id)?.transcriptClean == "Wrote this on the phone.")
+        // (through the feed it opened once, not by polling after failures)
+        #expect(transport.count(of: "followChanges") == 1)
+    }
+
     @Test func serverErrorsArriveWithTheirCodeAndMessage() async throws {
         let server = try await ServerProcess(dataDirectory: Given.folder(), environment: ["MYDAY_WORKERS": "0"])
         let client = LiveMyDayClient(serverURL: server.url, credentials: InMemoryCredentialStore())

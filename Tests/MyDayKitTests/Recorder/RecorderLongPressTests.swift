@@ -5,12 +5,14 @@ import Testing
 @MainActor
 @Suite("Recorder: long press to stop", .timeLimit(.minutes(1)))
 struct RecorderLongPressTests {
-    @Test func holdingForTheHoldDurationStops() async {
-        // Given a recording with the button pressed at uptime 110
+    @Test func holdingForTheHoldDurationStopsAndTheHoldIsNotRecorded() async {
+        // Given a recording with the button pressed at uptime 110: the capture pauses at once
         let harness = RecorderHarness()
         await harness.startRecording(at: 100)
+        harness.capture.expect(.pause)
         harness.time.current = 110
-        harness.recorder.pressBegan()
+        await harness.recorder.pressBegan()
+        #expect(harness.recorder.elapsed(at: 112) == 10)
 
         // When frames tick just before 3 s
         await harness.recorder.holdTick(at: 112.9)
@@ -24,12 +26,12 @@ struct RecorderLongPressTests {
         harness.time.current = 113
         await harness.recorder.holdTick(at: 113)
 
-        // Then the recording is saved with 13 s
+        // Then the recording is saved with the 10 s before the press: the 3 s of holding are not part of it
         guard case .saved(let result) = harness.recorder.state else {
             Issue.record("Expected saved, got \(harness.recorder.state)")
             return
         }
-        #expect(result.duration == 13)
+        #expect(result.duration == 10)
         #expect(harness.recorder.stopHoldDuration == 3)
 
         // When the finger lifts afterwards
@@ -42,23 +44,27 @@ struct RecorderLongPressTests {
         harness.capture.verifyAllExpectedCallsReceived()
     }
 
-    @Test func releasingEarlyCancelsWithoutPausing() async {
+    @Test func releasingEarlyRecordsOnWithoutTheHeldTime() async {
         // Given a recording with the button pressed at uptime 110
         let harness = RecorderHarness()
         await harness.startRecording(at: 100)
+        harness.capture.expect(.pause)
         harness.time.current = 110
-        harness.recorder.pressBegan()
+        await harness.recorder.pressBegan()
         await harness.recorder.holdTick(at: 111.5)
         #expect(harness.recorder.holdProgress(at: 111.5) == 0.5)
 
         // When the finger lifts after 1.5 s
+        harness.capture.expect(.resume)
         harness.time.current = 111.5
         await harness.recorder.pressEnded()
 
-        // Then progress is back to 0, it still records, and the capture was neither paused nor stopped
+        // Then progress is back to 0, it records again, unannounced, and the 1.5 s held (not captured) do not count
         #expect(harness.recorder.holdProgress(at: 111.5) == 0)
         #expect(harness.recorder.state == .recording)
-        #expect(harness.capture.receivedCalls == [.start(Fixture.file(1))])
+        #expect(harness.recorder.announcement == "Recording")
+        #expect(harness.capture.receivedCalls == [.start(Fixture.file(1)), .pause, .resume])
+        #expect(harness.recorder.elapsed(at: 112.5) == 11)
 
         // When later frames tick
         await harness.recorder.holdTick(at: 120)
@@ -75,17 +81,19 @@ struct RecorderLongPressTests {
         // When the button is pressed for 0.1 s
         harness.capture.expect(.pause)
         harness.time.current = 110
-        harness.recorder.pressBegan()
+        await harness.recorder.pressBegan()
         harness.time.current = 110.1
         await harness.recorder.pressEnded()
 
-        // Then it is paused
+        // Then it is paused from the moment of the press, once
         #expect(harness.recorder.state == .paused)
+        #expect(harness.recorder.announcement == "Paused")
+        #expect(harness.recorder.elapsed(at: 115) == 10)
 
         // When it is pressed for 0.1 s again
         harness.capture.expect(.resume)
         harness.time.current = 120
-        harness.recorder.pressBegan()
+        await harness.recorder.pressBegan()
         harness.time.current = 120.1
         await harness.recorder.pressEnded()
 
@@ -102,7 +110,7 @@ struct RecorderLongPressTests {
         harness.time.current = 105
         await harness.recorder.tap()
         harness.time.current = 110
-        harness.recorder.pressBegan()
+        await harness.recorder.pressBegan()
 
         // When the finger lifts after 3.5 s with no frame having ticked
         harness.capture.expect(.stop)
@@ -125,7 +133,7 @@ struct RecorderLongPressTests {
         // When the button is held for 2 s
         harness.capture.expect(.start(Fixture.file(1)))
         harness.time.current = 100
-        harness.recorder.pressBegan()
+        await harness.recorder.pressBegan()
         #expect(harness.recorder.holdProgress(at: 101) == 0)
         harness.time.current = 102
         await harness.recorder.pressEnded()
@@ -138,7 +146,7 @@ struct RecorderLongPressTests {
     @Test func tickWhileIdleDoesNothing() async {
         // Given an idle recorder whose capture expects no calls
         let harness = RecorderHarness()
-        harness.recorder.pressBegan()
+        await harness.recorder.pressBegan()
 
         // When frames tick long after the press began
         await harness.recorder.holdTick(at: 1_000)

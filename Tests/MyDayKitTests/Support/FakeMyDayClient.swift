@@ -7,6 +7,7 @@ struct FakeMyDayClient: MyDayClient {
     var onCreateEntry: @Sendable (NewEntry) async throws -> CreatedEntry = unexpected("createEntry")
     var onCompleteUpload: @Sendable (UUID, DeviceTranscript?) async throws -> ServerEntry = unexpected("completeUpload")
     var onChanges: @Sendable (String?, Int) async throws -> EntryChanges = unexpected("changes")
+    var onChangeFeed: @Sendable () async throws -> AsyncThrowingStream<Int, any Error> = unexpected("changeFeed")
     var onEntry: @Sendable (UUID) async throws -> ServerEntry = unexpected("entry")
     var onEdit: @Sendable (UUID, EntryEdit) async throws -> ServerEntry = unexpected("edit")
     var onDeleteEntry: @Sendable (UUID) async throws -> Void = unexpected("deleteEntry")
@@ -39,6 +40,7 @@ struct FakeMyDayClient: MyDayClient {
     }
     func changes(since cursor: String?, limit: Int) async throws -> EntryChanges { try await onChanges(cursor, limit) }
     func search(_ query: String) async throws -> [ServerEntry] { try await unexpected("search")(()) }
+    func changeFeed() async throws -> AsyncThrowingStream<Int, any Error> { try await onChangeFeed() }
     func entry(_ id: UUID) async throws -> ServerEntry { try await onEntry(id) }
     func edit(_ id: UUID, _ edit: EntryEdit) async throws -> ServerEntry { try await onEdit(id, edit) }
     func deleteEntry(_ id: UUID) async throws { try await onDeleteEntry(id) }

@@ -31,7 +31,7 @@ import Testing
         // When the button is held for 3 s after 20 s of recording
         time.current = 30
         #expect(home.elapsedText(at: 30) == "0:20")
-        home.pressBegan()
+        await home.pressBegan()
         time.current = 31.5
         await home.holdTick(at: 31.5)
         #expect(home.recorder.holdProgress(at: 31.5) == 0.5)
@@ -54,12 +54,36 @@ import Testing
         let time = ManualUptime(0)
         let home = model(time: time)
         await home.recordButtonTapped()
-        home.pressBegan()
+        await home.pressBegan()
         time.current = 1.5
         await home.pressEnded()
         #expect(home.recorder.state == .recording)
         #expect(home.recorder.holdProgress(at: 1.6) == 0)
         await home.stopTapped()
+        #expect(try harness.store.entries().count == 1)
+    }
+
+    @Test func theRecordingBarShowsEveryRecordingUnderWayAndItsControlsWork() async throws {
+        // Given no recording: no bar
+        let time = ManualUptime(0)
+        let home = model(time: time)
+        #expect(home.recordingBar == nil)
+
+        // When a recording starts, then the bar says so and offers a pause
+        await home.recordButtonTapped()
+        #expect(home.recordingBar == .init(status: "Recording", pauseLabel: "Pause"))
+        time.current = 4
+        #expect(home.elapsedText(at: 4) == "0:04")
+
+        // When its pause is used (the same action as the record button), then it offers to resume
+        await home.recordButtonTapped()
+        #expect(home.recordingBar == .init(status: "Paused", pauseLabel: "Resume"))
+        time.current = 9
+        #expect(home.elapsedText(at: 9) == "0:04")
+
+        // When its stop is used, then the recording is kept and the bar goes away
+        await home.stopTapped()
+        #expect(home.recordingBar == nil)
         #expect(try harness.store.entries().count == 1)
     }
 

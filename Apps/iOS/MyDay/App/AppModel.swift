@@ -56,6 +56,7 @@ final class AppModel {
     @ObservationIgnored private let reportUploadEvent: @Sendable (UploadEvent) -> Void
     @ObservationIgnored private var uploadsRun: Task<Void, Never>?
     @ObservationIgnored private var runningRefresh: Task<Bool, Never>?
+    @ObservationIgnored private var followingChanges: Task<Void, Never>?
     @ObservationIgnored private var homeViewModel: HomeViewModel?
     /// The server ended the session during a recording: the sign-in screen waits until the recording is saved.
     @ObservationIgnored private var sessionEndedWhileRecording = false
@@ -212,6 +213,7 @@ final class AppModel {
 
     /// After `ProfileViewModel` signed out or deleted the account (the diary on this device is gone).
     func didSignOut() {
+        stopFollowingChanges()
         homeViewModel = nil
         lastSyncError = nil
         phase = .signedOut
@@ -228,6 +230,7 @@ final class AppModel {
             sessionEndedWhileRecording = true
             return
         }
+        stopFollowingChanges()
         homeViewModel = nil
         lastSyncError = nil
         phase = .signedOut
@@ -241,6 +244,7 @@ final class AppModel {
         phase = .signedIn
         await core.uploads.wake()
         Task { await refresh() }
+        followChanges()
     }
 
     /// `ClientCore.signIn` takes its operation off the main actor, where it runs.
@@ -255,6 +259,20 @@ final class AppModel {
     /// Sends what waits and brings in the server's changes; a refresh already under way is joined, not repeated.
     func refresh() async {
         _ = await refreshOnce()
+    }
+
+    /// While the app is in front: the server's change feed brings each change in as it happens (a transcript ready,
+    /// an edit on another device), each through a refresh; the feed falls back to polling when it cannot be reached.
+    func followChanges() {
+        guard phase == .signedIn, followingChanges == nil else { return }
+        let follower = ChangeFollower(client: core.client) { [weak self] in await self?.refresh() }
+        followingChanges = Task { await follower.run() }
+    }
+
+    /// The app left the front, or the session ended: no more following until it comes back.
+    func stopFollowingChanges() {
+        followingChanges?.cancel()
+        followingChanges = nil
     }
 
     /// The background refresh: answers whether everything was sent and synced; stops when the system cancels it.

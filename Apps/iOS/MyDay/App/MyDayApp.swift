@@ -23,7 +23,9 @@ struct MyDayApp: App {
             case .active:
                 let model = appDelegate.appModel
                 Task { await model.refresh() }
+                model.followChanges()
             case .background:
+                appDelegate.appModel.stopFollowingChanges()
                 let unsent = (try? appDelegate.appModel.core.unsentCount()) ?? 0
                 BackgroundRefresh.schedule(entriesWait: unsent > 0)
             default:

@@ -3006,7 +3006,7 @@ package struct Client: APIProtocol {
     /// Without `q`: every entry changed after `since` (created, edited, transcribed, deleted), in
     /// the order of the changes. Pass `next_cursor` back as `since` until `has_more` is false; keep
     /// the last `next_cursor` for the next sync. Deleted entries come as `deleted_ids`.
-    /// With `q`: entries whose title or transcript contains every word of `q`, newest first
+    /// With `q`: entries whose title, transcript or tags contain every word of `q`, newest first
     /// (`since` is ignored, `deleted_ids` is empty).
     ///
     ///
@@ -3360,6 +3360,100 @@ package struct Client: APIProtocol {
                         headers: headers,
                         body: body
                     ))
+                default:
+                    return .undocumented(
+                        statusCode: response.status.code,
+                        .init(
+                            headerFields: response.headerFields,
+                            body: responseBody
+                        )
+                    )
+                }
+            }
+        )
+    }
+    /// The change feed - server-sent events each time the diary changes.
+    ///
+    /// A stream of server-sent events for the signed-in account, so a client shows a change made
+    /// elsewhere (a transcript ready, an edit on another device) without being asked. It carries
+    /// the account's change sequence and nothing else: on each event, sync with
+    /// `GET /v1/entries?since=`.
+    ///
+    /// At once, and then each time the sequence moves (within about a second, whichever process or
+    /// node made the change): `event: change` with `data: {"change_seq": N}`. A comment line
+    /// (`: keep-alive`) comes every 15 seconds. The stream ends when the access token expires, when
+    /// the account's sessions end (sign-out everywhere, a new password, closing the account) and when
+    /// the server stops: connect again with a fresh token, and sync now and then while you cannot.
+    ///
+    ///
+    /// - Remark: HTTP `GET /v1/events`.
+    /// - Remark: Generated from `#/paths//v1/events/get(followChanges)`.
+    package func followChanges(_ input: Operations.FollowChanges.Input) async throws -> Operations.FollowChanges.Output {
+        try await client.send(
+            input: input,
+            forOperation: Operations.FollowChanges.id,
+            serializer: { input in
+                let path = try converter.renderedPath(
+                    template: "/v1/events",
+                    parameters: []
+                )
+                var request: HTTPTypes.HTTPRequest = .init(
+                    soar_path: path,
+                    method: .get
+                )
+                suppressMutabilityWarning(&request)
+                converter.setAcceptHeader(
+                    in: &request.headerFields,
+                    contentTypes: input.headers.accept
+                )
+                return (request, nil)
+            },
+            deserializer: { response, responseBody in
+                switch response.status.code {
+                case 200:
+                    let contentType = converter.extractContentTypeIfPresent(in: response.headerFields)
+                    let body: Operations.FollowChanges.Output.Ok.Body
+                    let chosenContentType = try converter.bestContentType(
+                        received: contentType,
+                        options: [
+                            "text/event-stream"
+                        ]
+                    )
+                    switch chosenContentType {
+                    case "text/event-stream":
+                        body = try converter.getResponseBodyAsBinary(
+                            OpenAPIRuntime.HTTPBody.self,
+                            from: responseBody,
+                            transforming: { value in
+                                .textEventStream(value)
+                            }
+                        )
+                    default:
+                        preconditionFailure("bestContentType chose an invalid content type.")
+                    }
+                    return .ok(.init(body: body))
+                case 401:
+                    let contentType = converter.extractContentTypeIfPresent(in: response.headerFields)
+                    let body: Components.Responses.Unauthorized.Body
+                    let chosenContentType = try converter.bestContentType(
+                        received: contentType,
+                        options: [
+                            "application/json"
+                        ]
+                    )
+                    switch chosenContentType {
+                    case "application/json":
+                        body = try await converter.getResponseBodyAsJSON(
+                            Components.Schemas._Error.self,
+                            from: responseBody,
+                            transforming: { value in
+                                .json(value)
+                            }
+                        )
+                    default:
+                        preconditionFailure("bestContentType chose an invalid content type.")
+                    }
+                    return .unauthorized(.init(body: body))
                 default:
                     return .undocumented(
                         statusCode: response.status.code,

@@ -274,6 +274,17 @@ extension APIProtocol {
         )
         try transport.register(
             {
+                try await server.followChanges(
+                    request: $0,
+                    body: $1,
+                    metadata: $2
+                )
+            },
+            method: .get,
+            path: server.apiPathComponentsWithServerPrefix("/v1/events")
+        )
+        try transport.register(
+            {
                 try await server.getEntry(
                     request: $0,
                     body: $1,
@@ -2975,7 +2986,7 @@ fileprivate extension UniversalServer where APIHandler: APIProtocol {
     /// Without `q`: every entry changed after `since` (created, edited, transcribed, deleted), in
     /// the order of the changes. Pass `next_cursor` back as `since` until `has_more` is false; keep
     /// the last `next_cursor` for the next sync. Deleted entries come as `deleted_ids`.
-    /// With `q`: entries whose title or transcript contains every word of `q`, newest first
+    /// With `q`: entries whose title, transcript or tags contain every word of `q`, newest first
     /// (`since` is ignored, `deleted_ids` is empty).
     ///
     ///
@@ -3275,6 +3286,83 @@ fileprivate extension UniversalServer where APIHandler: APIProtocol {
                         name: "Retry-After",
                         value: value.headers.retryAfter
                     )
+                    let body: OpenAPIRuntime.HTTPBody
+                    switch value.body {
+                    case let .json(value):
+                        try converter.validateAcceptIfPresent(
+                            "application/json",
+                            in: request.headerFields
+                        )
+                        body = try converter.setResponseBodyAsJSON(
+                            value,
+                            headerFields: &response.headerFields,
+                            contentType: "application/json; charset=utf-8"
+                        )
+                    }
+                    return (response, body)
+                case let .undocumented(statusCode, _):
+                    return (.init(soar_statusCode: statusCode), nil)
+                }
+            }
+        )
+    }
+    /// The change feed - server-sent events each time the diary changes.
+    ///
+    /// A stream of server-sent events for the signed-in account, so a client shows a change made
+    /// elsewhere (a transcript ready, an edit on another device) without being asked. It carries
+    /// the account's change sequence and nothing else: on each event, sync with
+    /// `GET /v1/entries?since=`.
+    ///
+    /// At once, and then each time the sequence moves (within about a second, whichever process or
+    /// node made the change): `event: change` with `data: {"change_seq": N}`. A comment line
+    /// (`: keep-alive`) comes every 15 seconds. The stream ends when the access token expires, when
+    /// the account's sessions end (sign-out everywhere, a new password, closing the account) and when
+    /// the server stops: connect again with a fresh token, and sync now and then while you cannot.
+    ///
+    ///
+    /// - Remark: HTTP `GET /v1/events`.
+    /// - Remark: Generated from `#/paths//v1/events/get(followChanges)`.
+    func followChanges(
+        request: HTTPTypes.HTTPRequest,
+        body: OpenAPIRuntime.HTTPBody?,
+        metadata: OpenAPIRuntime.ServerRequestMetadata
+    ) async throws -> (HTTPTypes.HTTPResponse, OpenAPIRuntime.HTTPBody?) {
+        try await handle(
+            request: request,
+            requestBody: body,
+            metadata: metadata,
+            forOperation: Operations.FollowChanges.id,
+            using: {
+                APIHandler.followChanges($0)
+            },
+            deserializer: { request, requestBody, metadata in
+                let headers: Operations.FollowChanges.Input.Headers = .init(accept: try converter.extractAcceptHeaderIfPresent(in: request.headerFields))
+                return Operations.FollowChanges.Input(headers: headers)
+            },
+            serializer: { output, request in
+                switch output {
+                case let .ok(value):
+                    suppressUnusedWarning(value)
+                    var response = HTTPTypes.HTTPResponse(soar_statusCode: 200)
+                    suppressMutabilityWarning(&response)
+                    let body: OpenAPIRuntime.HTTPBody
+                    switch value.body {
+                    case let .textEventStream(value):
+                        try converter.validateAcceptIfPresent(
+                            "text/event-stream",
+                            in: request.headerFields
+                        )
+                        body = try converter.setResponseBodyAsBinary(
+                            value,
+                            headerFields: &response.headerFields,
+                            contentType: "text/event-stream"
+                        )
+                    }
+                    return (response, body)
+                case let .unauthorized(value):
+                    suppressUnusedWarning(value)
+                    var response = HTTPTypes.HTTPResponse(soar_statusCode: 401)
+                    suppressMutabilityWarning(&response)
                     let body: OpenAPIRuntime.HTTPBody
                     switch value.body {
                     case let .json(value):

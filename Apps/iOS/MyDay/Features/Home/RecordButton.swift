@@ -49,7 +49,8 @@ struct RecordButton: View {
         } onPressingChanged: { pressing in
             isPressing = pressing
             if pressing {
-                viewModel.pressBegan()
+                // Tasks on the main actor start in order: the press is seen before its release.
+                Task { await viewModel.pressBegan() }
             } else {
                 Task { await viewModel.pressEnded() }
             }

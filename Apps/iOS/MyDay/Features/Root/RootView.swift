@@ -24,10 +24,12 @@ private struct SignedInRoot: View {
     }
 
     @Environment(AppModel.self) private var appModel
+    @State private var path = NavigationPath()
 
     var body: some View {
-        NavigationStack {
-            HomeView(viewModel: appModel.makeHomeViewModel())
+        let home = appModel.makeHomeViewModel()
+        NavigationStack(path: $path) {
+            HomeView(viewModel: home)
                 .toolbar {
                     ToolbarItem(placement: .topBarLeading) {
                         NavigationLink(value: Destination.library) {
@@ -50,6 +52,12 @@ private struct SignedInRoot: View {
                         ProfileView(viewModel: appModel.makeProfileViewModel())
                     }
                 }
+        }
+        // Away from Home, a recording under way shows in a bar with its time, pause and stop.
+        .safeAreaInset(edge: .bottom, spacing: 0) {
+            if !path.isEmpty, let bar = home.recordingBar {
+                RecordingBarView(viewModel: home, bar: bar) { path = NavigationPath() }
+            }
         }
     }
 }
