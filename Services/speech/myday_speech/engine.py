@@ -13,6 +13,7 @@ from faster_whisper.tokenizer import _LANGUAGE_CODES
 
 from .audio import windows
 from .guard import kept_segments
+from .memory import release_freed_memory
 from .settings import Settings
 
 log = logging.getLogger("myday_speech")
@@ -125,6 +126,7 @@ class Engine:
                 # Later windows keep the language of the first one with speech in it.
                 detected, probability = info.language, info.language_probability
             segments += [_shifted(segment, len(segments) + index, window.offset) for index, segment in enumerate(kept)]
+            release_freed_memory()
         if language:
             return Transcript(language, 1.0, duration, segments)
         return Transcript(detected, probability if detected else None, duration, segments)

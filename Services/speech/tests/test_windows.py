@@ -6,9 +6,11 @@ import numpy as np
 from conftest import transcribe
 from fastapi.testclient import TestClient
 
+from myday_speech import engine as engine_module
 from myday_speech.app import build_app
 from myday_speech.audio import SAMPLE_RATE, windows
 from myday_speech.engine import Engine
+from myday_speech.memory import release_freed_memory
 from myday_speech.settings import Settings
 
 
@@ -43,3 +45,16 @@ def test_words_from_every_window_come_back_at_their_times(media):
     assert "tomatoes" in text and "sunset" in text, answer["text"]
     sunset = next(word for word in answer["words"] if "sunset" in word["word"].lower())
     assert 40 <= sunset["start"] <= 45
+
+
+def test_each_window_gives_the_memory_it_freed_back(media, monkeypatch):
+    # Given 70 s of a tone read in 30 s windows, and a count of the times freed memory is handed back
+    tone = media.generated("tone-70.wav", "sine=frequency=300:sample_rate=16000", seconds=70)
+    handed_back = []
+    monkeypatch.setattr(engine_module, "release_freed_memory", lambda: handed_back.append(True))
+    engine = Engine(Settings.from_environment({"MYDAY_SPEECH_WINDOW_SECONDS": "30"}))
+    # When it is transcribed
+    engine.transcribe(str(tone))
+    # Then glibc is asked to give memory back after each of its three windows, so RSS does not creep up with length
+    assert len(handed_back) == 3
+    assert release_freed_memory() is True
