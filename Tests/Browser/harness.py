@@ -130,6 +130,24 @@ def register(driver, server, email=None):
     return email
 
 
+def sign_in(driver, server, email):
+    """Signs in to an existing account through the web app's own form."""
+    driver.get(server.url + "/")
+    form = wait(driver, lambda d: d.find_element(By.CSS_SELECTOR, "[data-form=signin]"))
+    form.find_element(By.NAME, "email").send_keys(email)
+    form.find_element(By.NAME, "password").send_keys(PASSWORD)
+    form.find_element(By.CSS_SELECTOR, "[data-slot=submit]").click()
+    wait(driver, lambda d: d.find_elements(By.CSS_SELECTOR, "[data-slot=record]"), message="not signed in")
+
+
+def type_entry(driver, text):
+    """Saves a typed entry from Home with "Type instead"."""
+    driver.find_element(By.CSS_SELECTOR, "[data-action=type]").click()
+    driver.find_element(By.NAME, "text").send_keys(text)
+    driver.find_element(By.CSS_SELECTOR, "[data-form=typed] button[type=submit]").click()
+    wait(driver, lambda d: not d.find_element(By.CSS_SELECTOR, "[data-form=typed]").is_displayed(), message="the typed entry was not saved")
+
+
 def record_button(driver):
     return driver.find_element(By.CSS_SELECTOR, "[data-slot=record]")
 

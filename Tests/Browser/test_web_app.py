@@ -1,5 +1,7 @@
 """My Day in headless Chromium with a fake microphone: record, waveform, pause, long-press stop, the
-entry's way to a transcript, playback, typing, export; offline recording; a reload mid-upload.
+entry's way to a transcript, playback, typing, export; the recording bar on every screen; offline
+recording, search and sign-out; a reload mid-upload; live updates between two browsers; axe-core's
+accessibility rules and a screenshot of every screen, light and dark, at phone size.
 
 Every wait is on a condition with a deadline (harness.DEADLINE), never a fixed sleep, and nothing here
 asserts on wall-clock time or a rate: the waveform's frame rate is measured by `bench/web`."""
@@ -14,17 +16,73 @@ import urllib.error
 import urllib.request
 import zipfile
 
+from axe_selenium_python import Axe
+from selenium.common.exceptions import NoSuchElementException, StaleElementReferenceException
 from selenium.webdriver.common.action_chains import ActionChains
 from selenium.webdriver.common.by import By
 from selenium.webdriver.common.keys import Keys
 from selenium.webdriver.support import expected_conditions
 
-from harness import (DEADLINE, PASSWORD, SCREENSHOTS, SPOKEN, Server, label, poll, record_button, register, start_recording,
-                     wait, wait_until_recorded)
+from harness import (DEADLINE, PASSWORD, SCREENSHOTS, SPOKEN, Server, label, poll, quit_chromium, record_button, register,
+                     sign_in, start_chromium, start_recording, type_entry, wait, wait_until_recorded)
 
 
 def screenshot(driver, name):
     driver.save_screenshot(os.path.join(SCREENSHOTS, f"{name}.png"))
+
+
+def look(driver, name):
+    """The screen as a person sees it, light and dark: axe-core finds no accessibility violation in
+    either (every rule it has, none left out), and a phone-size screenshot of each is kept."""
+    axe = Axe(driver)
+    try:
+        for scheme in ("light", "dark"):
+            driver.execute_cdp_cmd("Emulation.setEmulatedMedia", {"features": [{"name": "prefers-color-scheme", "value": scheme}]})
+            if not driver.execute_script("return typeof window.axe === 'object'"):
+                axe.inject()
+            violations = axe.run()["violations"]
+            assert violations == [], f"{name}, {scheme}: " + axe.report(violations)
+            screenshot(driver, f"{name}-{scheme}")
+    finally:
+        driver.execute_cdp_cmd("Emulation.setEmulatedMedia", {"features": []})
+
+
+def text_of(driver, selector):
+    return driver.find_element(By.CSS_SELECTOR, selector).text
+
+
+def clock(driver):
+    return text_of(driver, "[data-slot=elapsed]")
+
+
+def shown_duration(seconds):
+    """A length as the browser's own audio player shows it: whole seconds, cut (m:ss, h:mm:ss)."""
+    whole = int(seconds)
+    hours, minutes, rest = whole // 3600, whole // 60 % 60, whole % 60
+    return f"{hours}:{minutes:02}:{rest:02}" if hours else f"{minutes}:{rest:02}"
+
+
+def seconds_of(shown):
+    value = 0
+    for part in shown.split(":"):
+        value = value * 60 + int(part)
+    return value
+
+
+def click(driver, selector):
+    """Clicks `selector` once it is there, also while a list redraws under it."""
+    def clicked(d):
+        try:
+            d.find_element(By.CSS_SELECTOR, selector).click()
+            return True
+        except (NoSuchElementException, StaleElementReferenceException):
+            return False
+
+    wait(driver, clicked, message=f"could not click {selector}")
+
+
+def page_text(driver):
+    return driver.execute_script("return document.body.innerText")
 
 
 def live(driver):
@@ -90,7 +148,7 @@ def assert_clock_stands_still(driver, seconds=1.5):
 def test_record_pause_stop_and_read(server, browser):
     driver = browser
     register(driver, server)
-    screenshot(driver, "1-home")
+    look(driver, "home")
     assert_accessible(driver)
     assert label(driver) == "Record"
 
@@ -103,7 +161,7 @@ def test_record_pause_stop_and_read(server, browser):
         wait(driver, lambda d: waveform_image(d) != before, message="the waveform did not move")
     # Long enough for the waveform to fill with speech in the screenshot
     wait_until_recorded(driver, 3)
-    screenshot(driver, "2-recording")
+    look(driver, "recording")
     assert_accessible(driver)
 
     # Tap: paused, and the clock stops; tap again: recording
@@ -116,20 +174,47 @@ def test_record_pause_stop_and_read(server, browser):
     # Enough speech for the transcript (the fake microphone says the sentence again and again)
     wait_until_recorded(driver, 9)
 
-    # A hold let go before it completes changes nothing (the ring fills, then empties); a completed hold stops and saves
+    # A hold let go before it completes changes nothing (the ring fills, then empties, and the recording goes on)
     ActionChains(driver).click_and_hold(record_button(driver)).perform()
     wait(driver, lambda d: hold_progress(d) >= 0.15, message="the ring did not fill while held", every=0.02)  # past a tap
     ActionChains(driver).release().perform()
     wait(driver, lambda d: hold_progress(d) < 0.01, message="the ring did not empty when let go")
     assert label(driver) == "Recording — tap to pause"
-    ActionChains(driver).click_and_hold(record_button(driver)).perform()
-    wait(driver, lambda d: live(d) == "Saved", message="holding did not stop and save")
-    ActionChains(driver).release().perform()
-    assert label(driver) == "Record"
+    resumed_at = seconds_of(clock(driver))
+    wait(driver, lambda d: seconds_of(clock(d)) > resumed_at, message="the recording did not go on after the hold was let go")
 
-    # The Library shows it on its way, then transcribed with words that were spoken
-    driver.find_element(By.CSS_SELECTOR, "[aria-label=Library]").click()
+    # A completed hold stops and saves; the hold itself is not recorded: the clock stands still from the press on
+    shown_while_held = []
+
+    def saved_while_watching_the_clock(d):
+        progress, shown, spoken = d.execute_script(
+            """const ring = document.querySelector('[data-slot=ring]');
+            const full = parseFloat(ring.style.getPropertyValue('stroke-dasharray'));
+            return [1 - parseFloat(ring.style.getPropertyValue('stroke-dashoffset')) / full,
+                    document.querySelector('[data-slot=elapsed]').textContent, document.getElementById('live').textContent]""")
+        if progress > 0.01:
+            shown_while_held.append((progress, shown))
+        return spoken == "Saved"
+
+    ActionChains(driver).click_and_hold(record_button(driver)).perform()
+    wait(driver, saved_while_watching_the_clock, every=0.02, message="holding did not stop and save")
+    ActionChains(driver).release().perform()
+    assert shown_while_held, "the ring never filled"
+    assert len({shown for _, shown in shown_while_held}) == 1, f"the clock ran on while the button was held to stop: {shown_while_held}"
+    assert label(driver) == "Record"
+    # The ring is empty again, ready for the next recording
+    wait(driver, lambda d: hold_progress(d) < 0.01, message="the ring stayed full after the recording stopped")
+    recorded = seconds_of(shown_while_held[0][1])  # the recording's length is within [recorded, recorded + 1) s
+
+    # The Library shows it on its way, then transcribed with words that were spoken. Keyboard
+    # navigation lands on the new screen without drawing a focus ring around all of it.
+    driver.find_element(By.CSS_SELECTOR, "[aria-label=Library]").send_keys(Keys.ENTER)
     wait(driver, lambda d: d.find_elements(By.CSS_SELECTOR, ".entry"))
+    assert driver.execute_script("return document.activeElement === document.getElementById('view')")
+    assert driver.execute_script("return getComputedStyle(document.getElementById('view')).outlineStyle") == "none"
+    ActionChains(driver).send_keys(Keys.TAB).perform()
+    assert driver.execute_script(
+        "const e = document.activeElement; return e.tagName === 'BUTTON' && getComputedStyle(e).outlineStyle") == "solid"
     seen = set()
 
     def transcribed(d):
@@ -141,13 +226,16 @@ def test_record_pause_stop_and_read(server, browser):
         return statuses == ["transcribed"]
 
     wait(driver, transcribed, timeout=5 * DEADLINE, message="never transcribed", every=1)
-    screenshot(driver, "3-library")
+    look(driver, "library")
     assert_accessible(driver)
     assert {"Uploading…", "Transcribing…"} & seen, seen
     entries = server_entries(server, driver)
     assert len(entries) == 1
     heard = set(entries[0]["transcript_raw"].split())
     assert len(heard & set(SPOKEN.split())) >= 4, entries[0]["transcript_raw"]
+    # The length kept is the recording's, without the holds
+    assert recorded - 0.75 < entries[0]["duration_s"] < recorded + 1.75, (recorded, entries[0]["duration_s"])
+    listed = text_of(driver, ".entry .length")
 
     # The entry: the clean transcript, and audio that plays
     driver.find_element(By.CSS_SELECTOR, ".entry").click()
@@ -162,29 +250,49 @@ def test_record_pause_stop_and_read(server, browser):
     driver.find_element(By.CSS_SELECTOR, "[data-action=original]").click()
     assert driver.find_element(By.CSS_SELECTOR, "[data-slot=transcript]").text.strip() == entries[0]["transcript_raw"].strip()
     driver.find_element(By.CSS_SELECTOR, "[data-action=original]").click()
-    # The audio is the recording: the clock showed 9 s before the holds (which record too), pauses left out
-    assert 8 < seconds < 60, seconds
+    # The audio is the recording: pauses and holds left out
+    assert recorded - 0.75 < seconds < recorded + 1.75, (recorded, seconds)
+    # The list, the entry page and the player say the same length
+    assert listed == text_of(driver, "[data-slot=meta]").rsplit(" · ", 1)[1] == shown_duration(seconds), (listed, seconds)
     driver.execute_script("arguments[0].currentTime = 2", audio)
     wait(driver, lambda d: abs(d.execute_script("return arguments[0].currentTime", audio) - 2) < 0.5, message="seeking failed")
-    screenshot(driver, "4-detail")
+    look(driver, "entry")
     assert_accessible(driver)
 
 
-def test_type_instead_and_export(server, browser):
+def in_view(driver, selector):
+    """The element is on screen, top to bottom, without scrolling the page."""
+    return driver.execute_script(
+        """const r = document.querySelector(arguments[0]).getBoundingClientRect();
+        return scrollY === 0 && r.height > 0 && r.top >= 0 && r.bottom <= innerHeight""", selector)
+
+
+def test_type_instead_export_and_form_feedback(server, browser):
     driver = browser
     email = register(driver, server)
+    # "Type instead" and the typed form's Save are on a phone's screen without scrolling
+    assert in_view(driver, "[data-action=type]")
     driver.find_element(By.CSS_SELECTOR, "[data-action=type]").click()
+    assert in_view(driver, "[data-form=typed] button[type=submit]")
+    look(driver, "home-typing")
+    # An empty entry is refused, and the page says why
+    driver.find_element(By.NAME, "text").send_keys("   ")
+    driver.find_element(By.CSS_SELECTOR, "[data-form=typed] button[type=submit]").click()
+    wait(driver, lambda d: "empty entry is not saved" in text_of(d, "[data-slot=typed-error]"))
+    assert outbox(driver) == []
     driver.find_element(By.NAME, "text").send_keys("Wrote this one instead of speaking.")
+    assert text_of(driver, "[data-slot=typed-error]") == ""
     driver.find_element(By.CSS_SELECTOR, "[data-form=typed] button[type=submit]").click()
     wait(driver, lambda d: len(server_entries(server, d)) == 1, message="the typed entry never reached the server")
 
     driver.find_element(By.CSS_SELECTOR, "[aria-label=Profile]").click()
     wait(driver, lambda d: d.find_element(By.CSS_SELECTOR, "[data-slot=count]").text == "1")
-    screenshot(driver, "5-profile")
+    look(driver, "profile")
     assert_accessible(driver)
     driver.find_element(By.CSS_SELECTOR, "[data-form=export] button[type=submit]").click()
     link = wait(driver, lambda d: (lambda a: a.is_displayed() and a)(d.find_element(By.CSS_SELECTOR, "[data-slot=download]")),
                 timeout=2 * DEADLINE, message="the export never became ready")
+    assert "Ready: 1 entry." in text_of(driver, "[data-slot=export-status]")
     href = link.get_attribute("href")
     assert href, link.get_attribute("outerHTML")
     with urllib.request.urlopen(href, timeout=DEADLINE) as response:
@@ -193,26 +301,48 @@ def test_type_instead_and_export(server, browser):
         texts = [opened.read(name).decode() for name in opened.namelist() if name.endswith(".txt") and name != "README.txt"]
     assert any("Wrote this one instead of speaking." in text for text in texts), texts
 
-    # Search finds it; a title, tags and mood can be set; deleting asks first
+    # Search finds it, and says so when nothing matches; a title, tags and mood can be set; deleting asks first
     driver.find_element(By.CSS_SELECTOR, "[aria-label=Library]").click()
     search = wait(driver, lambda d: d.find_element(By.CSS_SELECTOR, "[data-slot=search]"))
     search.send_keys("speaking")
     wait(driver, lambda d: d.execute_script("return document.querySelectorAll('.entry').length") == 1)
+    assert not driver.find_element(By.CSS_SELECTOR, "[data-slot=no-matches]").is_displayed()
     search.clear()
     search.send_keys("nothingsaidlikethis")
     wait(driver, lambda d: d.execute_script("return document.querySelectorAll('.entry').length") == 0)
+    wait(driver, lambda d: d.find_element(By.CSS_SELECTOR, "[data-slot=no-matches]").is_displayed(), message="no 'No matches'")
     search.clear()
     search.send_keys(" ")
     wait(driver, lambda d: d.execute_script("return document.querySelectorAll('.entry').length") == 1)
     driver.find_element(By.CSS_SELECTOR, ".entry").click()
     title = wait(driver, lambda d: d.find_element(By.NAME, "title"))
+    # A title too long is refused at the field, not cut, and nothing is sent
+    title.send_keys("a" * 201)
+    driver.find_element(By.CSS_SELECTOR, "[data-form=edit] button[type=submit]").click()
+    wait(driver, lambda d: "at most 200 characters" in text_of(d, "[data-slot=title-error]"))
+    assert title.get_attribute("aria-invalid") == "true"
+    assert len(title.get_attribute("value")) == 201
+    assert server_entries(server, driver)[0].get("title") in (None, "")
+    title.clear()
     title.send_keys("A quiet evening")
     driver.find_element(By.NAME, "tags").send_keys("home, reading")
     driver.find_element(By.CSS_SELECTOR, "select[name=mood] option[value='4']").click()
     driver.find_element(By.CSS_SELECTOR, "[data-form=edit] button[type=submit]").click()
     wait(driver, lambda d: d.find_element(By.CSS_SELECTOR, "[data-slot=title]").text == "A quiet evening")
+    # Saving says so, on the page and to a screen reader
+    wait(driver, lambda d: text_of(d, "[data-slot=saved]") == "Saved")
+    wait(driver, lambda d: live(d) == "Changes saved")
+    assert text_of(driver, "[data-slot=title-error]") == ""
     saved = server_entries(server, driver)[0]
     assert (saved["title"], saved["tags"], saved["mood"]) == ("A quiet evening", ["home", "reading"], 4)
+    # Tags and mood show on the entry and in the Library
+    chips = lambda d, where: d.execute_script(
+        "return [...document.querySelectorAll(arguments[0] + ' .chip')].map((chip) => chip.textContent)", where)
+    assert chips(driver, "[data-slot=chips]") == ["home", "reading", "Mood 4/5"]
+    driver.find_element(By.CSS_SELECTOR, "[data-action=back]").click()
+    wait(driver, lambda d: chips(d, ".entry") == ["home", "reading", "Mood 4/5"], message="the Library shows no tags and mood")
+    click(driver, ".entry")
+    wait(driver, lambda d: d.find_elements(By.CSS_SELECTOR, "[data-action=delete]"))
     driver.find_element(By.CSS_SELECTOR, "[data-action=delete]").click()
     wait(driver, expected_conditions.alert_is_present(), message="deleting did not ask").dismiss()
     assert len(server_entries(server, driver)) == 1
@@ -239,6 +369,25 @@ def test_type_instead_and_export(server, browser):
         raise AssertionError("the deleted account can still sign in")
     except urllib.error.HTTPError as refused:
         assert refused.code == 401
+
+    # A failed sign-in says why; switching to "Create account" clears it
+    form = driver.find_element(By.CSS_SELECTOR, "[data-form=signin]")
+    form.find_element(By.NAME, "email").send_keys(email)
+    form.find_element(By.NAME, "password").send_keys("not the password at all")
+    error = driver.find_element(By.CSS_SELECTOR, "[data-form=signin] [data-slot=error]")
+
+    def refused_with(d):
+        d.find_element(By.CSS_SELECTOR, "[data-slot=submit]").click()
+        return wait(d, lambda _: error.text)
+
+    refused_with(driver)
+    driver.find_element(By.CSS_SELECTOR, "[data-action=switch]").click()
+    assert error.text == ""
+    driver.find_element(By.CSS_SELECTOR, "[data-action=switch]").click()
+    # Too many tries: the server's limit, in words, with the time to wait
+    poll(lambda: "Too many attempts — try again in" in refused_with(driver), timeout=DEADLINE,
+         message="the sign-in limit never showed", every=0)
+    assert re.search(r"try again in \d+ seconds?\.", error.text), error.text
 
 
 def test_microphone_denied_still_lets_you_type(server, browser):
@@ -267,28 +416,119 @@ def record_seconds(driver, seconds):
     """Records until the recorder's clock shows `seconds`, then stops with the Stop button."""
     start_recording(driver)
     wait_until_recorded(driver, seconds)
-    driver.find_element(By.CSS_SELECTOR, "[data-action=stop]").click()
+    driver.find_element(By.CSS_SELECTOR, ".home [data-action=stop]").click()
     wait(driver, lambda d: live(d) == "Saved", message="stopping did not save")
+
+
+def in_page(driver, script):
+    """Runs `script` (the body of an async function with the app's modules `api`, `db` and `sync`) and answers its value."""
+    return driver.execute_async_script(
+        """const done = arguments[arguments.length - 1];
+        Promise.all([import('/app/api.js'), import('/app/db.js'), import('/app/sync.js')])
+          .then(([api, db, sync]) => (async () => { %s })())
+          .then(done, (e) => done('failed: ' + e));""" % script)
+
+
+def rows(driver):
+    """The Library's rows: [[status, words, pill], …]."""
+    return driver.execute_script(
+        """return [...document.querySelectorAll('.entry')].map((e) =>
+            [e.dataset.status, e.querySelector('.words').textContent, e.querySelector('.pill')?.textContent ?? null])""")
 
 
 def test_offline_recording_waits_and_uploads_once_back_online(server, browser):
     driver = browser
     register(driver, server)
+    # An entry on the server, tagged, and synced into this browser
+    type_entry(driver, "Walked by the river after work.")
+    wait(driver, lambda d: len(server_entries(server, d)) == 1, message="the typed entry never reached the server")
+    entry_id = server_entries(server, driver)[0]["id"]
+    assert in_page(driver, f"await api.call('PATCH', '/v1/entries/{entry_id}', {{ tags: ['outdoors'] }}); await sync.sync(); "
+                           f"return (await db.get('entries', '{entry_id}')).tags") == ["outdoors"]
     wait(driver, lambda d: d.execute_script("return navigator.serviceWorker.controller !== null"), message="no service worker")
     # Given the server cannot be reached, the app still opens (from the service worker's shell) and records
     server.stop()
     driver.refresh()
     wait(driver, lambda d: d.find_elements(By.CSS_SELECTOR, "[data-slot=record]"), message="the app did not open offline")
     record_seconds(driver, 2)
-    # The recording waits in the browser, queued with its reason
-    wait(driver, lambda d: [state for _, state in outbox(d)] == ["queued"], message="not queued")
-    wait(driver, lambda d: "Waiting to upload" in d.find_element(By.CSS_SELECTOR, "[data-slot=pending]").text,
-         message="the queued recording is not shown as waiting")
-    # When the server is back, then it is uploaded, and exactly one entry exists
+    type_entry(driver, "An offline note about the garden.")
+    # What waits is shown as waiting, with one name, on Home and in the Library
+    wait(driver, lambda d: sorted(state for _, state in outbox(d)) == ["queued", "queued"], message="not queued")
+    wait(driver, lambda d: d.execute_script(
+        "return [...document.querySelectorAll('[data-slot=pending] li .meta')].map((e) => e.textContent)") == ["Waiting to upload"] * 2,
+        message="the queued entries are not shown as waiting")
+    driver.find_element(By.CSS_SELECTOR, "[aria-label=Library]").click()
+    wait(driver, lambda d: sorted(pill or "" for _, _, pill in rows(d)) == ["", "Waiting to upload", "Waiting to upload"],
+         message="the Library does not show both as waiting to upload")
+    wait(driver, lambda d: "You are offline" in text_of(d, "[data-slot=notice]"), message="the Library does not say it is offline")
+    # Search looks through what is on this device: typed text, transcripts, titles and tags
+    search = driver.find_element(By.CSS_SELECTOR, "[data-slot=search]")
+    for query, found in [("garden", ["An offline note about the garden."]), ("outdoors", ["Walked by the river after work."])]:
+        search.clear()
+        search.send_keys(query)
+        wait(driver, lambda d: [words for _, words, _ in rows(d)] == found, message=f"searching '{query}' offline")
+    search.clear()
+    search.send_keys("nothingsaidlikethis")
+    wait(driver, lambda d: d.find_element(By.CSS_SELECTOR, "[data-slot=no-matches]").is_displayed(), message="no 'No matches' offline")
+    search.clear()
+    search.send_keys(" ")
+    wait(driver, lambda d: len(rows(d)) == 3)
+    assert "Failed to fetch" not in page_text(driver)
+    # A waiting recording opens here: it plays from this device and says what it waits for
+    click(driver, ".entry:has(.length)")
+    wait(driver, lambda d: "Waiting to upload" in text_of(d, ".detail [data-slot=status]"), message="the waiting entry did not open")
+    audio = driver.find_element(By.CSS_SELECTOR, "[data-slot=audio]")
+    assert audio.get_attribute("src").startswith("blob:")
+    wait(driver, lambda d: d.execute_script("return Number.isFinite(arguments[0].duration) && arguments[0].duration > 0", audio),
+         message="the waiting recording does not play")
+    assert not driver.find_element(By.CSS_SELECTOR, "[data-form=edit]").is_displayed()
+    look(driver, "entry-waiting")
+    # The Profile says it is offline, in one line, instead of empty figures
+    driver.find_element(By.CSS_SELECTOR, "[aria-label=Profile]").click()
+    wait(driver, lambda d: d.find_element(By.CSS_SELECTOR, "[data-slot=offline]").is_displayed(), message="the Profile does not say it is offline")
+    assert not driver.find_element(By.CSS_SELECTOR, "[data-slot=stats]").is_displayed()
+    assert text_of(driver, ".profile > [data-slot=error]") == ""
+    assert "Failed to fetch" not in page_text(driver)
+    look(driver, "profile-offline")
+    # When the server is back, then they are uploaded, and exactly one entry each exists
     server.start_again()
     driver.refresh()
     wait(driver, lambda d: outbox(d) == [], message="never uploaded")
-    assert len(server_entries(server, driver)) == 1
+    assert len(server_entries(server, driver)) == 3
+
+
+def test_signing_out_offline_ends_the_session(server, browser):
+    driver = browser
+    register(driver, server)
+    # Given an entry waiting for the server and no network, signing out asks, then signs out here at once
+    network(driver, offline=True)
+    type_entry(driver, "Written on the train.")
+    wait(driver, lambda d: [state for _, state in outbox(d)] == ["queued"])
+    driver.find_element(By.CSS_SELECTOR, "[aria-label=Profile]").click()
+    wait(driver, lambda d: d.find_element(By.CSS_SELECTOR, "[data-action=signout]")).click()
+    alert = wait(driver, expected_conditions.alert_is_present(), message="signing out with an unsent entry did not ask")
+    assert alert.text.startswith("1 entry has not reached the server yet"), alert.text
+    alert.accept()
+    wait(driver, lambda d: d.find_elements(By.CSS_SELECTOR, "[data-form=signin]"), message="not signed out offline")
+    # Then, back online, a reload asks for the password, and the browser's sign-in cookie no longer works
+    network(driver)
+    driver.refresh()
+    wait(driver, lambda d: d.find_elements(By.CSS_SELECTOR, "[data-form=signin]"), message="the diary opened without a password")
+    wait(driver, lambda d: d.execute_script("return localStorage.getItem('myday.signingOut')") is None,
+         message="the sign-out never reached the server")
+    status = driver.execute_async_script(
+        """const done = arguments[arguments.length - 1];
+        fetch('/v1/auth/web/refresh', { method: 'POST', headers: { 'X-MyDay-Web': '1' } }).then((r) => done(r.status), (e) => done(String(e)));""")
+    assert status == 401, status
+    driver.refresh()
+    wait(driver, lambda d: d.find_elements(By.CSS_SELECTOR, "[data-form=signin]"), message="the diary opened without a password")
+    # The unsent entry stays in this browser for its account, and another account never sees it
+    register(driver, server)
+    assert driver.find_elements(By.CSS_SELECTOR, "[data-slot=pending] li") == []
+    driver.find_element(By.CSS_SELECTOR, "[aria-label=Library]").click()
+    wait(driver, lambda d: d.find_element(By.CSS_SELECTOR, "[data-slot=empty]").is_displayed())
+    assert [state for _, state in outbox(driver)] == ["queued"]
+    assert server_entries(server, driver) == []
 
 
 def test_reload_mid_upload_leaves_exactly_one_entry(server, browser):
@@ -341,6 +581,112 @@ def test_keyboard_space_pauses_and_holding_escape_stops(server, browser):
     wait(driver, lambda d: d.find_elements(By.CSS_SELECTOR, "[data-form=signin]"), message="the session survived the sign-out")
 
 
+def shown_after_next_frame(driver, selector):
+    """The text of `selector` once the page has drawn two more frames."""
+    return driver.execute_async_script(
+        """const done = arguments[arguments.length - 1];
+        requestAnimationFrame(() => requestAnimationFrame(() => done(document.querySelector(arguments[0]).textContent)));""", selector)
+
+
+def test_a_recording_shows_on_every_screen(server, browser):
+    driver = browser
+    register(driver, server)
+    bar = lambda d: d.find_element(By.ID, "recording-bar")
+    bar_clock = lambda d: text_of(d, "#recording-bar [data-slot=recording-elapsed]")
+    assert not bar(driver).is_displayed()
+    start_recording(driver)
+    # On Home the record button shows it; on any other screen, the bar under the header (outside the page's main part)
+    driver.find_element(By.CSS_SELECTOR, "[aria-label=Library]").click()
+    wait(driver, lambda d: bar(d).is_displayed(), message="no recording bar in the Library")
+    assert driver.execute_script("return !document.getElementById('view').contains(document.getElementById('recording-bar'))")
+    shown = seconds_of(bar_clock(driver))
+    wait(driver, lambda d: seconds_of(bar_clock(d)) > shown, message="the bar's clock does not run")
+    assert text_of(driver, "#recording-bar [data-slot=recording-state]") == "Recording"
+    look(driver, "library-recording")
+    assert_accessible(driver)
+    # Pausing from the bar stops its clock; resuming starts it again
+    driver.find_element(By.CSS_SELECTOR, "#recording-bar [data-action=pause]").click()
+    wait(driver, lambda d: text_of(d, "#recording-bar [data-slot=recording-state]") == "Paused")
+    wait(driver, lambda d: live(d) == "Paused", message="the pause was not announced")
+    assert text_of(driver, "#recording-bar [data-action=pause]") == "Resume"
+    paused_at = shown_after_next_frame(driver, "#recording-bar [data-slot=recording-elapsed]")
+    began = browser_now(driver)
+    wait(driver, lambda d: browser_now(d) - began >= 1500)
+    assert shown_after_next_frame(driver, "#recording-bar [data-slot=recording-elapsed]") == paused_at
+    driver.find_element(By.CSS_SELECTOR, "#recording-bar [data-action=pause]").click()
+    wait(driver, lambda d: seconds_of(bar_clock(d)) > seconds_of(paused_at), message="resuming from the bar did not resume")
+    # The Profile shows it too, and the bar leads back to Home, where the recording goes on
+    driver.find_element(By.CSS_SELECTOR, "[aria-label=Profile]").click()
+    wait(driver, lambda d: d.find_elements(By.CSS_SELECTOR, ".profile"))
+    assert bar(driver).is_displayed()
+    driver.find_element(By.CSS_SELECTOR, "#recording-bar [data-action=home]").click()
+    wait(driver, lambda d: d.find_elements(By.CSS_SELECTOR, ".home"))
+    assert not bar(driver).is_displayed()
+    assert label(driver) == "Recording — tap to pause"
+    # Stopping from the bar saves it, and the bar goes
+    driver.find_element(By.CSS_SELECTOR, "[aria-label=Library]").click()
+    wait(driver, lambda d: bar(d).is_displayed())
+    driver.find_element(By.CSS_SELECTOR, "#recording-bar [data-action=stop]").click()
+    wait(driver, lambda d: live(d) == "Saved", message="stopping from the bar did not save")
+    wait(driver, lambda d: not bar(d).is_displayed(), message="the bar stayed after the recording stopped")
+    wait(driver, lambda d: len(server_entries(server, d)) == 1, message="the recording never reached the server")
+
+
+def test_changes_show_live_in_another_browser(server, browser, speech):
+    driver = browser
+    email = register(driver, server)
+    # The change feed's reader: events split anywhere, comments skipped, CRLF or LF
+    parsed = driver.execute_async_script(
+        r"""const done = arguments[arguments.length - 1];
+        import('/app/live.js').then(({ eventParser }) => {
+          const events = [];
+          const feed = eventParser((event) => events.push(event));
+          for (const piece of [': keep-alive\n\nevent: change\ndata: {"change_seq"', ': 7}\n', '\n',
+                               'event: change\r\ndata: {"change_seq": 8}\r\n\r\n']) feed(piece);
+          done(events);
+        }, (e) => done(String(e)));""")
+    assert parsed == [{"event": "change", "data": '{"change_seq": 7}'}, {"event": "change", "data": '{"change_seq": 8}'}], parsed
+    other = start_chromium(speech)
+    try:
+        sign_in(other, server, email)
+        other.execute_script("window.sameDocument = true")
+        other.find_element(By.CSS_SELECTOR, "[aria-label=Library]").click()
+        wait(other, lambda d: d.find_element(By.CSS_SELECTOR, "[data-slot=empty]").is_displayed())
+        # Given the second browser shows the Library, a typed entry here appears there by itself
+        type_entry(driver, "Typed in the first browser.")
+        wait(other, lambda d: [words for _, words, _ in rows(d)] == ["Typed in the first browser."],
+             message="the typed entry never appeared in the other browser")
+        # A recording here appears there, and becomes transcribed there, by itself
+        record_seconds(driver, 4)
+        wait(other, lambda d: d.execute_script("return document.querySelector('.entry:has(.length)')?.dataset.status") == "transcribed",
+             timeout=5 * DEADLINE, message="the recording never showed as transcribed in the other browser")
+        # Both open it; a new title here shows there
+        click(other, ".entry:has(.length)")
+        wait(other, lambda d: text_of(d, "[data-slot=transcript]").strip())
+        driver.find_element(By.CSS_SELECTOR, "[aria-label=Library]").click()
+        click(driver, ".entry:has(.length)")
+        title = wait(driver, lambda d: d.find_element(By.NAME, "title"))
+        title.send_keys("Evening walk")
+        driver.find_element(By.CSS_SELECTOR, "[data-form=edit] button[type=submit]").click()
+        wait(other, lambda d: text_of(d, ".detail [data-slot=title]") == "Evening walk", message="the new title never showed there")
+        # "Transcribe again" there: the open entry says "Transcribing…", then shows its transcript by itself, in both browsers
+        for page in (driver, other):
+            page.execute_script(
+                """const status = document.querySelector('.detail [data-slot=status]');
+                window.statuses = [];
+                new MutationObserver(() => window.statuses.push(status.textContent)).observe(status, { childList: true, characterData: true, subtree: true });""")
+        other.find_element(By.CSS_SELECTOR, "[data-action=retranscribe]").click()
+        for page in (other, driver):
+            wait(page, lambda d: "Transcribing…" in d.execute_script("return window.statuses"), message="never said Transcribing…")
+            wait(page, lambda d: text_of(d, ".detail [data-slot=status]") == "" and text_of(d, "[data-slot=transcript]").strip(),
+                 timeout=5 * DEADLINE, message="the open entry never showed its new transcript")
+        # All of it came through the change feed, in the same page, never reloaded
+        assert other.execute_script("return window.sameDocument") is True
+        assert other.execute_script("return document.body.dataset.updates") == "live"
+    finally:
+        quit_chromium(other)
+
+
 def test_dark_mode_and_reduced_motion(server, browser):
     driver = browser
     driver.execute_cdp_cmd("Emulation.setEmulatedMedia", {"features": [
@@ -350,7 +696,6 @@ def test_dark_mode_and_reduced_motion(server, browser):
     assert background == "rgb(23, 22, 20)", background
     transition = driver.execute_script("return getComputedStyle(document.querySelector('.record')).transitionDuration")
     assert transition in ("0s", "0s, 0s"), transition
-    screenshot(driver, "6-home-dark")
 
 
 def test_provider_buttons_appear_only_when_configured(server, browser):
@@ -359,6 +704,7 @@ def test_provider_buttons_appear_only_when_configured(server, browser):
     wait(driver, lambda d: d.find_elements(By.CSS_SELECTOR, "[data-form=signin]"))
     assert not driver.find_element(By.CSS_SELECTOR, "[data-action=apple]").is_displayed()
     assert not driver.find_element(By.CSS_SELECTOR, "[data-action=google]").is_displayed()
+    look(driver, "sign-in")
     data = tempfile.mkdtemp(prefix="myday-web-")
     with_providers = Server(data, MYDAY_APPLE_CLIENT_IDS="com.example.myday.web",
                             MYDAY_GOOGLE_CLIENT_IDS="1234.apps.googleusercontent.com")
@@ -425,6 +771,7 @@ def test_confirm_the_address_export_delete_and_forgot_password(browser):
         driver.find_element(By.CSS_SELECTOR, "[data-action=forgot]").click()
         form = wait(driver, lambda d: d.find_element(By.CSS_SELECTOR, "[data-form=forgot]"))
         form.find_element(By.NAME, "email").send_keys(email)
+        look(driver, "forgot-password")
         form.find_element(By.CSS_SELECTOR, "button[type=submit]").click()
         wait(driver, lambda d: "Check your mail" in d.find_element(By.CSS_SELECTOR, "[data-slot=sent]").text)
         assert_accessible(driver)

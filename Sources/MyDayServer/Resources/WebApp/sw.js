@@ -3,8 +3,9 @@
 const CACHE = "myday-shell-v1";
 const SHELL = [
   "/", "/manifest.webmanifest", "/app/styles.css", "/app/icon.svg", "/app/icon-180.png", "/app/main.js", "/app/api.js", "/app/db.js",
-  "/app/hold.js", "/app/recorder.js", "/app/sync.js", "/app/ui.js", "/app/uploads.js", "/app/waveform.js",
-  "/app/views/detail.js", "/app/views/home.js", "/app/views/library.js", "/app/views/profile.js", "/app/views/signin.js",
+  "/app/hold.js", "/app/live.js", "/app/recorder.js", "/app/sync.js", "/app/ui.js", "/app/uploads.js", "/app/waveform.js",
+  "/app/views/detail.js", "/app/views/home.js", "/app/views/library.js", "/app/views/profile.js", "/app/views/recording-bar.js",
+  "/app/views/signin.js",
 ];
 
 self.addEventListener("install", (event) => {

@@ -17,6 +17,24 @@ export class APIError extends Error {
 }
 
 const REMEMBERED = "myday.account";
+// Set from the moment someone signs out until the server has revoked the sign-in cookie.
+const SIGNING_OUT = "myday.signingOut";
+const OFFLINE = "You are offline: My Day cannot reach its server right now. Try again when you are back online.";
+
+/** True when `error` is the network failing (offline, or the server unreachable), not an answer. */
+export function isOffline(error) {
+  return error instanceof APIError && error.code === "offline";
+}
+
+/** `fetch`, with a failed network turned into an APIError that says so in words. */
+async function request(path, init) {
+  try {
+    return await fetch(path, init);
+  } catch (error) {
+    if (error?.name === "AbortError") throw error;
+    throw new APIError(0, "offline", OFFLINE, null);
+  }
+}
 
 /** The signed-in account; offline, the one this browser was last signed in as; or null. */
 export function currentAccount() {
@@ -25,6 +43,7 @@ export function currentAccount() {
 
 /** Opens offline as the account this browser was last signed in as (recordings wait for the server). */
 export function resumeOffline() {
+  if (localStorage.getItem(SIGNING_OUT)) return null;
   account = JSON.parse(localStorage.getItem(REMEMBERED) ?? "null");
   return account;
 }
@@ -44,7 +63,7 @@ function forget() {
 }
 
 async function webSession(path, body) {
-  const response = await fetch(`/v1/auth/web/${path}`, {
+  const response = await request(`/v1/auth/web/${path}`, {
     method: "POST",
     credentials: "same-origin",
     headers: { "Content-Type": "application/json", "X-MyDay-Web": "1" },
@@ -55,10 +74,12 @@ async function webSession(path, body) {
 }
 
 export async function register(email, password) {
+  await finishSignOut();
   return adopt(await webSession("register", { email, password }));
 }
 
 export async function login(email, password) {
+  await finishSignOut();
   return adopt(await webSession("login", { email, password }));
 }
 
@@ -66,16 +87,25 @@ export async function login(email, password) {
 export async function signInWithApple(identityToken, nonce, name) {
   const body = { identity_token: identityToken, nonce };
   if (name) body.name = name;
+  await finishSignOut();
   return adopt(await webSession("apple", body));
 }
 
 /** Signs in with the ID token Google Identity Services answered. */
 export async function signInWithGoogle(idToken, nonce) {
+  await finishSignOut();
   return adopt(await webSession("google", { id_token: idToken, nonce }));
 }
 
-/** Restores the session from the cookie; answers the account, or null when there is none. */
+/**
+ * Restores the session from the cookie; answers the account, or null when there is none. After a
+ * sign-out the server has not heard of yet, never: the cookie is revoked first, when it can be.
+ */
 export async function resume() {
+  if (localStorage.getItem(SIGNING_OUT)) {
+    await finishSignOut().catch(() => {});
+    return null;
+  }
   try {
     return adopt(await refreshOnce());
   } catch (error) {
@@ -102,12 +132,21 @@ function refreshOnce() {
   return refreshing;
 }
 
+/**
+ * Signs out here at once, online or not; the server revokes the sign-in cookie now, or when it can
+ * next be reached (`finishSignOut`).
+ */
 export async function logout() {
-  try {
-    await webSession("logout");
-  } finally {
-    forget();
-  }
+  localStorage.setItem(SIGNING_OUT, "1");
+  forget();
+  await finishSignOut().catch(() => {});
+}
+
+/** Tells the server about a sign-out it has not heard of yet, so its cookie stops working. */
+export async function finishSignOut() {
+  if (!localStorage.getItem(SIGNING_OUT)) return;
+  await webSession("logout");
+  localStorage.removeItem(SIGNING_OUT);
 }
 
 /** After the account was deleted on the server. */
@@ -122,18 +161,26 @@ async function validToken() {
 
 /** A JSON call with the access token; refreshes once after a 401. */
 export async function call(method, path, body) {
-  for (let attempt = 0; attempt < 2; attempt++) {
+  return answer(await authorized(path, {
+    method,
+    headers: body === undefined ? {} : { "Content-Type": "application/json" },
+    body: body === undefined ? undefined : JSON.stringify(body),
+  }));
+}
+
+/** A GET whose answer is read as it arrives (the change feed); the response, once it is a good one. */
+export async function stream(path, signal) {
+  const response = await authorized(path, { method: "GET", signal });
+  if (!response.ok) throw await errorFrom(response);
+  return response;
+}
+
+async function authorized(path, init) {
+  for (let attempt = 0; ; attempt++) {
     const token = await validToken();
-    const response = await fetch(path, {
-      method,
-      headers: { Authorization: `Bearer ${token}`, ...(body === undefined ? {} : { "Content-Type": "application/json" }) },
-      body: body === undefined ? undefined : JSON.stringify(body),
-    });
-    if (response.status === 401 && attempt === 0) {
-      accessToken = null;
-      continue;
-    }
-    return answer(response);
+    const response = await request(path, { ...init, headers: { ...init.headers, Authorization: `Bearer ${token}` } });
+    if (response.status !== 401 || attempt > 0) return response;
+    accessToken = null;
   }
 }
 
@@ -144,7 +191,7 @@ export async function resetPassword(token, newPassword) {
 
 /** A call anyone may make, without a session (a forgotten password, a mailed link). */
 export async function callPublic(method, path, body) {
-  const response = await fetch(path, {
+  const response = await request(path, {
     method,
     headers: body === undefined ? {} : { "Content-Type": "application/json" },
     body: body === undefined ? undefined : JSON.stringify(body),
@@ -160,21 +207,28 @@ async function answer(response) {
 }
 
 export async function config() {
-  const response = await fetch("/v1/config");
+  const response = await request("/v1/config");
   if (!response.ok) throw await errorFrom(response);
   return response.json();
 }
 
+/** The error of an answer, with a sentence a person understands: the server's own, or one of ours. */
 async function errorFrom(response) {
   let code = `http_${response.status}`;
-  let message = response.statusText || "The server answered with an error.";
+  let message = null;
   try {
     const body = await response.json();
     code = body.error?.code ?? code;
-    message = body.error?.message ?? message;
+    message = body.error?.message ?? null;
   } catch {
-    // Not JSON: keep the status line.
+    // Not JSON (a proxy's page, say): the sentence below says what happened.
   }
-  const retry = response.headers.get("Retry-After");
-  return new APIError(response.status, code, message, retry === null ? null : Number(retry));
+  const header = response.headers.get("Retry-After");
+  const retryAfter = header === null || Number.isNaN(Number(header)) ? null : Number(header);
+  if (response.status === 429 || code === "rate_limited") {
+    message = retryAfter ? `Too many attempts — try again in ${retryAfter === 1 ? "1 second" : `${retryAfter} seconds`}.` : "Too many attempts — try again in a minute.";
+  } else if (response.status >= 500) {
+    message = "My Day's server ran into a problem. Please try again in a moment.";
+  }
+  return new APIError(response.status, code, message ?? "My Day's server could not do that. Please try again.", retryAfter);
 }

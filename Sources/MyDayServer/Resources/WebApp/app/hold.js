@@ -7,30 +7,35 @@ const TAP_MS = 300;
 
 /**
  * Wires `button`: `onTap()` for a tap, `onStop()` when a hold completes, `onProgress(0…1)` while
- * holding, `canHold()` tells whether a hold means anything now (a recording is under way).
+ * holding, `canHold()` tells whether a hold means anything now (a recording is under way). While a
+ * recording is under way, `onPress()` comes as a press begins (before it is known to be a tap or a
+ * hold) and `onLetGo()` when a press ends as neither a tap nor a completed hold.
  */
-export function wireHold(button, { onTap, onStop, onProgress, canHold }) {
+export function wireHold(button, { onTap, onStop, onProgress, canHold, onPress = () => {}, onLetGo = () => {} }) {
   let began = null;
   let frame = null;
-  let finished = false;
+  let holding = false;
 
   function tick() {
     if (began === null) return;
     const progress = Math.min(1, (performance.now() - began) / HOLD_MS);
     onProgress(progress);
     if (progress >= 1) {
-      finished = true;
       began = null;
+      holding = false;
       onStop();
+      onProgress(0);
       return;
     }
     frame = requestAnimationFrame(tick);
   }
 
   function press() {
-    finished = false;
     began = performance.now();
-    if (canHold()) frame = requestAnimationFrame(tick);
+    holding = canHold();
+    if (!holding) return;
+    onPress();
+    frame = requestAnimationFrame(tick);
   }
 
   function release() {
@@ -39,13 +44,18 @@ export function wireHold(button, { onTap, onStop, onProgress, canHold }) {
     began = null;
     cancelAnimationFrame(frame);
     onProgress(0);
-    if (!finished && (held < TAP_MS || !canHold())) onTap();
+    if (held < TAP_MS || !holding) onTap();
+    else onLetGo();
+    holding = false;
   }
 
   function cancel() {
+    if (began === null) return;
     began = null;
     cancelAnimationFrame(frame);
     onProgress(0);
+    if (holding) onLetGo();
+    holding = false;
   }
 
   button.addEventListener("pointerdown", (event) => {

@@ -4,7 +4,9 @@
 
 import * as api from "./api.js";
 import * as db from "./db.js";
+import * as live from "./live.js";
 import { recoverInterrupted } from "./recorder.js";
+import * as sync from "./sync.js";
 import * as uploads from "./uploads.js";
 import { detailView } from "./views/detail.js";
 import { homeView } from "./views/home.js";
@@ -16,21 +18,25 @@ const main = document.getElementById("view");
 const bar = document.getElementById("bar");
 let home = null;
 let library = null;
+// The screen showing: { root, update? }, where `update()` redraws it from what was synced.
+let current = null;
 
-function show(node) {
-  main.replaceChildren(node);
+function show(view) {
+  current = view.root ? view : { root: view };
+  main.replaceChildren(current.root);
   main.focus({ preventScroll: true });
+  home?.shown();
 }
 
 async function route() {
   const [, page, id] = location.hash.split("/");
   try {
     if (page === "library") {
-      show(library.root);
+      show(library);
       await library.render();
       library.refresh();
     } else if (page === "entry" && id) {
-      show(await detailView(id, { back: () => (location.hash = "#/library") }));
+      show(await detailView(id, { back: () => (location.hash = "#/library"), reopen: route }));
     } else if (page === "profile") {
       show(profileView({ onSignedOut: signedOut }));
     } else if (page === "verify" && id) {
@@ -42,8 +48,19 @@ async function route() {
       show(home);
     }
   } catch (failure) {
-    main.replaceChildren(Object.assign(document.createElement("p"), { className: "error", textContent: failure.message }));
+    show(Object.assign(document.createElement("p"), { className: "error", textContent: failure.message }));
   }
+}
+
+/** Something changed on the server (here or on another device): pull it, and redraw the screen showing. */
+async function changed() {
+  let offline = false;
+  try {
+    await sync.sync();
+  } catch (failure) {
+    offline = api.isOffline(failure);
+  }
+  await current?.update?.({ offline });
 }
 
 async function signedIn() {
@@ -52,16 +69,18 @@ async function signedIn() {
   await db.claimDiary(me.id);
   // Ask the browser not to evict unsent recordings under storage pressure.
   navigator.storage?.persist?.().catch(() => {});
-  home = homeView();
+  home = homeView({ bar: document.getElementById("recording-bar"), goHome: () => (location.hash = "#/") });
   library = libraryView({ open: (id) => (location.hash = `#/entry/${id}`) });
   for (const recording of await recoverInterrupted()) await uploads.enqueueRecording(recording);
   addEventListener("myday:session-ended", signedOut, { once: true });
   await uploads.start();
   addEventListener("hashchange", route);
   route();
+  live.start(changed, (state) => (document.body.dataset.updates = state));
 }
 
 async function signedOut() {
+  live.stop();
   location.hash = "#/";
   location.reload();
 }
@@ -92,6 +111,8 @@ async function begin() {
     account = api.resumeOffline();
   }
   if (account) return signedIn();
+  // A sign-out made offline reaches the server as soon as it can be reached.
+  addEventListener("online", () => api.finishSignOut().catch(() => {}));
   const config = await api.config().catch(() => null);
   show(signInView({ config, onSignedIn: signedIn }));
 }

@@ -3,8 +3,26 @@
 import * as db from "./db.js";
 import { call } from "./api.js";
 
-/** Pulls every change; answers the number of pages. */
-export async function sync() {
+let running = null;
+let again = null;
+
+/**
+ * Pulls every change; answers the number of pages. One pull at a time: asked during one, it pulls
+ * once more after it (so no change is missed), however often it was asked meanwhile.
+ */
+export function sync() {
+  if (!running) {
+    running = pull().finally(() => (running = null));
+    return running;
+  }
+  again ??= running.catch(() => {}).then(() => {
+    again = null;
+    return sync();
+  });
+  return again;
+}
+
+async function pull() {
   let cursor = (await db.get("state", "cursor")) ?? null;
   let pages = 0;
   for (;;) {

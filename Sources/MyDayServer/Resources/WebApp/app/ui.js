@@ -26,9 +26,9 @@ export function announce(text) {
   requestAnimationFrame(() => (live.textContent = text));
 }
 
-/** `m:ss`, or `h:mm:ss` from an hour on. */
+/** `m:ss`, or `h:mm:ss` from an hour on, whole seconds cut as the browser's audio player cuts them. */
 export function duration(seconds) {
-  const whole = Math.round(seconds);
+  const whole = Math.floor(Number.isFinite(seconds) ? Math.max(0, seconds) : 0);
   const [h, m, s] = [Math.floor(whole / 3600), Math.floor(whole / 60) % 60, whole % 60];
   const two = (n) => String(n).padStart(2, "0");
   return h > 0 ? `${h}:${two(m)}:${two(s)}` : `${m}:${two(s)}`;
@@ -38,6 +38,7 @@ export function duration(seconds) {
 export function pill(status) {
   switch (status) {
     case "queued":
+      return { text: "Waiting to upload", kind: "" };
     case "uploading":
       return { text: "Uploading…", kind: "" };
     case "pending_upload":
@@ -50,6 +51,18 @@ export function pill(status) {
     default:
       return null;
   }
+}
+
+/** "1 entry", "3 entries": a count with its noun. */
+export function counted(count, one, many) {
+  return `${count} ${count === 1 ? one : many}`;
+}
+
+/** An entry's tags and mood as small labels (none when it has neither). */
+export function chips(entry) {
+  const nodes = (entry.tags ?? []).map((tag) => el("span", { class: "chip" }, tag));
+  if (entry.mood) nodes.push(el("span", { class: "chip mood" }, `Mood ${entry.mood}/5`));
+  return nodes;
 }
 
 /** `YYYY-MM-DD` of a date in a time zone. */

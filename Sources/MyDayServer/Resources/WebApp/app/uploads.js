@@ -171,12 +171,12 @@ export function backoff(attempts, retryAfterSeconds) {
 }
 
 function isWorthRetrying(error) {
-  if (!(error instanceof APIError)) return true; // the network failed
+  if (!(error instanceof APIError) || error.status === 0) return true; // the network failed
   return [403, 408, 425, 429].includes(error.status) || error.status >= 500; // 403: the upload URL expired
 }
 
 function describe(error) {
-  return error instanceof APIError ? error.message : "Could not reach the server; it will be sent when you are back online.";
+  return error instanceof APIError && error.status !== 0 ? error.message : "Waiting for the connection: it is sent when you are back online.";
 }
 
 export function timeZone() {

@@ -3,12 +3,17 @@ import { HOLD_MS, wireHold } from "../hold.js";
 import { Recording } from "../recorder.js";
 import { announce, duration, el, fromTemplate } from "../ui.js";
 import { Waveform } from "../waveform.js";
+import { recordingBar } from "./recording-bar.js";
 
 const RING = 2 * Math.PI * 56;
 const HINT_SHOWN = "myday.stopHintShown";
 
-/** Home: the record button, the waveform, elapsed time, "Type instead", and what waits to upload. */
-export function homeView() {
+/**
+ * Home: the record button, the waveform, elapsed time, "Type instead", and what waits to upload. Made
+ * once and kept, so a recording goes on while another screen is open, shown there by the bar under
+ * the header (`bar`).
+ */
+export function homeView({ bar, goHome }) {
   const view = fromTemplate("home-template");
   const button = view.slot("record");
   const ring = view.slot("ring");
@@ -22,6 +27,17 @@ export function homeView() {
   let state = "idle";
   let busy = false;
   let frame = null;
+  // Set while a press on the button has paused the recording until it is known to be a tap or a hold.
+  let pressPaused = false;
+  const showBar = recordingBar(bar, { onHome: goHome, onPause: tap, onStop: finish });
+
+  function updateBar() {
+    showBar(view.root.isConnected || !recording ? "idle" : state, recording?.elapsed() ?? 0);
+  }
+
+  function setRing(progress) {
+    ring.style.setProperty("stroke-dashoffset", String(RING * (1 - progress)));
+  }
 
   function show(next, spoken) {
     state = next;
@@ -31,6 +47,8 @@ export function homeView() {
     };
     button.setAttribute("aria-label", labels[next]);
     stop.hidden = !(next === "recording" || next === "paused");
+    view.action("type").hidden = next !== "idle";
+    updateBar();
     if (spoken) {
       status.textContent = spoken;
       announce(spoken);
@@ -44,6 +62,7 @@ export function homeView() {
     elapsed.textContent = duration(recording.elapsed());
     waveform.push(recording.paused ? 0 : recording.level());
     waveform.draw();
+    updateBar();
     frame = requestAnimationFrame(animate);
   }
 
@@ -52,7 +71,10 @@ export function homeView() {
     busy = true;
     try {
       if (state === "idle") await begin();
-      else if (state === "recording") {
+      else if (state === "recording" && pressPaused) {
+        pressPaused = false;
+        show("paused", "Paused");
+      } else if (state === "recording") {
         recording.pause();
         show("paused", "Paused");
       } else if (state === "paused") {
@@ -89,6 +111,7 @@ export function homeView() {
   async function finish() {
     if (!recording || busy) return;
     busy = true;
+    pressPaused = false;
     const current = recording;
     show("saving");
     try {
@@ -100,19 +123,33 @@ export function homeView() {
       hint.hidden = true;
       elapsed.textContent = "0:00";
       waveform.clear();
+      setRing(0);
       show("idle", "Saved");
     } catch (error) {
       show("idle", `The recording could not be saved: ${error.message}. It is kept and will be recovered.`);
+      setRing(0);
     } finally {
       busy = false;
     }
   }
 
+  // A press pauses the recording at once, so a hold that stops it is not part of it; a tap or a hold
+  // let go early resumes it (a recording paused before the press stays paused).
   wireHold(button, {
     onTap: tap,
     onStop: finish,
-    onProgress: (progress) => ring.style.setProperty("stroke-dashoffset", String(RING * (1 - progress))),
+    onProgress: setRing,
     canHold: () => state === "recording" || state === "paused",
+    onPress: () => {
+      if (state !== "recording" || recording.paused) return;
+      recording.pause();
+      pressPaused = true;
+    },
+    onLetGo: () => {
+      if (!pressPaused) return;
+      pressPaused = false;
+      recording.resume();
+    },
   });
   stop.addEventListener("click", finish);
   addEventListener("keydown", (event) => {
@@ -123,18 +160,35 @@ export function homeView() {
     }
   });
 
+  const typedError = view.slot("typed-error");
+  function typing(on) {
+    view.root.dataset.mode = on ? "typing" : "recording";
+    typed.hidden = !on;
+    typedError.textContent = "";
+    typed.elements.text.removeAttribute("aria-invalid");
+  }
   view.action("type").addEventListener("click", () => {
-    typed.hidden = false;
+    typing(true);
+    status.textContent = "";
     typed.elements.text.focus();
   });
-  view.action("cancel-typing").addEventListener("click", () => (typed.hidden = true));
+  view.action("cancel-typing").addEventListener("click", () => typing(false));
+  typed.elements.text.addEventListener("input", () => {
+    typedError.textContent = "";
+    typed.elements.text.removeAttribute("aria-invalid");
+  });
   typed.addEventListener("submit", async (event) => {
     event.preventDefault();
     const text = typed.elements.text.value.trim();
-    if (!text) return;
+    if (!text) {
+      typedError.textContent = "Write something first: an empty entry is not saved.";
+      typed.elements.text.setAttribute("aria-invalid", "true");
+      typed.elements.text.focus();
+      return;
+    }
     await uploads.enqueueNote(text);
     typed.elements.text.value = "";
-    typed.hidden = true;
+    typing(false);
     status.textContent = "Saved";
     announce("Saved");
   });
@@ -154,9 +208,10 @@ export function homeView() {
   }
   uploads.onChange(showPending);
   showPending();
+  typing(false);
   show("idle");
   ring.style.setProperty("stroke-dasharray", String(RING));
-  ring.style.setProperty("stroke-dashoffset", String(RING));
+  setRing(0);
   view.root.dataset.holdMs = String(HOLD_MS);
-  return view.root;
+  return { root: view.root, update: showPending, shown: updateBar };
 }

@@ -1,7 +1,15 @@
-import { call } from "../api.js";
+import { call, isOffline } from "../api.js";
 import * as sync from "../sync.js";
 import * as uploads from "../uploads.js";
-import { duration, el, fromTemplate, localDay, pill } from "../ui.js";
+import { chips, duration, el, fromTemplate, localDay, pill } from "../ui.js";
+
+const OFFLINE = "You are offline: showing what is on this device.";
+
+/** Whether every word of `query` is in the entry's title, transcript, typed text or tags (as the device has it). */
+export function matches(entry, query) {
+  const text = [entry.title, entry.transcript_clean, entry.transcript_raw, ...(entry.tags ?? [])].filter(Boolean).join(" ").toLowerCase();
+  return query.toLowerCase().split(/\s+/).filter(Boolean).every((word) => text.includes(word));
+}
 
 /** Library: entries by month and day (in each entry's time zone), newest first, with status pills. */
 export function libraryView({ open }) {
@@ -10,20 +18,33 @@ export function libraryView({ open }) {
   const error = view.slot("error");
   const search = view.slot("search");
   const pull = view.slot("pull");
+  const notice = view.slot("notice");
   let query = "";
+
+  /** The server's hits for the query; offline, the device's own copy searched here. */
+  async function found() {
+    try {
+      const page = await call("GET", `/v1/entries?q=${encodeURIComponent(query)}&limit=200`);
+      notice.textContent = "";
+      return page.entries;
+    } catch (failure) {
+      if (!isOffline(failure)) throw failure;
+      notice.textContent = "You are offline: searching what is on this device.";
+      return (await sync.entries()).filter((entry) => matches(entry, query));
+    }
+  }
 
   async function render() {
     const waiting = (await uploads.pending()).map((item) => ({
       id: item.id, created_at: item.createdAt, tz: item.tz, duration_s: item.duration, kind: item.kind,
       status: item.state, transcript_clean: item.text, local: true,
     }));
-    let entries = query ? await call("GET", `/v1/entries?q=${encodeURIComponent(query)}&limit=200`).then((page) => page.entries) : await sync.entries();
-    if (!query) {
-      const synced = new Set(entries.map((entry) => entry.id));
-      entries = [...waiting.filter((item) => !synced.has(item.id)), ...entries];
-    }
+    let entries = query ? await found() : await sync.entries();
+    const known = new Set(entries.map((entry) => entry.id));
+    entries = [...waiting.filter((item) => !known.has(item.id) && (!query || matches(item, query))), ...entries];
     entries.sort((a, b) => b.created_at.localeCompare(a.created_at));
     view.slot("empty").hidden = entries.length > 0 || Boolean(query);
+    view.slot("no-matches").hidden = entries.length > 0 || !query;
     list.replaceChildren(...groups(entries));
   }
 
@@ -62,25 +83,31 @@ export function libraryView({ open }) {
     const side = el("span", { class: "side" });
     const status = pill(entry.status);
     if (status) side.append(el("span", { class: `pill ${status.kind}` }, status.text));
-    if (entry.kind === "audio") side.append(el("span", {}, duration(entry.duration_s)));
+    if (entry.kind === "audio") side.append(el("span", { class: "length" }, duration(entry.duration_s)));
     button.append(side);
-    button.setAttribute("aria-label", `${words}, ${button.firstChild.textContent}${status ? `, ${status.text}` : ""}`);
-    button.addEventListener("click", () => {
-      if (entry.local && entry.status === "refused") uploads.retry(entry.id);
-      else if (!entry.local) open(entry.id);
-    });
+    const labels = chips(entry);
+    if (labels.length > 0) {
+      const line = el("span", { class: "chips" });
+      line.append(...labels);
+      button.append(line);
+    }
+    const described = [words, button.firstChild.textContent, status?.text, ...labels.map((chip) => chip.textContent)];
+    button.setAttribute("aria-label", described.filter(Boolean).join(", "));
+    button.addEventListener("click", () => open(entry.id));
     item.append(button);
     return item;
   }
 
   async function refresh() {
     error.textContent = "";
+    notice.textContent = "";
     pull.textContent = "Refreshing…";
     try {
       await uploads.kick();
       await sync.sync();
     } catch (failure) {
-      error.textContent = failure.message || "Could not reach the server. Your entries are safe on this device.";
+      if (isOffline(failure)) notice.textContent = OFFLINE;
+      else error.textContent = failure.message;
     } finally {
       pull.textContent = "";
       await render();
@@ -109,5 +136,11 @@ export function libraryView({ open }) {
   });
 
   uploads.onChange(() => render());
-  return { root: view.root, refresh, render };
+  /** Redraws after a sync, saying whether the server could be reached. */
+  async function update({ offline }) {
+    notice.textContent = offline ? OFFLINE : "";
+    await render();
+  }
+
+  return { root: view.root, refresh, render, update };
 }

@@ -1,7 +1,7 @@
 import * as api from "../api.js";
 import * as db from "../db.js";
 import * as uploads from "../uploads.js";
-import { announce, duration, fromTemplate, localDay } from "../ui.js";
+import { announce, counted, duration, fromTemplate, localDay } from "../ui.js";
 
 /** Profile: totals and streak, export by date range, sign out, delete account. */
 export function profileView({ onSignedOut }) {
@@ -13,25 +13,31 @@ export function profileView({ onSignedOut }) {
   exportForm.elements.to.value = localDay(today, zone);
   exportForm.elements.from.value = localDay(new Date(today.getTime() - 30 * 86_400_000), zone);
 
+  /** The account's figures; offline, one line that says so in their place. */
   async function load() {
     view.slot("email").textContent = api.currentAccount()?.email ?? "";
     try {
-      const [me, config] = await Promise.all([api.call("GET", "/v1/me"), api.config()]);
+      const [me, config, stats] = await Promise.all([
+        api.call("GET", "/v1/me"), api.config(), api.call("GET", `/v1/me/stats?tz=${encodeURIComponent(zone)}`),
+      ]);
       // An address not yet confirmed gets no export mail: say so, and offer the link again.
       view.slot("unverified").hidden = me.email_verified;
       view.action("resend").hidden = !config.mails_links;
-    } catch {
-      // Offline: the figures below say so.
-    }
-    try {
-      const stats = await api.call("GET", `/v1/me/stats?tz=${encodeURIComponent(zone)}`);
       view.slot("count").textContent = String(stats.total_entries);
       view.slot("duration").textContent = duration(stats.total_duration_s);
-      view.slot("streak").textContent = `${stats.current_streak_days} ${stats.current_streak_days === 1 ? "day" : "days"}`;
+      view.slot("streak").textContent = counted(stats.current_streak_days, "day", "days");
       view.slot("storage").textContent = `Storage: ${bytes(stats.storage_used_bytes)} of ${bytes(stats.storage_quota_bytes)} used`;
+      offline(false);
     } catch (failure) {
-      error.textContent = failure.message;
+      if (!api.isOffline(failure)) error.textContent = failure.message;
+      offline(api.isOffline(failure));
     }
+  }
+
+  function offline(on) {
+    view.slot("offline").hidden = !on;
+    view.slot("stats").hidden = on;
+    view.slot("storage").hidden = on;
   }
 
   exportForm.addEventListener("submit", async (event) => {
@@ -69,7 +75,7 @@ export function profileView({ onSignedOut }) {
       }
       if (job.status === "ready") {
         const mailed = job.mailed_to ? ` The link was also mailed to ${job.mailed_to}.` : "";
-        status.textContent = `Ready: ${job.entries} entries.${mailed}`;
+        status.textContent = `Ready: ${counted(job.entries, "entry", "entries")}.${mailed}`;
         download.href = job.download_url;
         download.hidden = false;
         view.action("delete-export").hidden = false;
@@ -105,12 +111,9 @@ export function profileView({ onSignedOut }) {
 
   view.action("signout").addEventListener("click", async () => {
     const unsent = (await uploads.pending()).length;
-    if (unsent > 0 && !confirm(`${unsent} entries have not reached the server yet. Sign out and keep them on this device?`)) return;
-    try {
-      await api.logout();
-    } catch {
-      // Signed out here either way; the server's session expires on its own.
-    }
+    const which = unsent === 1 ? "1 entry has" : `${unsent} entries have`;
+    if (unsent > 0 && !confirm(`${which} not reached the server yet. Sign out and keep ${unsent === 1 ? "it" : "them"} on this device?`)) return;
+    await api.logout();
     // Unsent entries stay in this browser, marked as this account's, until it signs in again.
     await db.clearDiary();
     onSignedOut();
@@ -136,7 +139,7 @@ export function profileView({ onSignedOut }) {
   });
 
   load();
-  return view.root;
+  return { root: view.root, update: load };
 }
 
 /** "1.2 GB": decimal units, as the Files app and the iPhone app say them. */

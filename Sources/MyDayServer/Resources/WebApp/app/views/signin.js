@@ -17,6 +17,7 @@ export function signInView({ onSignedIn, config }) {
     form.elements.password.autocomplete = registering ? "new-password" : "current-password";
     view.slot("rule").hidden = !registering;
     form.elements.password.setCustomValidity("");
+    error.textContent = "";
   });
 
   // A new password is checked here against the server's rule before it is sent.
