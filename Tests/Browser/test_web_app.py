@@ -40,8 +40,11 @@ def look(driver, name):
             driver.execute_cdp_cmd("Emulation.setEmulatedMedia", {"features": [{"name": "prefers-color-scheme", "value": scheme}]})
             if not driver.execute_script("return typeof window.axe === 'object'"):
                 axe.inject()
+            # axe-core scrolls to the elements it checks: the screenshot is of the screen as it was
+            scrolled = driver.execute_script("return [scrollX, scrollY]")
             violations = axe.run()["violations"]
             assert violations == [], f"{name}, {scheme}: " + axe.report(violations)
+            driver.execute_script("scrollTo(...arguments[0])", scrolled)
             screenshot(driver, f"{name}-{scheme}")
     finally:
         driver.execute_cdp_cmd("Emulation.setEmulatedMedia", {"features": []})
@@ -341,6 +344,7 @@ def test_type_instead_export_and_form_feedback(server, browser):
     assert chips(driver, "[data-slot=chips]") == ["home", "reading", "Mood 4/5"]
     driver.find_element(By.CSS_SELECTOR, "[data-action=back]").click()
     wait(driver, lambda d: chips(d, ".entry") == ["home", "reading", "Mood 4/5"], message="the Library shows no tags and mood")
+    look(driver, "library-tags")
     click(driver, ".entry")
     wait(driver, lambda d: d.find_elements(By.CSS_SELECTOR, "[data-action=delete]"))
     driver.find_element(By.CSS_SELECTOR, "[data-action=delete]").click()

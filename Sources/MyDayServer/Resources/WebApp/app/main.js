@@ -24,6 +24,7 @@ let current = null;
 function show(view) {
   current = view.root ? view : { root: view };
   main.replaceChildren(current.root);
+  scrollTo(0, 0);
   main.focus({ preventScroll: true });
   home?.shown();
 }

@@ -1,9 +1,10 @@
-import { call, currentAccount } from "../api.js";
+import { call, currentAccount, isOffline } from "../api.js";
 import * as db from "../db.js";
 import * as uploads from "../uploads.js";
 import { announce, chips, duration, fromTemplate, pill } from "../ui.js";
 
 const LONGEST_TITLE = 200;
+const PLAYS_ONLINE = "You are offline: the recording plays once My Day can reach its server.";
 let localAudio = null;
 
 /**
@@ -63,13 +64,17 @@ function syncedView(first, { back }) {
       if (shown[name] === undefined || now[name] === shown[name]) form.elements[name].value = next[name];
     }
     shown = next;
-    loadAudio().catch((failure) => (error.textContent = failure.message));
+    loadAudio().catch((failure) => {
+      audioLoaded = false;
+      error.textContent = isOffline(failure) ? PLAYS_ONLINE : failure.message;
+    });
   }
 
   async function loadAudio() {
     if (audioLoaded || entry.kind !== "audio" || entry.status === "pending_upload") return;
     audioLoaded = true;
     const link = await call("GET", `/v1/entries/${id}/audio`);
+    if (error.textContent === PLAYS_ONLINE) error.textContent = "";
     playable(view.slot("audio"), link.url);
   }
 
