@@ -203,7 +203,8 @@ def test_record_pause_stop_and_read(server, browser):
     wait(driver, saved_while_watching_the_clock, every=0.02, message="holding did not stop and save")
     ActionChains(driver).release().perform()
     assert shown_while_held, "the ring never filled"
-    assert len({shown for _, shown in shown_while_held}) == 1, f"the clock ran on while the button was held to stop: {shown_while_held}"
+    shown = sorted({shown for _, shown in shown_while_held})
+    assert len(shown) == 1, f"the clock ran on while the button was held to stop: {shown}"
     assert label(driver) == "Record"
     # The ring is empty again, ready for the next recording
     wait(driver, lambda d: hold_progress(d) < 0.01, message="the ring stayed full after the recording stopped")

@@ -175,6 +175,7 @@ export async function stream(path, signal) {
   return response;
 }
 
+/** The answer to a request sent with the access token; after a 401, once more with a fresh token. */
 async function authorized(path, init) {
   for (let attempt = 0; ; attempt++) {
     const token = await validToken();

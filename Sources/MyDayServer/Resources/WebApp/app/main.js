@@ -21,6 +21,7 @@ let library = null;
 // The screen showing: { root, update? }, where `update()` redraws it from what was synced.
 let current = null;
 
+/** Shows a screen ({ root, update? }, or a bare element) in place of the one before. */
 function show(view) {
   current = view.root ? view : { root: view };
   main.replaceChildren(current.root);

@@ -15,7 +15,12 @@ let localAudio = null;
 export async function detailView(id, { back, reopen }) {
   const waiting = await db.get("outbox", id);
   if (waiting && waiting.owner === currentAccount()?.id) return localView(waiting, { back, reopen });
-  return syncedView((await db.get("entries", id)) ?? (await call("GET", `/v1/entries/${id}`)), { back });
+  let entry = await db.get("entries", id);
+  if (!entry) {
+    entry = await call("GET", `/v1/entries/${id}`);
+    await db.put("entries", entry);
+  }
+  return syncedView(entry, { back });
 }
 
 function when(entry) {
