@@ -639,6 +639,11 @@ def test_a_recording_shows_on_every_screen(server, browser):
     wait(driver, lambda d: len(server_entries(server, d)) == 1, message="the recording never reached the server")
 
 
+def entry_id(driver):
+    """The id of the entry the page shows."""
+    return driver.execute_script("return location.hash.split('/')[2]")
+
+
 def test_changes_show_live_in_another_browser(server, browser, speech):
     driver = browser
     email = register(driver, server)
@@ -676,16 +681,19 @@ def test_changes_show_live_in_another_browser(server, browser, speech):
         title.send_keys("Evening walk")
         driver.find_element(By.CSS_SELECTOR, "[data-form=edit] button[type=submit]").click()
         wait(other, lambda d: text_of(d, ".detail [data-slot=title]") == "Evening walk", message="the new title never showed there")
-        # "Transcribe again" there: the open entry says "Transcribing…", then shows its transcript by itself, in both browsers
-        for page in (driver, other):
-            page.execute_script(
-                """const status = document.querySelector('.detail [data-slot=status]');
-                window.statuses = [];
-                new MutationObserver(() => window.statuses.push(status.textContent)).observe(status, { childList: true, characterData: true, subtree: true });""")
+        # "Transcribe again" there: the open entry says "Transcribing…", then shows its transcript by itself (and
+        # so does the first browser, which may or may not see it transcribing in between)
+        other.execute_script(
+            """const status = document.querySelector('.detail [data-slot=status]');
+            window.statuses = [];
+            new MutationObserver(() => window.statuses.push(status.textContent)).observe(status, { childList: true, characterData: true, subtree: true });""")
+        before = in_page(other, f"return (await db.get('entries', '{entry_id(other)}')).updated_at")
+        assert re.match(r"\d{4}-\d\d-\d\dT", before), before
         other.find_element(By.CSS_SELECTOR, "[data-action=retranscribe]").click()
+        wait(other, lambda d: "Transcribing…" in d.execute_script("return window.statuses"), message="never said Transcribing…")
         for page in (other, driver):
-            wait(page, lambda d: "Transcribing…" in d.execute_script("return window.statuses"), message="never said Transcribing…")
-            wait(page, lambda d: text_of(d, ".detail [data-slot=status]") == "" and text_of(d, "[data-slot=transcript]").strip(),
+            wait(page, lambda d: in_page(d, f"return (await db.get('entries', '{entry_id(d)}')).updated_at") > before
+                 and text_of(d, ".detail [data-slot=status]") == "" and text_of(d, "[data-slot=transcript]").strip(),
                  timeout=5 * DEADLINE, message="the open entry never showed its new transcript")
         # All of it came through the change feed, in the same page, never reloaded
         assert other.execute_script("return window.sameDocument") is True

@@ -152,6 +152,10 @@ export function homeView({ bar, goHome }) {
     },
   });
   stop.addEventListener("click", finish);
+  // Closing or reloading the page mid-recording asks first (what was recorded so far is kept either way).
+  addEventListener("beforeunload", (event) => {
+    if (recording) event.preventDefault();
+  });
   addEventListener("keydown", (event) => {
     if (!view.root.isConnected) return;
     if (event.key === " " && (event.target === document.body || event.target === document.getElementById("view"))) {
