@@ -41,9 +41,11 @@ enum RecordingControlBridge {
 struct ToggleRecordingIntent: AppIntent {
     static var title: LocalizedStringResource { "Record in My Day" }
     static var description: IntentDescription { "Starts a recording in My Day, or stops the one under way." }
-    /// The recorder lives in the app, so the system opens it and performs the intent there.
+    /// The recorder lives in the app, so iOS 17 and 18 open it and perform the intent there. iOS 26 reads
+    /// `supportedModes` instead.
+    @available(iOS, deprecated: 26.0, message: "iOS 26 reads supportedModes")
     static let openAppWhenRun = true
-    /// The same as `openAppWhenRun` on iOS 26 and later, where it replaces it: the app comes to the front first.
+    /// What `openAppWhenRun` says, for iOS 26 and later, where it replaces it: the app comes to the front first.
     @available(iOS 26.0, *)
     static var supportedModes: IntentModes { .foreground }
 

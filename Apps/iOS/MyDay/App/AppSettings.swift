@@ -2,7 +2,8 @@ import Foundation
 import MyDayKit
 import Observation
 
-/// The person's settings, kept in UserDefaults: uploads on Wi-Fi only, and transcription on this iPhone.
+/// The person's settings, kept in UserDefaults: uploads on Wi-Fi only, and transcription on this iPhone (with the
+/// speech model iOS 26 downloads when the person asks).
 @MainActor
 @Observable
 final class AppSettings {
@@ -28,15 +29,22 @@ final class AppSettings {
         }
     }
 
-    /// Whether this iPhone can transcribe speech of the current language by itself.
+    /// Whether this iPhone can transcribe speech of the current language by itself, or can once the person downloads
+    /// the language's speech model.
     var onDeviceTranscriptionAvailable: Bool {
         onDeviceTranscriptionUnavailableReason == nil
     }
 
     /// Why it cannot (no permission, or not for this language), for the Settings section.
     var onDeviceTranscriptionUnavailableReason: String? {
-        AppleSpeechTranscriber.unavailableReason(for: .current)
+        AppleSpeechTranscriber.unavailableReason(for: .current, model: speechModel)
     }
+
+    /// Where the speech model of iOS 26 stands for the current language, as iOS last said (`refreshSpeechModel()`).
+    private(set) var speechModel = SpeechModelState.notOffered
+    /// Why the download the person last asked for did not finish; nil once one does, or while one runs.
+    private(set) var speechModelProblem: String?
+    @ObservationIgnored private var isDownloadingSpeechModel = false
 
     private var storedUploadOnlyOnWiFi: Bool
     private var storedTranscribeOnDevice: Bool
@@ -50,5 +58,39 @@ final class AppSettings {
         storedUploadOnlyOnWiFi = defaults.bool(forKey: Self.uploadOnlyOnWiFiKey)
         storedTranscribeOnDevice = defaults.object(forKey: Self.transcribeOnDeviceKey) as? Bool ?? true
         network.setWiFiOnly(storedUploadOnlyOnWiFi)
+        Task { [weak self] in await self?.refreshSpeechModel() }
+    }
+
+    /// Asks iOS where the current language's speech model stands: at launch, when the app comes to the front, when
+    /// Settings shows. While a download the person asked for runs, only "ready" replaces the progress it reports.
+    func refreshSpeechModel() async {
+        guard #available(iOS 26.0, *) else { return }
+        let state = await SpeechModelInventory.state(for: .current)
+        if isDownloadingSpeechModel, state.status != .ready { return }
+        speechModel = state
+    }
+
+    /// Asks iOS to download and install the current language's speech model. Only the person's tap on the download
+    /// button calls this: the download is theirs to agree to.
+    func downloadSpeechModel() async {
+        guard #available(iOS 26.0, *), !isDownloadingSpeechModel else { return }
+        isDownloadingSpeechModel = true
+        speechModelProblem = nil
+        speechModel.status = .downloading(fraction: nil)
+        do {
+            try await SpeechModelInventory.install(for: .current) { [weak self] fraction in
+                self?.noteDownloadProgress(fraction)
+            }
+        } catch {
+            speechModelProblem = error.localizedDescription
+        }
+        isDownloadingSpeechModel = false
+        await refreshSpeechModel()
+    }
+
+    private func noteDownloadProgress(_ fraction: Double) {
+        guard isDownloadingSpeechModel, case .downloading(let shown) = speechModel.status else { return }
+        // Reports reach the main actor in separate tasks: a late one must not move the bar back.
+        speechModel.status = .downloading(fraction: max(fraction, shown ?? 0))
     }
 }

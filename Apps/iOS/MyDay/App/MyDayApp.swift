@@ -23,6 +23,7 @@ struct MyDayApp: App {
             case .active:
                 let model = appDelegate.appModel
                 Task { await model.refresh() }
+                Task { await model.settings.refreshSpeechModel() }
                 model.followChanges()
             case .background:
                 appDelegate.appModel.stopFollowingChanges()

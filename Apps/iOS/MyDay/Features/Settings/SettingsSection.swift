@@ -1,6 +1,7 @@
 import SwiftUI
 
-/// The app's two settings: uploads on Wi-Fi only, and transcription on this iPhone when the device can.
+/// The app's settings: uploads on Wi-Fi only, and transcription on this iPhone when the device can, with the speech
+/// model iOS 26 downloads when the person asks.
 struct SettingsSection: View {
     @Bindable var settings: AppSettings
 
@@ -11,6 +12,9 @@ struct SettingsSection: View {
             Toggle("Transcribe on this iPhone", isOn: $settings.transcribeOnDevice)
                 .disabled(!settings.onDeviceTranscriptionAvailable)
                 .accessibilityHint("Turns recordings into text here; your server still keeps the audio.")
+            if settings.transcribeOnDevice && settings.onDeviceTranscriptionAvailable {
+                SpeechModelRow(settings: settings)
+            }
         } header: {
             Text("Settings")
         } footer: {
@@ -20,5 +24,6 @@ struct SettingsSection: View {
                 Text("When your iPhone cannot transcribe a recording, your server does.")
             }
         }
+        .task { await settings.refreshSpeechModel() }
     }
 }

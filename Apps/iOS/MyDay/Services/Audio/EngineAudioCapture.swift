@@ -33,7 +33,8 @@ final class EngineAudioCapture: AudioCapture, @unchecked Sendable {
         guard await AVAudioApplication.requestRecordPermission() else { throw EngineAudioCaptureError.microphoneDenied }
         let session = AVAudioSession.sharedInstance()
         do {
-            try session.setCategory(.playAndRecord, mode: .measurement, options: [.defaultToSpeaker, .allowBluetoothHFP])
+            // `.default` keeps iOS's voice gain control like Voice Memos; `.measurement` turns it off, `.voiceChat` is for calls.
+            try session.setCategory(.playAndRecord, mode: .default, options: [.defaultToSpeaker, .allowBluetoothHFP])
             try session.setActive(true)
         } catch {
             throw EngineAudioCaptureError.microphoneBusy

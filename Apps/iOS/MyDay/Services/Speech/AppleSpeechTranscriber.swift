@@ -3,33 +3,35 @@ import MyDayKit
 import Speech
 
 /// Transcribes a finished recording on this iPhone, never over the network: with iOS 26's `SpeechAnalyzer` when the
-/// language's model is already installed, else with `SFSpeechRecognizer` on the device.
+/// language's model is installed, else with `SFSpeechRecognizer` on the device.
 ///
 /// It throws whenever it cannot (no permission, no on-device recognition for the language, a recording longer than
-/// `longestRecording`), and the server transcribes instead.
+/// `longestRecording`, the task cancelled), and the server transcribes instead.
 struct AppleSpeechTranscriber: DeviceTranscriber {
     static let engine = "apple-speech"
     /// Longer recordings go to the server: recognizing a very long file on the device is slow and less reliable.
     static let longestRecording: TimeInterval = 600
 
-    /// Whether this iPhone can transcribe `locale`'s speech by itself, unless the person refuses permission.
-    static func isAvailable(for locale: Locale) -> Bool {
-        unavailableReason(for: locale) == nil
-    }
-
-    /// Why this iPhone cannot transcribe `locale`'s speech by itself, in words for the Settings section; nil when it can.
-    static func unavailableReason(for locale: Locale) -> String? {
+    /// Why this iPhone cannot transcribe `locale`'s speech by itself, in words for the Settings section; nil when it
+    /// can, with either engine: `SpeechAnalyzer` with `model` installed or installable, or `SFSpeechRecognizer` on the
+    /// device.
+    static func unavailableReason(for locale: Locale, model: SpeechModelState) -> String? {
         switch SFSpeechRecognizer.authorizationStatus() {
         case .denied, .restricted:
             return "Speech Recognition is off for My Day (Settings › Privacy & Security › Speech Recognition), so your "
                 + "server transcribes."
         default:
-            guard let recognizer = SFSpeechRecognizer(locale: locale), recognizer.supportsOnDeviceRecognition else {
+            guard model.isInstalledOrInstallable || recognizesOnDevice(locale) else {
                 return "Transcribing on this iPhone is not available for your language on this device; your server "
                     + "transcribes."
             }
             return nil
         }
+    }
+
+    /// Whether `SFSpeechRecognizer` recognizes `locale`'s speech without the network.
+    static func recognizesOnDevice(_ locale: Locale) -> Bool {
+        SFSpeechRecognizer(locale: locale)?.supportsOnDeviceRecognition ?? false
     }
 
     func transcribe(_ file: URL, locale: Locale) async throws -> DeviceTranscript {

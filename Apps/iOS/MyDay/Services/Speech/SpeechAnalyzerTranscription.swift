@@ -5,33 +5,32 @@ import MyDayKit
 import Speech
 
 /// iOS 26's `SpeechAnalyzer` with a `SpeechTranscriber`: the model behind Notes and Voice Memos, better on long and
-/// distant speech than `SFSpeechRecognizer`. It runs only with a model already on this iPhone; none is downloaded.
+/// distant speech than `SFSpeechRecognizer`. It runs only with the language's model on this iPhone; the person asks
+/// for the download in Settings (`SpeechModelInventory`).
 @available(iOS 26.0, *)
 enum SpeechAnalyzerTranscription {
     /// The words heard in `file` with their times; nil when this iPhone has no installed model for `locale`.
+    ///
+    /// Cancelling the task (`ClientCore.transcribeOnDevice` does when its time limit passes) ends the analysis at once
+    /// and throws `CancellationError`.
     static func transcribe(_ file: URL, locale: Locale, engine: String, language: String?) async throws -> DeviceTranscript? {
-        guard SpeechTranscriber.isAvailable, let model = await installedLocale(equivalentTo: locale) else { return nil }
-        let transcriber = SpeechTranscriber(
-            locale: model, transcriptionOptions: [], reportingOptions: [], attributeOptions: [.audioTimeRange])
+        guard let transcriber = await SpeechModelInventory.installedTranscriber(for: locale) else { return nil }
         let analyzer = SpeechAnalyzer(modules: [transcriber])
-        try await analyzer.start(inputAudioFile: try AVAudioFile(forReading: file), finishAfterFile: true)
-        var text = AttributedString()
-        for try await result in transcriber.results {
-            text += result.text
+        let text = try await withTaskCancellationHandler {
+            try Task.checkCancellation()
+            try await analyzer.start(inputAudioFile: try AVAudioFile(forReading: file), finishAfterFile: true)
+            var heard = AttributedString()
+            for try await result in transcriber.results {
+                heard += result.text
+            }
+            return heard
+        } onCancel: {
+            Task { await analyzer.cancelAndFinishNow() }
         }
+        // A cancelled analysis ends its results early: what it heard by then is not the recording's transcript.
+        try Task.checkCancellation()
         return DeviceTranscript(
             text: String(text.characters), pieces: pieces(of: text), engine: engine, language: language)
-    }
-
-    /// Whether a model for `locale` is on this iPhone already.
-    static func isInstalled(for locale: Locale) async -> Bool {
-        await installedLocale(equivalentTo: locale) != nil
-    }
-
-    private static func installedLocale(equivalentTo locale: Locale) async -> Locale? {
-        guard let supported = await SpeechTranscriber.supportedLocale(equivalentTo: locale) else { return nil }
-        let installed = await SpeechTranscriber.installedLocales
-        return installed.contains { $0.identifier(.bcp47) == supported.identifier(.bcp47) } ? supported : nil
     }
 
     /// The runs of the result with the stretch of audio each was heard in; a run without one (spacing,
