@@ -15,8 +15,11 @@ public enum MyDayClientError: Error, Equatable, CustomStringConvertible {
         switch self {
         case .notSignedIn: "Not signed in."
         case .sessionEnded: "The session ended; sign in again."
-        case .server(let status, _, let message, _): "\(message) (HTTP \(status))"
-        case .unexpectedResponse(let what): "Unexpected answer from the server: \(what)"
+        // The server's messages are sentences for people; only its own failures are put in other words.
+        case .server(let status, _, _, _) where status >= 500:
+            "The server could not do this just now; nothing was lost. Try again in a moment."
+        case .server(_, _, let message, _): message
+        case .unexpectedResponse(let what): "The server gave an answer My Day does not understand (\(what))."
         }
     }
 

@@ -167,7 +167,7 @@ public final class Recorder {
             case .completed:
                 await stopRecording()
             case .cancelled where held:
-                await recordOnAfterPress()
+                await resumeRecording(announcing: false)
             case .cancelled:
                 break
             }
@@ -218,7 +218,9 @@ public final class Recorder {
         enter(.paused, announcing: "Paused")
     }
 
-    private func resumeRecording() async {
+    /// Resumes the capture and the clock; `announcing` false for a press let go before it stopped anything, after
+    /// which recording simply goes on.
+    private func resumeRecording(announcing: Bool = true) async {
         do {
             try await capture.resume()
         } catch {
@@ -226,18 +228,7 @@ public final class Recorder {
             return
         }
         clock.resume(at: uptime())
-        enter(.recording, announcing: "Recording")
-    }
-
-    /// A press that paused the capture was let go before it stopped anything: recording goes on, unannounced.
-    private func recordOnAfterPress() async {
-        do {
-            try await capture.resume()
-        } catch {
-            fail(because: Self.reason(for: error))
-            return
-        }
-        clock.resume(at: uptime())
+        if announcing { enter(.recording, announcing: "Recording") }
     }
 
     private func stopRecording() async {

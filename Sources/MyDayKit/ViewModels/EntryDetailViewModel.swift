@@ -18,6 +18,8 @@ public final class EntryDetailViewModel {
     /// Shows the recognizer's raw words instead of the cleaned text.
     public var showsOriginal = false
     public private(set) var errorMessage: String?
+    /// Says that an edit was kept: "Saved.", or where it waits while the server is away.
+    public private(set) var savedMessage: String?
     /// Set once the entry is deleted; the screen closes.
     public private(set) var isDeleted = false
 
@@ -46,7 +48,8 @@ public final class EntryDetailViewModel {
 
     public var transcript: Transcript {
         switch entry.state {
-        case .queued, .uploading: return .waiting("Uploading…")
+        case .queued: return .waiting(StatusPill.waiting.text)
+        case .uploading: return .waiting(StatusPill.uploading.text)
         case .pendingUpload, .uploaded, .transcribing: return .waiting("Transcribing…")
         case .uploadFailed: return .failed(entry.failureReason ?? "The server refused this recording.")
         case .failed: return .failed(entry.failureReason ?? "Transcription failed. The audio is safe.")
@@ -77,15 +80,33 @@ public final class EntryDetailViewModel {
         }
     }
 
-    /// Edits shown at once and sent at the next sync (now, if the server is reachable).
+    /// The longest title the server keeps, in characters.
+    public static let maximumTitleLength = 200
+
+    /// Why `title` cannot be saved, to show at the field (the edit is not cut short silently); nil when it can.
+    public static func titleProblem(_ title: String) -> String? {
+        let length = title.trimmingCharacters(in: .whitespacesAndNewlines).count
+        guard length > maximumTitleLength else { return nil }
+        return "A title can have at most \(maximumTitleLength) characters; this one has \(length)."
+    }
+
+    /// Edits shown at once and sent at the next sync (now, if the server is reachable); `savedMessage` says which.
+    /// A title that is too long is refused, with `errorMessage` saying why, and nothing changes.
     public func save(_ edit: EntryEdit) async {
         guard !edit.isEmpty else { return }
+        savedMessage = nil
+        if let title = edit.title, let problem = Self.titleProblem(title) {
+            errorMessage = problem
+            return
+        }
         do {
             try core.store.editEntry(entry.id, edit)
+            errorMessage = nil
             reload()
             _ = try await core.syncEngine.sync()
+            savedMessage = "Saved."
         } catch {
-            errorMessage = "Saved on this device; it reaches the server at the next sync."
+            savedMessage = "Saved on this device; it reaches the server at the next sync."
         }
         reload()
     }

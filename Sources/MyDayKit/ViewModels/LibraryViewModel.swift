@@ -12,6 +12,8 @@ public final class LibraryViewModel {
         public let title: String
         public let duration: String?
         public let pill: StatusPill?
+        /// The entry's tags and mood as the row shows them under its words ("walk, family · Mood 4 of 5"), if any.
+        public var details: String? = nil
     }
 
     /// The entries of one day.
@@ -103,11 +105,19 @@ public final class LibraryViewModel {
             rows.append(
                 Row(
                     id: entry.id, time: format(entry.createdAt, zone, .time), title: Self.title(of: entry),
-                    duration: entry.kind == .audio ? formattedDuration(entry.duration) : nil, pill: StatusPill(entry.state)))
+                    duration: entry.kind == .audio ? formattedDuration(entry.duration) : nil, pill: StatusPill(entry.state),
+                    details: Self.details(of: entry)))
         }
         closeDay()
         closeMonth()
         self.months = months
+    }
+
+    /// Tags, then the mood, joined by a middle dot; nil when the entry has neither.
+    static func details(of entry: LocalEntry) -> String? {
+        let parts =
+            (entry.tags.isEmpty ? [] : [entry.tags.joined(separator: ", ")]) + (entry.mood.map { ["Mood \($0) of 5"] } ?? [])
+        return parts.isEmpty ? nil : parts.joined(separator: " · ")
     }
 
     /// The row's words: the title, else the start of the transcript, else what the entry is.

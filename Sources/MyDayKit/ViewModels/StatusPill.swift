@@ -1,11 +1,14 @@
 /// The small label beside an entry that is not readable yet.
 public enum StatusPill: Equatable, Sendable {
+    /// On this device, not sent yet (offline, or backing off): the same words on every screen.
+    case waiting
     case uploading
     case transcribing
     case failed
 
     public var text: String {
         switch self {
+        case .waiting: "Waiting to upload"
         case .uploading: "Uploading…"
         case .transcribing: "Transcribing…"
         case .failed: "Failed — tap to retry"
@@ -15,7 +18,8 @@ public enum StatusPill: Equatable, Sendable {
     /// The pill an entry in `state` shows; none once it is transcribed.
     public init?(_ state: LocalEntryState) {
         switch state {
-        case .queued, .uploading: self = .uploading
+        case .queued: self = .waiting
+        case .uploading: self = .uploading
         case .pendingUpload, .uploaded, .transcribing: self = .transcribing
         case .uploadFailed, .failed: self = .failed
         case .transcribed: return nil
@@ -23,9 +27,10 @@ public enum StatusPill: Equatable, Sendable {
     }
 }
 
-/// `m:ss`, or `h:mm:ss` from an hour on.
+/// `m:ss`, or `h:mm:ss` from an hour on; whole seconds rounded down, as players count, so a list, an entry and its
+/// player always show the same length.
 public func formattedDuration(_ seconds: Double) -> String {
-    let whole = Int(seconds.rounded())
+    let whole = seconds.isFinite ? Int(max(0, seconds).rounded(.down)) : 0
     let (hours, minutes, rest) = (whole / 3600, whole / 60 % 60, whole % 60)
     let twoDigits = { (value: Int) in value < 10 ? "0\(value)" : "\(value)" }
     return hours > 0 ? "\(hours):\(twoDigits(minutes)):\(twoDigits(rest))" : "\(minutes):\(twoDigits(rest))"

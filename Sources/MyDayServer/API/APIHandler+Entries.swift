@@ -45,7 +45,7 @@ extension APIHandler {
             } ?? 0
         if let q = input.query.q {
             let words = q.lowercased().split(whereSeparator: \.isWhitespace).map(String.init)
-            guard !words.isEmpty, q.count <= 200 else { throw APIError.badRequest("'q' must have 1 to 200 characters.") }
+            guard !words.isEmpty, q.count <= 200 else { throw APIError.badRequest("A search needs 1 to 200 characters.") }
             let found = try await entries.search(userID: user.id, words: words, limit: limit)
             return .ok(
                 .init(body: .json(.init(entries: found.map(Self.schema), deletedIds: [], nextCursor: "0", hasMore: false))))

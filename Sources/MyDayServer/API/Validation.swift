@@ -35,7 +35,7 @@ enum Validation {
     /// A person's name as a provider gave it: trimmed, at most 200 characters; empty means none.
     static func name(_ raw: String?) throws -> String? {
         guard let name = raw?.trimmingCharacters(in: .whitespacesAndNewlines), !name.isEmpty else { return nil }
-        guard name.count <= 200 else { throw APIError.unprocessable("'name' must be at most 200 characters long.") }
+        guard name.count <= 200 else { throw APIError.unprocessable("A name can have at most 200 characters.") }
         return name
     }
 
@@ -82,13 +82,17 @@ enum Validation {
 
     static func title(_ title: String?) throws -> String? {
         guard let title else { return nil }
-        guard title.count <= 200 else { throw APIError.unprocessable("'title' may have at most 200 characters.") }
+        guard title.count <= 200 else {
+            throw APIError.unprocessable("A title can have at most 200 characters (this one has \(title.count)).")
+        }
         return title.trimmingCharacters(in: .whitespacesAndNewlines)
     }
 
-    static func text(_ text: String?, field: String = "text") throws -> String? {
+    static func text(_ text: String?) throws -> String? {
         guard let text else { return nil }
-        guard text.count <= 100_000 else { throw APIError.unprocessable("'\(field)' may have at most 100000 characters.") }
+        guard text.count <= 100_000 else {
+            throw APIError.unprocessable("A text can have at most 100000 characters (this one has \(text.count)).")
+        }
         return text
     }
 
@@ -98,14 +102,14 @@ enum Validation {
         var seen = Set<String>()
         let cleaned = tags.map { $0.trimmingCharacters(in: .whitespacesAndNewlines) }.filter { seen.insert($0).inserted }
         guard cleaned.count <= 20, cleaned.allSatisfy({ (1...50).contains($0.count) }) else {
-            throw APIError.unprocessable("'tags' takes up to 20 tags of 1 to 50 characters.")
+            throw APIError.unprocessable("An entry can have up to 20 tags, each of 1 to 50 characters.")
         }
         return cleaned
     }
 
     static func mood(_ mood: Int?) throws -> Int? {
         guard let mood else { return nil }
-        guard (0...5).contains(mood) else { throw APIError.unprocessable("'mood' must be 1 to 5, or 0 to remove it.") }
+        guard (0...5).contains(mood) else { throw APIError.unprocessable("A mood is 1 to 5 (0 removes it).") }
         return mood
     }
 }

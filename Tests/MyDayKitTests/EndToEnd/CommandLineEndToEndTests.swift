@@ -101,4 +101,29 @@ import Testing
         #expect(seen.first?.id == (try store.entries().first?.id))
         #expect(try store.pendingUploads().isEmpty)
     }
+
+    @Test func syncWatchFetchesAChangeMadeOnAnotherDeviceAsItHappens() async throws {
+        // Given a CLI that syncs and then watches
+        let server = try await ServerProcess(dataDirectory: Given.folder(), environment: ["MYDAY_WORKERS": "0"])
+        let watcher = CommandLineClient(home: Given.folder(), server: server.url)
+        #expect(try await watcher.run(["register", "--email", "watch@example.com"]).status == 0)
+        let watching = try watcher.start(["sync", "--watch"])
+        defer { watching.signal(SIGTERM) }
+        _ = try await watching.waitUntil { String(decoding: $0.standardOutput, as: UTF8.self).contains("Watching") ? true : nil }
+
+        // When another device writes an entry
+        let other = CommandLineClient(home: Given.folder(), server: server.url)
+        #expect(try await other.run(["login", "--email", "watch@example.com"]).status == 0)
+        #expect(try await other.run(["note", "Written on the other device."]).status == 0)
+        #expect(try await other.run(["sync"]).status == 0)
+        let written = try #require(try LocalStore(path: other.home.appendingPathComponent("myday.sqlite").path).entries().first)
+
+        // Then the watching CLI prints it without being asked again, and has it in its copy of the diary
+        let short = String(written.id.uuidString.lowercased().prefix(8))
+        let line = try await watching.waitUntil { snapshot in
+            String(decoding: snapshot.standardOutput, as: UTF8.self).split(separator: "\n").first { $0.contains(short) }
+        }
+        #expect(line.contains("Written on the other device."))
+        #expect(try LocalStore(path: watcher.home.appendingPathComponent("myday.sqlite").path).entry(written.id) != nil)
+    }
 }

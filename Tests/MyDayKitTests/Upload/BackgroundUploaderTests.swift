@@ -130,7 +130,8 @@ import Testing
         let first = try BackgroundUploader(transfer: before, ledgerFile: ledger)
         let (oldRunner, one) = startUpload(first, dropped)
         let two = Task { [target] in try await first.upload(failed, to: target) { _, _ in } }
-        try await pollUntil("both tasks started") { before.startedCount == 2 }
+        // (the app is killed once both are in the ledger: a task is written there just after it starts)
+        try await pollUntil("both tasks are in the ledger") { try before.startedCount == 2 && savedLedger()?.count == 2 }
         oldRunner.cancel()
         one.cancel()
         two.cancel()

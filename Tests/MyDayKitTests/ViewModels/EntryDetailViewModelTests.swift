@@ -64,8 +64,25 @@ import Testing
         await detail.save(EntryEdit(title: "By the river", tags: ["walk"], mood: 5))
         #expect(detail.entry.title == "By the river")
         #expect(detail.entry.tags == ["walk"])
-        #expect(detail.errorMessage?.contains("next sync") == true)
+        #expect(detail.savedMessage?.contains("next sync") == true)
         #expect(try harness.store.pendingEdits().map(\.id) == [id])
+    }
+
+    @Test func aTitleTooLongIsRefusedWithTheReasonAndNothingChanges() async throws {
+        // Given a synced entry and a server the test does not expect to be asked
+        let id = UUID()
+        try harness.synced([Given.serverEntry(id)])
+        let detail = EntryDetailViewModel(entry: try #require(try harness.store.entry(id)), core: harness.core())
+
+        // When a title of 201 characters is saved
+        await detail.save(EntryEdit(title: String(repeating: "a", count: 201)))
+
+        // Then it says why, the entry keeps its title, and no edit waits to be sent
+        #expect(detail.errorMessage == "A title can have at most 200 characters; this one has 201.")
+        #expect(detail.savedMessage == nil)
+        #expect(detail.entry.title == nil)
+        #expect(try harness.store.pendingEdits().isEmpty)
+        #expect(EntryDetailViewModel.titleProblem(String(repeating: "a", count: 200)) == nil)
     }
 
     @Test func retryingARefusedUploadSendsItAgain() async throws {

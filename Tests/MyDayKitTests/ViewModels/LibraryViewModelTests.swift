@@ -48,9 +48,31 @@ import Testing
         let model = LibraryViewModel(core: harness.core(), locale: Locale(identifier: "en_US"))
         model.show(try store.entries())
         let pills = model.months.flatMap(\.days).flatMap(\.rows).map { $0.pill?.text }
-        #expect(pills == ["Uploading…", "Failed — tap to retry"])
+        #expect(pills == ["Waiting to upload", "Failed — tap to retry"])
         #expect(model.months.flatMap(\.days).flatMap(\.rows).first?.id == queued.id)
         #expect(model.months.flatMap(\.days).flatMap(\.rows).first?.duration == nil)
+    }
+
+    @Test func rowsShowTheirTagsAndMood() throws {
+        // Given an entry with tags and a mood, one with a mood only, and one with neither
+        let store = harness.store
+        let tagged = try store.noteWritten("Walked.", at: Given.now, timeZone: Given.paris)
+        try store.editEntry(tagged.id, EntryEdit(tags: ["walk", "family"], mood: 4))
+        let moody = try store.noteWritten("Tired.", at: Given.now.addingTimeInterval(-60), timeZone: Given.paris)
+        try store.editEntry(moody.id, EntryEdit(mood: 2))
+        _ = try store.noteWritten("Plain.", at: Given.now.addingTimeInterval(-120), timeZone: Given.paris)
+        // When the Library shows them, then each row says what it has
+        let model = LibraryViewModel(core: harness.core(), locale: Locale(identifier: "en_US"))
+        model.show(try store.entries())
+        let details = model.months.flatMap(\.days).flatMap(\.rows).map(\.details)
+        #expect(details == ["walk, family · Mood 4 of 5", "Mood 2 of 5", nil])
+    }
+
+    @Test func lengthsAreWholeSecondsRoundedDownAsPlayersShowThem() {
+        #expect(formattedDuration(9.9) == "0:09")
+        #expect(formattedDuration(59.999) == "0:59")
+        #expect(formattedDuration(3600) == "1:00:00")
+        #expect(formattedDuration(.infinity) == "0:00")
     }
 
     @Test func anEmptyLibraryIsEmpty() {

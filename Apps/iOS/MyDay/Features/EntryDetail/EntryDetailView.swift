@@ -31,6 +31,10 @@ struct EntryDetailView: View {
                 if let message = viewModel.errorMessage {
                     ErrorBanner(message: message)
                 }
+                if let saved = viewModel.savedMessage {
+                    Label(saved.localizedForDisplay, systemImage: "checkmark.circle")
+                        .foregroundStyle(.secondary)
+                }
             }
             .padding(20)
             .frame(maxWidth: 640, alignment: .leading)

@@ -22,9 +22,16 @@ struct EntryEditSheet: View {
     var body: some View {
         NavigationStack {
             Form {
-                Section("Title") {
+                Section {
                     TextField("Title", text: $title)
                         .submitLabel(.done)
+                } header: {
+                    Text("Title")
+                } footer: {
+                    if let problem = EntryDetailViewModel.titleProblem(title) {
+                        Text(problem.localizedForDisplay)
+                            .foregroundStyle(.red)
+                    }
                 }
                 Section {
                     TextField("walk, family", text: $tags)
@@ -57,7 +64,7 @@ struct EntryEditSheet: View {
                         save(edit)
                         dismiss()
                     }
-                    .disabled(edit.isEmpty)
+                    .disabled(edit.isEmpty || EntryDetailViewModel.titleProblem(title) != nil)
                 }
             }
         }

@@ -6,7 +6,6 @@ import SwiftUI
 struct HomeView: View {
     @Bindable var viewModel: HomeViewModel
     @Environment(AppModel.self) private var appModel
-    @State private var savingTime = BackgroundTime(name: "Saving the recording")
 
     @Environment(\.verticalSizeClass) private var verticalSizeClass
     @Environment(\.dynamicTypeSize) private var dynamicTypeSize
@@ -59,16 +58,29 @@ struct HomeView: View {
                 AccessibilityNotification.Announcement(announcement.localizedForDisplay).post()
             }
         }
-        .onChange(of: recorder.state.isActive, initial: true) { _, isActive in
-            RecordingControlBridge.setIsRecording(isActive)
-        }
-        .onChange(of: recorder.state) { _, state in
-            savingTime.keep(while: state == .stopping)
-            Task {
-                await viewModel.recorderStateChanged()
-                appModel.recorderStateChanged()
+    }
+}
+
+/// What follows the recorder whichever screen is showing (a recording can be stopped from the recording bar while
+/// the Library is open): the Lock Screen control's state, background time while it is saved, and a failed take kept.
+struct RecorderObservers: ViewModifier {
+    let viewModel: HomeViewModel
+    @Environment(AppModel.self) private var appModel
+    @State private var savingTime = BackgroundTime(name: "Saving the recording")
+
+    func body(content: Content) -> some View {
+        let recorder = viewModel.recorder
+        content
+            .onChange(of: recorder.state.isActive, initial: true) { _, isActive in
+                RecordingControlBridge.setIsRecording(isActive)
             }
-        }
+            .onChange(of: recorder.state) { _, state in
+                savingTime.keep(while: state == .stopping)
+                Task {
+                    await viewModel.recorderStateChanged()
+                    appModel.recorderStateChanged()
+                }
+            }
     }
 }
 

@@ -15,6 +15,11 @@ struct LibraryRow: View {
                 VStack(alignment: .leading, spacing: 6) {
                     Text(row.title.localizedForDisplay)
                         .lineLimit(2)
+                    if let details = row.details {
+                        Text(details)
+                            .font(.subheadline)
+                            .foregroundStyle(.secondary)
+                    }
                     if let pill = row.pill {
                         pillView(pill)
                     }

@@ -53,6 +53,7 @@ private struct SignedInRoot: View {
                     }
                 }
         }
+        .modifier(RecorderObservers(viewModel: home))
         // Away from Home, a recording under way shows in a bar with its time, pause and stop.
         .safeAreaInset(edge: .bottom, spacing: 0) {
             if !path.isEmpty, let bar = home.recordingBar {

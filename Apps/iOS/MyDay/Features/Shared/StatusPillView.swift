@@ -16,14 +16,14 @@ struct StatusPillView: View {
 
     private var foreground: Color {
         switch pill {
-        case .uploading, .transcribing: .secondary
+        case .waiting, .uploading, .transcribing: .secondary
         case .failed: .red
         }
     }
 
     private var background: Color {
         switch pill {
-        case .uploading, .transcribing: Color(uiColor: .tertiarySystemFill)
+        case .waiting, .uploading, .transcribing: Color(uiColor: .tertiarySystemFill)
         case .failed: Color.red.opacity(0.12)
         }
     }
