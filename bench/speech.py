@@ -4,9 +4,11 @@
    diary sentences spoken by espeak-ng (two voices, AAC) and on people reading (Debian's pocketsphinx-testdata).
 2. PocketSphinx (`myday-server transcribe`, MYDAY_SPEECH_SERVICE=off) on the same files.
 3. Whisper through the whole pipeline (upload, complete → transcribed, in `myday-server serve`, timed to the server's
-   commit of the transcript) next to the service alone on the same 60 s and 10 min files, taking turns: the
-   pipeline's overhead.
-4. Peak RSS of the server and of the service while they transcribe recordings of 1, 10 and 60 minutes.
+   commit of the transcript) on the same 60 s and 10 min files: the pipeline's overhead is that wall time less the
+   time the server itself measured waiting for the engine (its `recognize` stage, read from /metrics), so both come
+   from one run; the service alone on the same files, taking turns, for comparison.
+4. Peak and median RSS of the server and of the service while they transcribe recordings of 1, 10 and 60 minutes
+   (`BENCH_SPEECH_MINUTES`, e.g. 1,10,60,180).
 5. Throughput with 2 worker slots: audio minutes per wall minute.
 Results are printed and written to bench/results/speech.md.
 """
@@ -15,6 +17,7 @@ import json
 import os
 import re
 import shutil
+import statistics
 import subprocess
 import sys
 import tempfile
@@ -176,7 +179,9 @@ def stage_seconds(server):
     its own `/metrics` histograms."""
     with urllib.request.urlopen(server.base + "/metrics", timeout=60) as response:
         text = response.read().decode()
-    pattern = r'myday_transcription_stage_duration_seconds_sum\{stage="(\w+)"\} ([0-9.e+-]+)'
+    pattern = (
+        r'myday_transcription_stage_duration_seconds_sum\{stage="(\w+)"\} ([0-9.e+-]+)'
+    )
     return {stage: float(value) for stage, value in re.findall(pattern, text)}
 
 
@@ -195,19 +200,22 @@ def transcribed_in(server, path):
 
 
 def peak_rss_while_transcribing(path):
-    """Peak RSS (MB) of the server and of its speech service from complete to transcribed, and the wall seconds."""
+    """Peak RSS (MB) of the server and of its speech service from complete to transcribed, the service's median (what
+    it holds between the peaks of its windows), and the wall seconds."""
     server = Server(workers=1)
     try:
         server.wait_for_speech()
         service = server.speech_service_pid()
         entry_id = server.upload(path)
         peaks = {"server": server.rss_mb(), "service": rss_mb(service)}
+        samples = []
         done = threading.Event()
 
         def sample():
             while not done.is_set():
                 peaks["server"] = max(peaks["server"], server.rss_mb())
-                peaks["service"] = max(peaks["service"], rss_mb(service))
+                samples.append(rss_mb(service))
+                peaks["service"] = max(peaks["service"], samples[-1])
                 done.wait(0.2)
 
         sampler = threading.Thread(target=sample)
@@ -218,6 +226,7 @@ def peak_rss_while_transcribing(path):
         wall = time.monotonic() - started
         done.set()
         sampler.join()
+        peaks["service median"] = statistics.median(samples) if samples else 0
         return peaks, wall
     finally:
         server.stop()
@@ -315,9 +324,9 @@ def main():
             peaks, wall = peak_rss_while_transcribing(path)
             rows.append(
                 (
-                    f"{minutes} min entry: peak RSS server / service",
+                    f"{minutes} min entry: peak RSS server / service (service median)",
                     (
-                        f"{peaks['server']:.0f} MB / {peaks['service']:.0f} MB "
+                        f"{peaks['server']:.0f} MB / {peaks['service']:.0f} MB ({peaks['service median']:.0f} MB) "
                         f"({wall:.0f} s, RTF {wall / (minutes * 60):.3f})"
                     ),
                 )

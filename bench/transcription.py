@@ -1,6 +1,6 @@
 """What the transcription benchmarks (`bench/pipeline`, `bench/speech`) share: diary sentences spoken by
 espeak-ng, the release `myday-server` on a loopback port, waits for transcripts, timing and word error rate."""
-import json, os, shutil, socket, subprocess, sys, tempfile, time, urllib.request, uuid
+import json, os, shutil, socket, subprocess, sys, tempfile, time, urllib.error, urllib.request, uuid
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 BINARY = os.path.join(ROOT, ".build/release/myday-server")
@@ -59,6 +59,9 @@ def free_port():
         return s.getsockname()[1]
 
 
+ACCOUNT = {"email": "bench@example.com", "password": "benchmark password"}
+
+
 class Server:
     """`myday-server serve` (release build) with a fresh data directory and a registered user; `settings` are
     more MYDAY_* variables (MYDAY_SPEECH_SERVICE=off for PocketSphinx)."""
@@ -77,13 +80,23 @@ class Server:
             except Exception:
                 if time.time() > deadline: raise
                 time.sleep(0.1)
-        self.token = self.call("POST", "/v1/auth/email/register", {"email": "bench@example.com", "password": "benchmark password"})["access_token"]
+        self.token = self.call("POST", "/v1/auth/email/register", ACCOUNT)["access_token"]
 
     def call(self, method, path, body=None, data=None, headers=None):
+        """One request; a 401 (the 15-minute access token expired during a long run) signs in again and retries once."""
+        try:
+            return self._call(method, path, body, data, headers)
+        except urllib.error.HTTPError as error:
+            if error.code != 401 or not getattr(self, "token", None):
+                raise
+            self.token = self._call("POST", "/v1/auth/email/login", ACCOUNT)["access_token"]
+            return self._call(method, path, body, data, headers)
+
+    def _call(self, method, path, body=None, data=None, headers=None):
         headers = dict(headers or {})
         if body is not None:
             data = json.dumps(body).encode(); headers["Content-Type"] = "application/json"
-        if getattr(self, "token", None) and path.startswith("/v1/") and not path.startswith("/v1/blobs"):
+        if getattr(self, "token", None) and path.startswith("/v1/") and not path.startswith("/v1/blobs") and "/auth/" not in path:
             headers["Authorization"] = "Bearer " + self.token
         url = path if path.startswith("http") else self.base + path
         with urllib.request.urlopen(urllib.request.Request(url, data=data, method=method, headers=headers), timeout=600) as r:

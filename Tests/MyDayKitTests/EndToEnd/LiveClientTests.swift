@@ -112,6 +112,21 @@ import Testing
         #expect(transport.count(of: "followChanges") == 1)
     }
 
+    @Test func signingOutWhileTheServerCannotBeReachedEndsTheSessionOnTheDeviceAtOnce() async throws {
+        // Given a signed-in client whose server has stopped
+        let server = try await ServerProcess(dataDirectory: Given.folder(), environment: ["MYDAY_WORKERS": "0"])
+        let store = InMemoryCredentialStore()
+        let client = LiveMyDayClient(serverURL: server.url, credentials: store)
+        _ = try await client.register(email: "away@example.com", password: "a long diary password")
+        server.kill(signal: SIGTERM)
+        _ = try await server.waitForExit()
+
+        // When it signs out, then nothing of the session is kept here, whatever the server heard
+        try await client.logout()
+        #expect(try store.load() == nil)
+        await #expect(throws: MyDayClientError.notSignedIn) { try await client.me() }
+    }
+
     @Test func serverErrorsArriveWithTheirCodeAndMessage() async throws {
         let server = try await ServerProcess(dataDirectory: Given.folder(), environment: ["MYDAY_WORKERS": "0"])
         let client = LiveMyDayClient(serverURL: server.url, credentials: InMemoryCredentialStore())
