@@ -13,7 +13,7 @@ final class AppDelegate: NSObject, UIApplicationDelegate {
         GoogleSignInConfiguration.configure()
         let model = appModel
         BackgroundRefresh.register { await model.refreshInBackground() }
-        BackgroundSessionCompletion.beforeCompleting = { await model.refresh() }
+        BackgroundSessionCompletion.followUp = { await model.refresh() }
         return true
     }
 

@@ -54,27 +54,21 @@ final class URLSessionBackgroundTransfer: BackgroundTransfer, @unchecked Sendabl
         }
     }
 
-    /// The system relaunched My Day for this session's events; `completionHandler` runs once they were delivered.
+    /// The system relaunched My Day for this session's events; `completionHandler` runs once they were delivered and
+    /// a short follow-up ran (at once when they were delivered before it came).
     @MainActor
     func handleEvents(forSession identifier: String, completionHandler: @escaping () -> Void) {
         guard identifier == self.identifier else { return completionHandler() }
-        BackgroundSessionCompletion.handler = completionHandler
+        Task { await BackgroundSessionCompletion.shared.received(completionHandler) }
     }
 }
 
-/// The completion handler the system gave for a background relaunch, kept on the main actor until the session's
-/// events were delivered and `beforeCompleting` (the app's refresh: complete what was uploaded, sync) has run.
+/// The one `BackgroundEventsCompletion` of the uploads session; `followUp` (set at launch: the app's refresh, cut
+/// short after a few seconds) runs between the session's events and the system's handler.
 @MainActor
 enum BackgroundSessionCompletion {
-    static var handler: (() -> Void)?
-    static var beforeCompleting: (@MainActor () async -> Void)?
-
-    static func run() async {
-        guard let handler else { return }
-        self.handler = nil
-        await beforeCompleting?()
-        handler()
-    }
+    static var followUp: @MainActor () async -> Void = {}
+    static let shared = BackgroundEventsCompletion(followUp: { await followUp() })
 }
 
 /// Turns the session's callbacks into `BackgroundTransferEvent`s, in the order the session's serial queue delivers them.
@@ -101,6 +95,6 @@ private final class BackgroundTransferDelegate: NSObject, URLSessionTaskDelegate
     }
 
     func urlSessionDidFinishEvents(forBackgroundURLSession session: URLSession) {
-        Task { @MainActor in await BackgroundSessionCompletion.run() }
+        Task { @MainActor in await BackgroundSessionCompletion.shared.eventsDelivered() }
     }
 }
