@@ -1,4 +1,3 @@
-import ChildProcesses
 import Foundation
 import MyDayModels
 
@@ -15,20 +14,13 @@ public struct AudioDecoder: Sendable {
     /// when decoding fails, times out or is cancelled. Throws `SpeechFailure` for audio that no retry can decode.
     public func decode(_ input: URL, container: AudioContainer? = nil, into folder: URL) async throws -> URL {
         let output = folder.appendingPathComponent("\(UUID().uuidString).pcm")
-        let result: ChildProcess.Output
-        do {
-            result = try await ChildProcess.run(
-                "ffmpeg",
-                ["-nostdin", "-hide_banner", "-loglevel", "error", "-y"] + FFmpegInput.arguments(input, container: container)
-                    + [
-                        "-t", String(maxSeconds), "-vn", "-ac", "1", "-ar", String(Self.sampleRate), "-f", "s16le", "-acodec",
-                        "pcm_s16le", output.path,
-                    ],
-                timeout: timeout)
-        } catch {
-            try? FileManager.default.removeItem(at: output)
-            throw error
-        }
+        let result = try await FFmpegInput.run(
+            ["-nostdin", "-hide_banner", "-loglevel", "error", "-y"] + FFmpegInput.arguments(input, container: container)
+                + [
+                    "-t", String(maxSeconds), "-vn", "-ac", "1", "-ar", String(Self.sampleRate), "-f", "s16le", "-acodec",
+                    "pcm_s16le", output.path,
+                ],
+            writing: output, timeout: timeout)
         let size = (try? FileManager.default.attributesOfItem(atPath: output.path)[.size] as? Int) ?? 0
         guard result.status == 0, size > 0 else {
             try? FileManager.default.removeItem(at: output)

@@ -1,3 +1,4 @@
+import ChildProcesses
 import Foundation
 import MyDayModels
 
@@ -32,5 +33,19 @@ public enum FFmpegInput {
         case .ogg: "ogg"
         case .mpeg: "mp3"
         }
+    }
+
+    /// Runs ffmpeg with `arguments`, which write `output`; answers its result. Unless ffmpeg succeeds, `output` is
+    /// removed (a failure, a time limit, a cancellation), so nothing half-written is left behind.
+    static func run(_ arguments: [String], writing output: URL, timeout: Duration) async throws -> ChildProcess.Output {
+        let result: ChildProcess.Output
+        do {
+            result = try await ChildProcess.run("ffmpeg", arguments, timeout: timeout)
+        } catch {
+            try? FileManager.default.removeItem(at: output)
+            throw error
+        }
+        if result.status != 0 { try? FileManager.default.removeItem(at: output) }
+        return result
     }
 }

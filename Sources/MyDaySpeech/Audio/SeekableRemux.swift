@@ -1,4 +1,3 @@
-import ChildProcesses
 import Foundation
 import MyDayModels
 
@@ -13,21 +12,10 @@ public struct SeekableRemux: Sendable {
     /// behind) when ffmpeg cannot do it: the original is kept as it is then.
     public func remux(_ input: URL, container: AudioContainer, into folder: URL) async throws -> URL? {
         let output = folder.appendingPathComponent("\(UUID().uuidString).\(container.fileExtension)")
-        let result: ChildProcess.Output
-        do {
-            result = try await ChildProcess.run(
-                "ffmpeg",
-                ["-nostdin", "-hide_banner", "-loglevel", "error", "-y"] + FFmpegInput.arguments(input, container: container)
-                    + ["-map", "0:a:0", "-c", "copy", "-f", FFmpegInput.muxer(for: container), output.path],
-                timeout: timeout)
-        } catch {
-            try? FileManager.default.removeItem(at: output)
-            throw error
-        }
-        guard result.status == 0 else {
-            try? FileManager.default.removeItem(at: output)
-            return nil
-        }
-        return output
+        let result = try await FFmpegInput.run(
+            ["-nostdin", "-hide_banner", "-loglevel", "error", "-y"] + FFmpegInput.arguments(input, container: container)
+                + ["-map", "0:a:0", "-c", "copy", "-f", FFmpegInput.muxer(for: container), output.path],
+            writing: output, timeout: timeout)
+        return result.status == 0 ? output : nil
     }
 }
