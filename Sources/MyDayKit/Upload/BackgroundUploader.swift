@@ -69,6 +69,9 @@ public actor BackgroundUploader: BlobUploader {
         let taskID = try await transfer.startUpload(file, to: target)
         tasks[taskID] = TrackedTask(file: name, outcome: earlyOutcomes.removeValue(forKey: taskID))
         try save()
+        // The system has the upload now, whatever becomes of this app: that is worth saying before any byte is sent.
+        let size = (try? FileManager.default.attributesOfItem(atPath: file.path)[.size] as? Int64) ?? 0
+        progress(0, size)
         try await wait(for: taskID, progress: progress)
     }
 

@@ -11,28 +11,41 @@ public final class HomeViewModel {
     public var isTypingInstead = false
     public private(set) var errorMessage: String?
 
+    /// Saved recordings whose upload has not been handed to the uploader yet: the app keeps background time meanwhile,
+    /// so a recording stopped just before the phone is locked leaves at once instead of at the next launch.
+    public private(set) var awaitingHandOver: Set<UUID> = []
+    public var isHandingOver: Bool { !awaitingHandOver.isEmpty }
+
     private let core: ClientCore
     private let locale: Locale
     private let deviceTranscriber: @MainActor () -> (any DeviceTranscriber)?
+    private let isInForeground: @MainActor () -> Bool
     @ObservationIgnored private var keptRecordings: Set<UUID> = []
 
-    /// - Parameter deviceTranscriber: Asked when a recording is saved: a transcriber to run on the device before
-    ///   the upload (the person's setting), or nil to leave transcription to the server.
+    /// - Parameters:
+    ///   - deviceTranscriber: Asked when a recording is saved: a transcriber to run on the device before the upload
+    ///     (the person's setting), or nil to leave transcription to the server.
+    ///   - isInForeground: Whether the app is in front. A recording saved while it is not (the phone locked right after
+    ///     Stop) goes up at once and the server transcribes it: waiting for the phone's words would hold the upload
+    ///     in an app about to be suspended.
     public init(
         core: ClientCore, recorder: Recorder, locale: Locale = .current,
-        deviceTranscriber: @escaping @MainActor () -> (any DeviceTranscriber)? = { nil }
+        deviceTranscriber: @escaping @MainActor () -> (any DeviceTranscriber)? = { nil },
+        isInForeground: @escaping @MainActor () -> Bool = { true }
     ) {
         self.core = core
         self.recorder = recorder
         self.locale = locale
         self.deviceTranscriber = deviceTranscriber
+        self.isInForeground = isInForeground
     }
 
     /// A Home screen whose recordings are written into `core`'s library, so a crash leaves them recoverable,
     /// tagged with `locale`'s language as the hint for transcription.
     public convenience init(
         core: ClientCore, capture: any AudioCapture, hintStore: any HintStore, locale: Locale = .current,
-        deviceTranscriber: @escaping @MainActor () -> (any DeviceTranscriber)? = { nil }
+        deviceTranscriber: @escaping @MainActor () -> (any DeviceTranscriber)? = { nil },
+        isInForeground: @escaping @MainActor () -> Bool = { true }
     ) {
         let library = core.library
         let language = Self.languageTag(of: locale)
@@ -41,7 +54,22 @@ public final class HomeViewModel {
             prepareFile: { id, startedAt in
                 try library.beginRecording(id: id, startedAt: startedAt, timeZone: .current, language: language)
             })
-        self.init(core: core, recorder: recorder, locale: locale, deviceTranscriber: deviceTranscriber)
+        self.init(
+            core: core, recorder: recorder, locale: locale, deviceTranscriber: deviceTranscriber,
+            isInForeground: isInForeground)
+    }
+
+    /// Follows the upload queue's reports: a recording's upload under way (its first progress), finished, refused or
+    /// put off no longer needs the app kept awake for it; a queue that stopped (offline, no session) hands nothing over.
+    public func uploadEvent(_ event: UploadEvent) {
+        switch event {
+        case .progress(let id, _, _), .uploaded(let id), .willRetry(let id, _, _), .gaveUp(let id, _):
+            awaitingHandOver.remove(id)
+        case .paused:
+            awaitingHandOver.removeAll()
+        case .started:
+            break
+        }
     }
 
     /// The BCP 47 tag the server takes as a language hint (`en-US`), or nil when the locale names no language.
@@ -152,12 +180,15 @@ public final class HomeViewModel {
     /// upload waits for its words.
     private func keepIfSaved() async {
         guard case .saved(let result) = recorder.state, !keptRecordings.contains(result.id) else { return }
-        let transcriber = deviceTranscriber()
+        let transcriber = isInForeground() ? deviceTranscriber() : nil
         do {
             let kept = try core.keepRecording(
                 id: result.id, duration: result.duration, awaitingDeviceTranscript: transcriber != nil)
             keptRecordings.insert(result.id)
-            guard let transcriber else { return await core.uploads.wake() }
+            guard let transcriber else {
+                awaitingHandOver.insert(result.id)
+                return await core.uploads.wake()
+            }
             let limit = Duration.seconds(max(60, kept.duration * 2))
             Task { [core, locale] in await core.transcribeOnDevice(kept, with: transcriber, locale: locale, limit: limit) }
         } catch {

@@ -53,6 +53,9 @@ import Testing
         defer { runner.cancel() }
         try await pollUntil("the task started") { transfer.startedCount == 1 }
 
+        // (its start is reported before any byte: the system has the upload now, whatever becomes of the app)
+        try await pollUntil("the start reported") { progress.last?.sent == 0 && progress.last?.total == 1000 }
+
         // When the system reports progress and then a 204
         transfer.send(1, bytes: 500, of: 1000)
         try await pollUntil("progress reported") { progress.last?.sent == 500 }

@@ -8,16 +8,18 @@ import Testing
 @Suite struct HomeViewModelTests {
     let harness = CoreHarness()
 
-    private func model(_ capture: any AudioCapture = FileWritingCapture(), time: ManualUptime = ManualUptime(0))
-        -> HomeViewModel
-    {
+    private func model(
+        _ capture: any AudioCapture = FileWritingCapture(), time: ManualUptime = ManualUptime(0),
+        transcriber: (any DeviceTranscriber)? = nil, inForeground: Bool = true
+    ) -> HomeViewModel {
         let core = harness.core()
         let library = core.library
         let recorder = Recorder(
             capture: capture, hintStore: InMemoryHintStore(hasShownStopHint: false), now: { Given.now }, uptime: { time.current },
             prepareFile: { id, start in try library.beginRecording(id: id, startedAt: start, timeZone: Given.paris) },
             timeZone: Given.paris)
-        return HomeViewModel(core: core, recorder: recorder)
+        return HomeViewModel(
+            core: core, recorder: recorder, deviceTranscriber: { transcriber }, isInForeground: { inForeground })
     }
 
     @Test func aLongPressStopsAndTheRecordingJoinsTheQueue() async throws {
@@ -85,6 +87,43 @@ import Testing
         await home.stopTapped()
         #expect(home.recordingBar == nil)
         #expect(try harness.store.entries().count == 1)
+    }
+
+    @Test func aRecordingStoppedWithTheAppNotInFrontGoesUpWithoutWaitingForThePhonesWords() async throws {
+        // Given on-device transcription on, and a recording stopped as the phone is locked
+        let transcriber = ScriptedTranscriber()
+        let time = ManualUptime(0)
+        let home = model(time: time, transcriber: transcriber, inForeground: false)
+        await home.recordButtonTapped()
+        time.current = 5
+        await home.stopTapped()
+
+        // Then its upload waits for nothing: no transcription on the phone, the server transcribes it
+        let upload = try #require(try harness.store.pendingUploads().first)
+        #expect(!upload.upload.awaitsDeviceTranscript)
+        #expect(transcriber.requests.isEmpty)
+
+        // And the app holds on until the uploader has it (its first progress), then lets go
+        #expect(home.isHandingOver)
+        home.uploadEvent(.started(upload.entry.id))
+        #expect(home.isHandingOver)
+        home.uploadEvent(.progress(upload.entry.id, sent: 0, total: 1000))
+        #expect(!home.isHandingOver)
+    }
+
+    @Test func inFrontTheUploadWaitsForThePhonesWords() async throws {
+        // Given on-device transcription on and the app in front
+        let transcriber = ScriptedTranscriber()
+        let time = ManualUptime(0)
+        let home = model(time: time, transcriber: transcriber)
+        await home.recordButtonTapped()
+        time.current = 5
+        await home.stopTapped()
+
+        // Then the upload waits for the phone's words, which are asked for
+        #expect(try harness.store.pendingUploads().first?.upload.awaitsDeviceTranscript == true)
+        try await pollUntil("the phone is asked for the words") { !transcriber.requests.isEmpty }
+        #expect(!home.isHandingOver)
     }
 
     @Test func aDeniedMicrophoneSaysSoAndTypingStillWorks() async throws {

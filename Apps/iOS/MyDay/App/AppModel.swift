@@ -73,8 +73,11 @@ final class AppModel {
         }
         let network = NetworkConditionsMonitor(wifiOnly: false)
         let (pauses, pausesContinuation) = AsyncStream.makeStream(of: Void.self, bufferingPolicy: .bufferingNewest(1))
+        let (uploadEvents, uploadEventsContinuation) = AsyncStream.makeStream(
+            of: UploadEvent.self, bufferingPolicy: .bufferingNewest(64))
         let report: @Sendable (UploadEvent) -> Void = { event in
             if case .paused = event { pausesContinuation.yield(()) }
+            uploadEventsContinuation.yield(event)
         }
         let serverURL = Self.storedServerURL(in: defaults)
         let uploader: BackgroundUploader
@@ -118,6 +121,10 @@ final class AppModel {
         Task { [weak self] in
             for await _ in pauses { self?.noticeEndedSession() }
         }
+        // Home keeps background time for a saved recording until the uploader has it.
+        Task { [weak self] in
+            for await event in uploadEvents { self?.homeViewModel?.uploadEvent(event) }
+        }
         RecordingControlBridge.recordingRequested = { [weak self] stop in await self?.recordingRequested(stop: stop) }
         // No recording is under way at launch, whatever a process that ended mid-recording left in the App Group.
         RecordingControlBridge.setIsRecording(false)
@@ -146,7 +153,8 @@ final class AppModel {
             core: core, capture: EngineAudioCapture(), hintStore: AppStorageHintStore(), locale: .current,
             deviceTranscriber: {
                 settings.transcribeOnDevice && settings.onDeviceTranscriptionAvailable ? AppleSpeechTranscriber() : nil
-            })
+            },
+            isInForeground: { UIApplication.shared.applicationState == .active })
         homeViewModel = model
         return model
     }

@@ -62,7 +62,8 @@ struct HomeView: View {
 }
 
 /// What follows the recorder whichever screen is showing (a recording can be stopped from the recording bar while
-/// the Library is open): the Lock Screen control's state, background time while it is saved, and a failed take kept.
+/// the Library is open): the Lock Screen control's state, background time while a recording is saved and until the
+/// uploader has it (the phone may be locked right after Stop), and a failed take kept.
 struct RecorderObservers: ViewModifier {
     let viewModel: HomeViewModel
     @Environment(AppModel.self) private var appModel
@@ -74,8 +75,10 @@ struct RecorderObservers: ViewModifier {
             .onChange(of: recorder.state.isActive, initial: true) { _, isActive in
                 RecordingControlBridge.setIsRecording(isActive)
             }
-            .onChange(of: recorder.state) { _, state in
-                savingTime.keep(while: state == .stopping)
+            .onChange(of: recorder.state == .stopping || viewModel.isHandingOver) { _, working in
+                savingTime.keep(while: working)
+            }
+            .onChange(of: recorder.state) { _, _ in
                 Task {
                     await viewModel.recorderStateChanged()
                     appModel.recorderStateChanged()
