@@ -112,6 +112,13 @@ public final class ClientCore: Sendable {
         return (uploads, try await syncEngine.sync())
     }
 
+    /// The background refresh: every due upload is handed to the uploader without waiting for its end (the system
+    /// finishes background transfers when it chooses and reports them to the next launch), then the diary is synced.
+    public func refreshInBackground() async throws -> SyncEngine.Summary {
+        try await uploads.handOverDue()
+        return try await syncEngine.sync()
+    }
+
     /// "Failed — tap to retry": a refused upload goes back to the queue and is sent; a failed transcription starts again.
     public func retry(_ id: UUID) async throws {
         switch try store.entry(id)?.state {

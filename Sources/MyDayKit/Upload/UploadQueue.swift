@@ -64,6 +64,34 @@ public actor UploadQueue {
         return summary
     }
 
+    /// In the background: starts every due upload at once (even one waiting out a backoff) and returns as soon as each
+    /// has been handed to the uploader (its first progress: a background session has it now) or has ended. The uploads
+    /// go on after it returns; the system reports them to the next launch, whose pass completes them. A background
+    /// task's time is short and the system runs background transfers when it chooses: waiting for them would use it up.
+    /// Answers how many uploads were handed over or finished.
+    @discardableResult
+    public func handOverDue() async throws -> Int {
+        guard await network.allowsUploads else {
+            report(.paused(reason: "offline"))
+            return 0
+        }
+        let handedOver = HandOver()
+        var started: [UUID] = []
+        for (upload, entry) in try store.pendingUploads()
+        where entry.state == .queued && !entry.pendingDelete && !upload.awaitsDeviceTranscript {
+            guard let claimed = try store.claimForUpload(entry.id) else { continue }
+            started.append(claimed.id)
+            Task {
+                _ = try? await self.send(
+                    claimed, attempts: upload.attempts, transcript: upload.deviceTranscript,
+                    handedOver: { handedOver.done(claimed.id) })
+                handedOver.done(claimed.id)
+            }
+        }
+        await handedOver.wait(for: started)
+        return started.count
+    }
+
     /// Works until cancelled: sends what is due, then waits for the next due time, a network change or `wake()`.
     public func run() async {
         let network = network
@@ -96,7 +124,10 @@ public actor UploadQueue {
         case paused(String)
     }
 
-    private func send(_ entry: LocalEntry, attempts: Int, transcript: DeviceTranscript?) async throws -> Outcome {
+    /// One attempt; `handedOver` is told when the uploader has the audio (its first progress) or there is none to send.
+    private func send(
+        _ entry: LocalEntry, attempts: Int, transcript: DeviceTranscript?, handedOver: @escaping @Sendable () -> Void = {}
+    ) async throws -> Outcome {
         report(.started(entry.id))
         do {
             let created = try await client.createEntry(entry.newEntryRequest)
@@ -110,6 +141,7 @@ public actor UploadQueue {
                     let report = report
                     do {
                         try await uploader.upload(library.url(of: path), to: target) { sent, total in
+                            handedOver()
                             report(.progress(id, sent: sent, total: total))
                         }
                     } catch let error as BlobUploadError where error.status == 409 {
@@ -155,5 +187,35 @@ public actor UploadQueue {
         try store.markUploadGaveUp(id, reason: reason)
         report(.gaveUp(id, reason: reason))
         return .gaveUp
+    }
+}
+
+/// Which uploads `UploadQueue.handOverDue` still waits to see handed over, and the wait for all of them.
+private final class HandOver: @unchecked Sendable {
+    private let lock = NSLock()
+    private var done: Set<UUID> = []
+    private var waiting: (ids: Set<UUID>, continuation: CheckedContinuation<Void, Never>)?
+
+    /// The upload of `id` is with the uploader now, or ended; saying it again does nothing.
+    func done(_ id: UUID) {
+        let finished = lock.withLock { () -> CheckedContinuation<Void, Never>? in
+            done.insert(id)
+            guard let waiting, waiting.ids.isSubset(of: done) else { return nil }
+            self.waiting = nil
+            return waiting.continuation
+        }
+        finished?.resume()
+    }
+
+    /// Returns once every one of `ids` is done.
+    func wait(for ids: [UUID]) async {
+        await withCheckedContinuation { continuation in
+            let now = lock.withLock { () -> Bool in
+                if Set(ids).isSubset(of: done) { return true }
+                waiting = (Set(ids), continuation)
+                return false
+            }
+            if now { continuation.resume() }
+        }
     }
 }

@@ -27,6 +27,23 @@ final class FakeBlobUploader: BlobUploader, @unchecked Sendable {
     }
 }
 
+/// An uploader like a background session's: it says at once that it has the file (progress 0), then finishes only
+/// when the test lets it.
+final class HoldingUploader: BlobUploader, @unchecked Sendable {
+    private let lock = NSLock()
+    private var files: [URL] = []
+    let release = Gate()
+
+    var calls: Int { lock.withLock { files.count } }
+
+    func upload(_ file: URL, to target: UploadTarget, progress: @escaping @Sendable (Int64, Int64) -> Void) async throws {
+        lock.withLock { files.append(file) }
+        progress(0, 1000)
+        await release.wait()
+        progress(1000, 1000)
+    }
+}
+
 /// Counts calls from concurrent code.
 final class CallCounter: @unchecked Sendable {
     private let lock = NSLock()
@@ -78,6 +95,37 @@ final class CallCounter: @unchecked Sendable {
         #expect(entry.state == .uploaded)
         #expect(try store.pendingUploads().isEmpty)
         #expect(uploader.uploadedBytes.first == (try Data(contentsOf: library.url(of: entry.audioPath!))))
+    }
+
+    @Test func inTheBackgroundEveryDueUploadIsHandedOverAtOnceWithoutWaitingForItsEnd() async throws {
+        // Given two queued recordings, one of them waiting out a backoff, and a background session that takes its time
+        try queueOneRecording()
+        let second = UUID()
+        let temporary = try library.beginRecording(id: second, startedAt: Given.now, timeZone: Given.paris, container: .wav)
+        try TestMedia.wav(seconds: 1).write(to: temporary)
+        try store.recordFinished(try library.finishRecording(id: second), now: Given.now)
+        try store.markUploadRetry(second, reason: "Busy.", next: Given.now.addingTimeInterval(600))
+        var client = FakeMyDayClient()
+        client.onCreateEntry = { [target] entry in
+            CreatedEntry(entry: Given.serverEntry(entry.id, status: .pendingUpload), upload: target)
+        }
+        client.onCompleteUpload = { id, _ in Given.serverEntry(id, status: .uploaded, transcript: nil) }
+        let uploader = HoldingUploader()
+        let queue = UploadQueue(
+            store: store, client: client, uploader: uploader, library: library, now: { Given.now }, random: { 0 })
+
+        // When the background refresh hands them over
+        let handedOver = try await queue.handOverDue()
+
+        // Then both are with the uploader, together, and the pass is over while their transfers still run
+        #expect(handedOver == 2)
+        #expect(uploader.calls == 2)
+        #expect(try store.entries().allSatisfy { $0.state == .uploading })
+
+        // And when the session finishes them, both are completed
+        uploader.release.open()
+        try await pollUntil("both are uploaded") { try store.entries().allSatisfy { $0.state == .uploaded } }
+        #expect(try store.pendingUploads().isEmpty)
     }
 
     @Test func serverErrorsAreRetriedLaterHonouringRetryAfter() async throws {

@@ -283,12 +283,26 @@ final class AppModel {
         followingChanges = nil
     }
 
-    /// The background refresh: answers whether everything was sent and synced; stops when the system cancels it.
+    /// The background refresh: what waits is handed to the background session without waiting for its transfers (the
+    /// system reports them by relaunching the app), then the diary is synced; answers whether both worked, and stops
+    /// when the system cancels it.
     func refreshInBackground() async -> Bool {
-        await withTaskCancellationHandler {
-            await refreshOnce()
+        guard phase == .signedIn else { return true }
+        let core = core
+        let work = Task { () -> Bool in
+            do {
+                _ = try await core.refreshInBackground()
+                self.lastSyncError = nil
+                return true
+            } catch {
+                self.noticeSyncFailure(error)
+                return false
+            }
+        }
+        return await withTaskCancellationHandler {
+            await work.value
         } onCancel: {
-            Task { @MainActor [weak self] in self?.runningRefresh?.cancel() }
+            work.cancel()
         }
     }
 
