@@ -1,3 +1,4 @@
+import AuthenticationServices
 import Foundation
 import GoogleSignIn
 import MyDayKit
@@ -28,6 +29,8 @@ final class AppModel {
     /// What Home and the Library show above everything else, if anything.
     var attentionMessage: String? { recoveryError ?? lastSyncError }
     let settings: AppSettings
+    /// Ends a session begun with Sign in with Apple once that Apple ID stops signing in to My Day.
+    let appleSignIn: AppleSignInWatch
     /// Google's OAuth client; nil when the build configures none, and the sign-in screen offers no Google.
     let googleClientID: String?
 
@@ -105,6 +108,11 @@ final class AppModel {
         pathMonitor = PathNetworkMonitor(feeding: network)
         settings = AppSettings(defaults: defaults, network: network)
         googleClientID = GoogleSignInConfiguration.clientID
+        let (appleIDEnds, appleIDEndsContinuation) = AsyncStream.makeStream(of: Void.self, bufferingPolicy: .bufferingNewest(1))
+        appleSignIn = AppleSignInWatch(
+            file: directory.appendingPathComponent("apple-user-id"),
+            state: { userID in await Self.appleIDState(of: userID) },
+            endSession: { appleIDEndsContinuation.yield(()) })
         currentServerURL = serverURL
         backgroundUploader = uploader
         reportUploadEvent = report
@@ -124,6 +132,21 @@ final class AppModel {
         // Home keeps background time for a saved recording until the uploader has it.
         Task { [weak self] in
             for await event in uploadEvents { self?.homeViewModel?.uploadEvent(event) }
+        }
+        Task { [weak self] in
+            // The session's tokens go (the server is told when it can be reached); what was not sent stays.
+            for await _ in appleIDEnds {
+                try? await self?.core.client.logout()
+                self?.sessionDidEnd()
+            }
+        }
+        // The person may have stopped using their Apple ID with My Day while it was closed, or does so now.
+        let appleSignIn = appleSignIn
+        Task { await appleSignIn.check() }
+        NotificationCenter.default.addObserver(
+            forName: ASAuthorizationAppleIDProvider.credentialRevokedNotification, object: nil, queue: nil
+        ) { _ in
+            Task { await appleSignIn.check() }
         }
         RecordingControlBridge.recordingRequested = { [weak self] stop in await self?.recordingRequested(stop: stop) }
         // No recording is under way at launch, whatever a process that ended mid-recording left in the App Group.
@@ -192,8 +215,24 @@ final class AppModel {
     }
 
     /// `idToken` and `nonce` (the raw one of `SignInNonce.make()`) come from Sign in with Apple.
-    func signInWithApple(idToken: String, nonce: String, name: String?) async throws {
-        try await signIn { client in try await client.signIn(with: .apple, token: idToken, nonce: nonce, name: name) }
+    func signInWithApple(idToken: String, nonce: String, name: String?, appleUserID: String) async throws {
+        try await signIn(appleUserID: appleUserID) { client in
+            try await client.signIn(with: .apple, token: idToken, nonce: nonce, name: name)
+        }
+    }
+
+    /// What Sign in with Apple says of `userID` now; a question that fails (no network) keeps the session.
+    private nonisolated static func appleIDState(of userID: String) async -> AppleIDCredentialState {
+        guard let state = try? await ASAuthorizationAppleIDProvider().credentialState(forUserID: userID) else {
+            return .authorized
+        }
+        switch state {
+        case .authorized: return .authorized
+        case .revoked: return .revoked
+        case .notFound: return .notFound
+        case .transferred: return .transferred
+        @unknown default: return .authorized
+        }
     }
 
     /// Google's sheet, presented from `presenting`, then the server; throws `CancellationError` when the person
@@ -222,6 +261,7 @@ final class AppModel {
     /// After `ProfileViewModel` signed out or deleted the account (the diary on this device is gone).
     func didSignOut() {
         stopFollowingChanges()
+        Task { [appleSignIn] in await appleSignIn.signedOut() }
         homeViewModel = nil
         lastSyncError = nil
         phase = .signedOut
@@ -239,14 +279,18 @@ final class AppModel {
             return
         }
         stopFollowingChanges()
+        Task { [appleSignIn] in await appleSignIn.signedOut() }
         homeViewModel = nil
         lastSyncError = nil
         phase = .signedOut
         RecordingControlBridge.setIsRecording(false)
     }
 
-    private func signIn(_ operation: @escaping @Sendable (any MyDayClient) async throws -> Account) async throws {
+    private func signIn(
+        appleUserID: String? = nil, _ operation: @escaping @Sendable (any MyDayClient) async throws -> Account
+    ) async throws {
         _ = try await Self.signIn(on: core, operation)
+        try? await appleSignIn.signedIn(appleUserID: appleUserID)
         homeViewModel = nil
         lastSyncError = nil
         phase = .signedIn

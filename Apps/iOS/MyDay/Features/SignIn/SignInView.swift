@@ -84,8 +84,10 @@ struct SignInView: View {
         }
         let name = credential.fullName.map { PersonNameComponentsFormatter().string(from: $0) }
         let rawNonce = nonce.raw
+        let appleUserID = credential.user
         run {
-            try await appModel.signInWithApple(idToken: idToken, nonce: rawNonce, name: name?.isEmpty == false ? name : nil)
+            try await appModel.signInWithApple(
+                idToken: idToken, nonce: rawNonce, name: name?.isEmpty == false ? name : nil, appleUserID: appleUserID)
         }
     }
 
