@@ -333,20 +333,25 @@ final class AppModel {
     func refreshInBackground() async -> Bool {
         guard phase == .signedIn else { return true }
         let core = core
-        let work = Task { () -> Bool in
+        let work = syncTask { _ = try await core.refreshInBackground() }
+        return await withTaskCancellationHandler {
+            await work.value
+        } onCancel: {
+            work.cancel()
+        }
+    }
+
+    /// `work` (sending and syncing) as a task that answers whether it worked; a failure is shown, or ends the session.
+    private func syncTask(_ work: @escaping @Sendable () async throws -> Void) -> Task<Bool, Never> {
+        Task {
             do {
-                _ = try await core.refreshInBackground()
+                try await work()
                 self.lastSyncError = nil
                 return true
             } catch {
                 self.noticeSyncFailure(error)
                 return false
             }
-        }
-        return await withTaskCancellationHandler {
-            await work.value
-        } onCancel: {
-            work.cancel()
         }
     }
 
@@ -355,16 +360,7 @@ final class AppModel {
         if let runningRefresh { return await runningRefresh.value }
         retryRecovery()
         let core = core
-        let refresh = Task { () -> Bool in
-            do {
-                _ = try await core.refresh()
-                self.lastSyncError = nil
-                return true
-            } catch {
-                self.noticeSyncFailure(error)
-                return false
-            }
-        }
+        let refresh = syncTask { _ = try await core.refresh() }
         runningRefresh = refresh
         let succeeded = await refresh.value
         if runningRefresh == refresh { runningRefresh = nil }
