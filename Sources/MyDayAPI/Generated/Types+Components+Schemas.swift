@@ -636,25 +636,35 @@ extension Components {
             ///
             /// - Remark: Generated from `#/components/schemas/AppleSignIn/name`.
             package var name: Swift.String?
+            /// The authorization code Apple returned with the token. A server configured with the team's key exchanges it
+            /// for a refresh token, kept encrypted, which it revokes when the account is closed or Apple is unlinked.
+            ///
+            ///
+            /// - Remark: Generated from `#/components/schemas/AppleSignIn/authorization_code`.
+            package var authorizationCode: Swift.String?
             /// Creates a new `AppleSignIn`.
             ///
             /// - Parameters:
             ///   - identityToken: The JWT Apple returned to the app.
             ///   - nonce: The raw nonce whose SHA-256 the app gave Apple.
             ///   - name: The name Apple returned on the first sign-in.
+            ///   - authorizationCode: The authorization code Apple returned with the token. A server configured with the team's key exchanges it
             package init(
                 identityToken: Swift.String,
                 nonce: Swift.String? = nil,
-                name: Swift.String? = nil
+                name: Swift.String? = nil,
+                authorizationCode: Swift.String? = nil
             ) {
                 self.identityToken = identityToken
                 self.nonce = nonce
                 self.name = name
+                self.authorizationCode = authorizationCode
             }
             package enum CodingKeys: String, CodingKey {
                 case identityToken = "identity_token"
                 case nonce
                 case name
+                case authorizationCode = "authorization_code"
             }
             package init(from decoder: any Swift.Decoder) throws {
                 let container = try decoder.container(keyedBy: CodingKeys.self)
@@ -670,10 +680,15 @@ extension Components {
                     Swift.String.self,
                     forKey: .name
                 )
+                self.authorizationCode = try container.decodeIfPresent(
+                    Swift.String.self,
+                    forKey: .authorizationCode
+                )
                 try decoder.ensureNoAdditionalProperties(knownKeys: [
                     "identity_token",
                     "nonce",
-                    "name"
+                    "name",
+                    "authorization_code"
                 ])
             }
         }
@@ -734,21 +749,29 @@ extension Components {
             ///
             /// - Remark: Generated from `#/components/schemas/ProviderToken/nonce`.
             package var nonce: Swift.String?
+            /// For Apple
+            ///
+            /// - Remark: Generated from `#/components/schemas/ProviderToken/authorization_code`.
+            package var authorizationCode: Swift.String?
             /// Creates a new `ProviderToken`.
             ///
             /// - Parameters:
             ///   - token: An Apple identity token or a Google ID token.
             ///   - nonce: For Apple
+            ///   - authorizationCode: For Apple
             package init(
                 token: Swift.String,
-                nonce: Swift.String? = nil
+                nonce: Swift.String? = nil,
+                authorizationCode: Swift.String? = nil
             ) {
                 self.token = token
                 self.nonce = nonce
+                self.authorizationCode = authorizationCode
             }
             package enum CodingKeys: String, CodingKey {
                 case token
                 case nonce
+                case authorizationCode = "authorization_code"
             }
             package init(from decoder: any Swift.Decoder) throws {
                 let container = try decoder.container(keyedBy: CodingKeys.self)
@@ -760,9 +783,14 @@ extension Components {
                     Swift.String.self,
                     forKey: .nonce
                 )
+                self.authorizationCode = try container.decodeIfPresent(
+                    Swift.String.self,
+                    forKey: .authorizationCode
+                )
                 try decoder.ensureNoAdditionalProperties(knownKeys: [
                     "token",
-                    "nonce"
+                    "nonce",
+                    "authorization_code"
                 ])
             }
         }

@@ -52,11 +52,14 @@ public struct LiveMyDayClient: MyDayClient {
         return try await begin(try ok.body.json)
     }
 
-    public func signIn(with provider: IdentityProvider, token: String, nonce: String?, name: String?) async throws -> Account {
+    public func signIn(
+        with provider: IdentityProvider, token: String, nonce: String?, name: String?, authorizationCode: String?
+    ) async throws -> Account {
         switch provider {
         case .apple:
             let output = try await call {
-                try await client.signInWithApple(body: .json(.init(identityToken: token, nonce: nonce, name: name)))
+                try await client.signInWithApple(
+                    body: .json(.init(identityToken: token, nonce: nonce, name: name, authorizationCode: authorizationCode)))
             }
             switch output {
             case .ok(let ok): return try await begin(try ok.body.json)

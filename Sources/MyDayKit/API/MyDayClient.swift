@@ -7,8 +7,11 @@ import Foundation
 public protocol MyDayClient: Sendable {
     func register(email: String, password: String) async throws -> Account
     func login(email: String, password: String) async throws -> Account
-    /// Signs in with an Apple identity token or a Google ID token the app obtained.
-    func signIn(with provider: IdentityProvider, token: String, nonce: String?, name: String?) async throws -> Account
+    /// Signs in with an Apple identity token or a Google ID token the app obtained; with Apple, the authorization code
+    /// that came with the token lets the server revoke the sign-in when the account is closed.
+    func signIn(
+        with provider: IdentityProvider, token: String, nonce: String?, name: String?, authorizationCode: String?
+    ) async throws -> Account
     /// Ends this device's session on the server (best effort) and forgets it here.
     func logout() async throws
     /// Ends every session of the account, on every device, this one included.

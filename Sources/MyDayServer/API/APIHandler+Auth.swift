@@ -40,14 +40,15 @@ extension APIHandler {
         guard case .json(let body) = input.body else { throw APIError.badRequest("Send a JSON body.") }
         try await limits.authRequest(from: ClientAddress.current)
         let name = try Validation.name(body.name)
-        let (session, created) = try await signIn(.apple, token: body.identityToken, nonce: body.nonce, name: name)
+        let (session, created, identity) = try await signIn(.apple, token: body.identityToken, nonce: body.nonce, name: name)
+        await keepAppleRefreshToken(code: body.authorizationCode, identity: identity, userID: session.user.id)
         return created ? .created(.init(body: .json(session))) : .ok(.init(body: .json(session)))
     }
 
     func signInWithGoogle(_ input: Operations.SignInWithGoogle.Input) async throws -> Operations.SignInWithGoogle.Output {
         guard case .json(let body) = input.body else { throw APIError.badRequest("Send a JSON body.") }
         try await limits.authRequest(from: ClientAddress.current)
-        let (session, created) = try await signIn(.google, token: body.idToken, nonce: body.nonce, name: nil)
+        let (session, created, _) = try await signIn(.google, token: body.idToken, nonce: body.nonce, name: nil)
         return created ? .created(.init(body: .json(session))) : .ok(.init(body: .json(session)))
     }
 
@@ -128,12 +129,12 @@ extension APIHandler {
 
     /// Signs in with a verified provider identity: its account, or a new one when the email is free.
     private func signIn(_ provider: SignInProvider, token: String, nonce: String?, name: String?) async throws -> (
-        Components.Schemas.Session, created: Bool
+        Components.Schemas.Session, created: Bool, identity: VerifiedIdentity
     ) {
         let identity = try await verifiedIdentity(provider, token: token, nonce: nonce, failure: .unauthorized)
         if let user = try await users.user(provider: provider.rawValue, subject: identity.subject) {
             if let name, user.name == nil { try await users.fillInName(name, userID: user.id) }
-            return (try await startSession(for: user), false)
+            return (try await startSession(for: user), false, identity)
         }
         guard let email = identity.verifiedEmail else {
             throw APIError.unprocessable(
@@ -144,11 +145,11 @@ extension APIHandler {
             let user = try await users.registerProviderUser(
                 provider: provider.rawValue, subject: identity.subject, email: email, name: name)
             logger.info("user registered", metadata: ["user": "\(user.id.lowercased)", "provider": "\(provider.rawValue)"])
-            return (try await startSession(for: user), true)
+            return (try await startSession(for: user), true, identity)
         } catch UserStore.RegistrationError.emailTaken {
             // A first sign-in on another device may have made this identity's account a moment ago.
             if let user = try await users.user(provider: provider.rawValue, subject: identity.subject) {
-                return (try await startSession(for: user), false)
+                return (try await startSession(for: user), false, identity)
             }
             throw APIError.conflict(
                 "An account with this email exists. Sign in to it, then link \(provider.displayName) in your profile.")
@@ -157,7 +158,29 @@ extension APIHandler {
             guard let user = try await users.user(provider: provider.rawValue, subject: identity.subject) else {
                 throw APIError.unauthorized
             }
-            return (try await startSession(for: user), false)
+            return (try await startSession(for: user), false, identity)
+        }
+    }
+
+    /// Exchanges an Apple sign-in's authorization code for a refresh token and keeps it, sealed, to revoke when the
+    /// account closes or Apple is unlinked. A sign-in never fails for it: without a team key, or when Apple is away,
+    /// the reason goes to the log and the next sign-in tries again.
+    func keepAppleRefreshToken(code: String?, identity: VerifiedIdentity, userID: String) async {
+        guard let code, !code.isEmpty, identity.provider == .apple, let user = UUID(uuidString: userID) else { return }
+        guard let appleTokens else {
+            logger.debug("an Apple authorization code arrived; no team key is configured to exchange it")
+            return
+        }
+        do {
+            let token = try await appleTokens.exchange(
+                code: code, clientID: identity.audience, redirectURI: AppleSignInRedirect.current)
+            try await users.keepProviderRefreshToken(
+                try providerTokenSealer.seal(token), clientID: identity.audience, provider: SignInProvider.apple.rawValue,
+                subject: identity.subject, userID: user)
+        } catch {
+            logger.warning(
+                "Apple authorization code not exchanged; this sign-in keeps no token to revoke",
+                metadata: ["user": "\(user.lowercased)", "reason": "\(error)"])
         }
     }
 

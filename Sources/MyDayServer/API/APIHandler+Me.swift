@@ -121,8 +121,10 @@ extension APIHandler {
         {
         case .linked(let linked):
             logger.info("identity linked", metadata: ["user": "\(user.id.lowercased)", "provider": "\(provider.rawValue)"])
+            await keepAppleRefreshToken(code: body.authorizationCode, identity: identity, userID: user.id.lowercased)
             return .created(.init(body: .json(Self.schema(linked))))
         case .alreadyLinked(let linked):
+            await keepAppleRefreshToken(code: body.authorizationCode, identity: identity, userID: user.id.lowercased)
             return .ok(.init(body: .json(Self.schema(linked))))
         case .belongsToAnotherUser:
             throw APIError.conflict("This \(provider.displayName) account signs in to another My Day account.")

@@ -24,6 +24,9 @@ struct APIHandler: APIProtocol {
     let pipeline: any EntryPipeline
     let limits: RateLimitGuard
     let identityVerifiers: IdentityVerifiers
+    /// Exchanges Apple sign-ins' codes for refresh tokens to revoke later; nil when no team key is configured.
+    let appleTokens: AppleAccountTokens?
+    let providerTokenSealer: SecretSealer
     /// What `GET /v1/config` answers: the sign-in methods of this server.
     let clientConfig: Components.Schemas.ClientConfig
     /// `MYDAY_PUBLIC_URL`: links are mailed only when it is set.

@@ -86,6 +86,7 @@ func buildRouter(_ parts: ServerParts, speech: SpeechEngine?, changeFeed: Change
         audioProbe: AudioProbe(), scratch: configuration.scratchDirectory,
         pipeline: TranscriptionPipeline(doorbell: parts.jobs.doorbell), limits: limits,
         identityVerifiers: IdentityVerifiers(configuration: configuration, logger: parts.logger),
+        appleTokens: parts.appleTokens, providerTokenSealer: parts.providerTokenSealer,
         clientConfig: .init(configuration: configuration), publicURL: configuration.publicURL,
         housekeeping: makeHousekeeping(parts), changeFeed: changeFeed, logger: parts.logger)
     try handler.registerHandlers(

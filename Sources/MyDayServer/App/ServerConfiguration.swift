@@ -1,5 +1,6 @@
 import Configuration
 import Foundation
+import JWTKit
 
 /// Everything `myday-server` can be told, with the embedded defaults: loopback, SQLite and blobs under `./data`.
 public struct ServerConfiguration: Sendable {
@@ -67,6 +68,12 @@ public struct ServerConfiguration: Sendable {
     /// Audiences Google ID tokens may have: the OAuth client ids of the apps.
     public var googleClientIDs: [String] = []
     public var appleKeysURL = "https://appleid.apple.com/auth/keys"
+    /// The team's Sign in with Apple key (`MYDAY_APPLE_TEAM_ID`, `MYDAY_APPLE_KEY_ID`, `MYDAY_APPLE_PRIVATE_KEY` or
+    /// `MYDAY_APPLE_PRIVATE_KEY_FILE`); with it the server keeps each Apple sign-in's refresh token to revoke it when
+    /// the account closes. Nil keeps none.
+    public var appleTeamKey: AppleTeamKey?
+    /// Where Apple's `/token` and `/revoke` endpoints are (`MYDAY_APPLE_AUTH_URL`).
+    public var appleAuthURL = "https://appleid.apple.com/auth"
     public var googleKeysURL = "https://www.googleapis.com/oauth2/v3/certs"
     /// A token naming an unknown key makes the server fetch the provider's keys again, at most this often.
     public var providerKeysRefetchInterval: Duration = .seconds(10)
@@ -125,7 +132,12 @@ public struct ServerConfiguration: Sendable {
         googleClientIDs = Self.list(config.string(forKey: "google.client.ids"))
         appleKeysURL = config.string(forKey: "apple.jwks.url", default: appleKeysURL)
         googleKeysURL = config.string(forKey: "google.jwks.url", default: googleKeysURL)
-        for (name, url) in [("MYDAY_APPLE_JWKS_URL", appleKeysURL), ("MYDAY_GOOGLE_JWKS_URL", googleKeysURL)] {
+        appleAuthURL = config.string(forKey: "apple.auth.url", default: appleAuthURL)
+        appleTeamKey = try Self.appleTeamKey(config)
+        for (name, url) in [
+            ("MYDAY_APPLE_JWKS_URL", appleKeysURL), ("MYDAY_GOOGLE_JWKS_URL", googleKeysURL),
+            ("MYDAY_APPLE_AUTH_URL", appleAuthURL),
+        ] {
             guard let parsed = URL(string: url), let host = parsed.host,
                 parsed.scheme == "https" || (parsed.scheme == "http" && ["127.0.0.1", "localhost", "::1"].contains(host))
             else { throw ConfigurationError("\(name) must be an https URL (plain http only on loopback)") }
@@ -170,6 +182,30 @@ public struct ServerConfiguration: Sendable {
         guard maxUploadBytes > 0 else { throw ConfigurationError("MYDAY_MAX_UPLOAD_BYTES must be positive") }
         if let publicURL, URL(string: publicURL)?.host == nil {
             throw ConfigurationError("MYDAY_PUBLIC_URL must be an absolute URL such as https://diary.example.com")
+        }
+    }
+
+    /// All three parts of the team key, or none; the key must be the P-256 key Apple issued (a `.p8` file).
+    private static func appleTeamKey(_ config: ConfigReader) throws -> AppleTeamKey? {
+        let teamID = config.string(forKey: "apple.team.id")
+        let keyID = config.string(forKey: "apple.key.id")
+        var pem = config.string(forKey: "apple.private.key", isSecret: true)
+        if pem == nil, let file = config.string(forKey: "apple.private.key.file") {
+            guard let text = try? String(contentsOfFile: file, encoding: .utf8) else {
+                throw ConfigurationError("MYDAY_APPLE_PRIVATE_KEY_FILE cannot be read: \(file)")
+            }
+            pem = text
+        }
+        switch (teamID, keyID, pem) {
+        case (nil, nil, nil): return nil
+        case (let teamID?, let keyID?, let pem?):
+            guard (try? ES256PrivateKey(pem: pem)) != nil else {
+                throw ConfigurationError("MYDAY_APPLE_PRIVATE_KEY is not the P-256 private key Apple issued (the .p8 file)")
+            }
+            return AppleTeamKey(teamID: teamID, keyID: keyID, privateKeyPEM: pem)
+        default:
+            throw ConfigurationError(
+                "Set all of MYDAY_APPLE_TEAM_ID, MYDAY_APPLE_KEY_ID and MYDAY_APPLE_PRIVATE_KEY (or _FILE), or none")
         }
     }
 

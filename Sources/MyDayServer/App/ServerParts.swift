@@ -40,3 +40,13 @@ struct ServerParts: Sendable {
         }
     }
 }
+
+extension ServerParts {
+    /// Apple's token endpoints for the configured team key; nil without one.
+    var appleTokens: AppleAccountTokens? {
+        configuration.appleTeamKey.map { AppleAccountTokens(key: $0, baseURL: configuration.appleAuthURL) }
+    }
+
+    /// Seals the provider refresh tokens the server keeps.
+    var providerTokenSealer: SecretSealer { SecretSealer(secret: secret, purpose: "provider refresh tokens") }
+}

@@ -52,6 +52,7 @@ func makeJobWorker(_ parts: ServerParts, metrics: PipelineMetrics) throws -> (wo
     let handlers: [any JobHandler] = [
         transcription,
         AccountDeletionHandler(users: parts.users, blobs: parts.blobs, logger: logger),
+        AppleTokenRevocationHandler(apple: parts.appleTokens, sealer: parts.providerTokenSealer, logger: logger),
         ExportBuildHandler(
             exports: parts.exports, blobs: parts.blobs, scratch: configuration.scratchDirectory,
             linkLifetime: configuration.exportLinkLifetime, logger: logger),

@@ -18,6 +18,8 @@ enum SignInProvider: String, Sendable, CaseIterable {
 struct VerifiedIdentity: Sendable, Equatable {
     let provider: SignInProvider
     let subject: String
+    /// The client id the token was issued to (the app's bundle id, or the web's services id).
+    let audience: String
     let email: String?
     let emailVerified: Bool
     /// When the provider issued the token (its sign-in), for operations that need a recent one.
@@ -80,12 +82,14 @@ struct IdentityTokenVerifier: Sendable {
             throw IdentityTokenError("signature or claims rejected: \(error)")
         }
         guard issuers.contains(claims.iss) else { throw IdentityTokenError("wrong issuer '\(claims.iss.prefix(100))'") }
-        guard !audiences.isDisjoint(with: claims.aud.value) else { throw IdentityTokenError("wrong audience") }
+        guard let audience = claims.aud.value.first(where: audiences.contains) else {
+            throw IdentityTokenError("wrong audience")
+        }
         guard claims.exp.value.addingTimeInterval(leeway) > now else { throw IdentityTokenError("expired") }
         guard !claims.sub.isEmpty, claims.sub.count <= 255 else { throw IdentityTokenError("no usable subject") }
         try checkNonce(claims.nonce, raw: nonce)
         return VerifiedIdentity(
-            provider: provider, subject: claims.sub, email: claims.email,
+            provider: provider, subject: claims.sub, audience: audience, email: claims.email,
             emailVerified: claims.emailVerified?.value ?? (provider == .apple && claims.email != nil),
             issuedAt: claims.iat.map { Date(timeIntervalSince1970: TimeInterval($0)) } ?? .distantPast)
     }

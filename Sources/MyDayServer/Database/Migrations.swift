@@ -184,6 +184,13 @@ public enum Migrator {
                 "UPDATE jobs SET payload = '{}' WHERE state IN ('succeeded', 'dead')",
             ]
         ),
+        Migration(
+            version: 7, name: "Apple refresh tokens, sealed, for revocation",
+            statements: [
+                "ALTER TABLE identities ADD COLUMN refresh_token_sealed TEXT",
+                "ALTER TABLE identities ADD COLUMN token_client_id TEXT",
+            ]
+        ),
     ]
 
     /// Applies every migration the database lacks and answers their versions. Safe to run from many processes at once.

@@ -226,6 +226,7 @@ struct UserStore: Sendable {
             ).first()
             guard linked != nil else { return .notLinked }
             guard ways > 1 else { return .lastWayToSignIn }
+            try await Self.queueTokenRevocations(userID: userID, provider: provider, in: db)
             try await db.raw("DELETE FROM identities WHERE user_id = \(bind: user) AND provider = \(bind: provider)").run()
             return .unlinked
         }
@@ -354,6 +355,39 @@ struct UserStore: Sendable {
             _ = try await JobQueue.enqueue(
                 kind: AccountDeletionHandler.kind, payload: AccountDeletionJob(userID: userID).json, userID: userID,
                 maxAttempts: 1_000, in: db)
+            try await Self.queueTokenRevocations(userID: userID, provider: nil, in: db)
+        }
+    }
+
+    /// Keeps the provider's refresh token (sealed) of the user's identity, replacing one kept before.
+    func keepProviderRefreshToken(
+        _ sealed: String, clientID: String, provider: String, subject: String, userID: UUID
+    ) async throws {
+        try await driver.write { db in
+            try await db.raw(
+                """
+                UPDATE identities SET refresh_token_sealed = \(bind: sealed), token_client_id = \(bind: clientID)
+                WHERE provider = \(bind: provider) AND subject = \(bind: subject) AND user_id = \(bind: userID.lowercased)
+                """
+            ).run()
+        }
+    }
+
+    /// Queues the revocation of the provider tokens kept for the user's identities (of `provider`, or all). The jobs
+    /// belong to no user, so the account's deletion, which removes its jobs, leaves them to run.
+    private static func queueTokenRevocations(userID: UUID, provider: String?, in db: any SQLDatabase) async throws {
+        var query: SQLQueryString = """
+            SELECT refresh_token_sealed, token_client_id FROM identities
+            WHERE user_id = \(bind: userID.lowercased) AND refresh_token_sealed IS NOT NULL
+            """
+        if let provider { query = query + " AND provider = \(bind: provider)" }
+        for row in try await db.raw(query).all() {
+            let job = AppleTokenRevocationJob(
+                sealedToken: try row.decode(column: "refresh_token_sealed", as: String.self),
+                clientID: try row.decode(column: "token_client_id", as: String.self))
+            _ = try await JobQueue.enqueue(
+                kind: AppleTokenRevocationHandler.kind, payload: job.json, maxAttempts: AppleTokenRevocationHandler.attempts,
+                in: db)
         }
     }
 

@@ -34,7 +34,13 @@ struct WebSessionRoutes<Context: RequestContext>: Sendable {
         router.post("/v1/auth/web/apple") { request, context in
             try Self.checkWebRequest(request)
             let body: Components.Schemas.AppleSignIn = try await Self.decode(request, context: context)
-            switch try await handler.signInWithApple(.init(body: .json(body))) {
+            // Apple's script on the page was told to return to the page's origin; Apple wants that URI with the code.
+            let output = try await AppleSignInRedirect.$current.withValue(
+                (request.headers[.origin] ?? RequestOrigin.current) + "/"
+            ) {
+                try await handler.signInWithApple(.init(body: .json(body)))
+            }
+            switch output {
             case .ok(let ok): if case .json(let session) = ok.body { return try webSession(session, status: .ok) }
             case .created(let created):
                 if case .json(let session) = created.body { return try webSession(session, status: .created) }

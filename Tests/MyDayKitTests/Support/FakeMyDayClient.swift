@@ -27,7 +27,9 @@ struct FakeMyDayClient: MyDayClient {
 
     func register(email: String, password: String) async throws -> Account { try await unexpected("register")(()) }
     func login(email: String, password: String) async throws -> Account { try await unexpected("login")(()) }
-    func signIn(with provider: IdentityProvider, token: String, nonce: String?, name: String?) async throws -> Account {
+    func signIn(
+        with provider: IdentityProvider, token: String, nonce: String?, name: String?, authorizationCode: String?
+    ) async throws -> Account {
         try await unexpected("signIn")(())
     }
     func logout() async throws { try await onLogout() }

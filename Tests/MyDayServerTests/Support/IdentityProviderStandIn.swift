@@ -22,6 +22,8 @@ final class IdentityProviderStandIn: Sendable {
     /// Which Apple keys the endpoint publishes: the rotated key joins when a test rotates.
     let appleRotated = Mutex(false)
     let fetches = Mutex<[String: Int]>([:])
+    /// Apple's token and revocation endpoints, beside its keys.
+    let appleTokens = AppleTokenEndpoints()
 
     /// Runs the stand-in and hands `body` the configuration changes that point a server at it.
     func serve(
@@ -32,6 +34,7 @@ final class IdentityProviderStandIn: Sendable {
         let router = Router()
         router.get("/apple/auth/keys") { _, _ in try self.keys(provider: "apple") }
         router.get("/google/oauth2/v3/certs") { _, _ in try self.keys(provider: "google") }
+        appleTokens.register(on: router)
         let app = Application(router: router, configuration: .init(address: .hostname("127.0.0.1", port: 0)))
         try await app.test(.live) { client in
             let port = client.port!
@@ -40,6 +43,10 @@ final class IdentityProviderStandIn: Sendable {
                 configuration.googleClientIDs = [Self.googleClientID]
                 configuration.appleKeysURL = "http://127.0.0.1:\(port)/apple/auth/keys"
                 configuration.googleKeysURL = "http://127.0.0.1:\(port)/google/oauth2/v3/certs"
+                configuration.appleAuthURL = "http://127.0.0.1:\(port)/apple/auth"
+                configuration.appleTeamKey = AppleTeamKey(
+                    teamID: AppleTokenEndpoints.teamID, keyID: AppleTokenEndpoints.keyID,
+                    privateKeyPEM: AppleTokenEndpoints.teamKey.pemRepresentation)
             }
         }
     }

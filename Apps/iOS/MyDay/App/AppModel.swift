@@ -214,10 +214,13 @@ final class AppModel {
         try await core.client.forgotPassword(email: email)
     }
 
-    /// `idToken` and `nonce` (the raw one of `SignInNonce.make()`) come from Sign in with Apple.
-    func signInWithApple(idToken: String, nonce: String, name: String?, appleUserID: String) async throws {
+    /// `idToken`, `authorizationCode` and `nonce` (the raw one of `SignInNonce.make()`) come from Sign in with Apple.
+    func signInWithApple(
+        idToken: String, authorizationCode: String?, nonce: String, name: String?, appleUserID: String
+    ) async throws {
         try await signIn(appleUserID: appleUserID) { client in
-            try await client.signIn(with: .apple, token: idToken, nonce: nonce, name: name)
+            try await client.signIn(
+                with: .apple, token: idToken, nonce: nonce, name: name, authorizationCode: authorizationCode)
         }
     }
 
@@ -239,7 +242,9 @@ final class AppModel {
     /// closed the sheet.
     func signInWithGoogle(presenting: UIViewController) async throws {
         let idToken = try await Self.googleIDToken(presenting: presenting)
-        try await signIn { client in try await client.signIn(with: .google, token: idToken, nonce: nil, name: nil) }
+        try await signIn { client in
+            try await client.signIn(with: .google, token: idToken, nonce: nil, name: nil, authorizationCode: nil)
+        }
     }
 
     /// Google's ID token from its sign-in sheet. The callback form is called here, on the main actor: the SDK presents

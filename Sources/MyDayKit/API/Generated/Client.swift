@@ -1843,7 +1843,8 @@ package struct Client: APIProtocol {
     /// not count), or the password, or an Apple or Google token of a linked identity issued in the
     /// last 5 minutes, in the body. From the answer on, the
     /// account cannot sign in; its entries, audio, tokens and identities are removed in the
-    /// background (a deletion that is interrupted finishes later).
+    /// background (a deletion that is interrupted finishes later), and Sign in with Apple is revoked at
+    /// Apple when the server kept the token of an Apple sign-in.
     ///
     ///
     /// - Remark: HTTP `DELETE /v1/me`.

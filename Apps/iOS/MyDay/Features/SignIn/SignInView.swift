@@ -83,11 +83,13 @@ struct SignInView: View {
             return
         }
         let name = credential.fullName.map { PersonNameComponentsFormatter().string(from: $0) }
+        let authorizationCode = credential.authorizationCode.flatMap { String(data: $0, encoding: .utf8) }
         let rawNonce = nonce.raw
         let appleUserID = credential.user
         run {
             try await appModel.signInWithApple(
-                idToken: idToken, nonce: rawNonce, name: name?.isEmpty == false ? name : nil, appleUserID: appleUserID)
+                idToken: idToken, authorizationCode: authorizationCode, nonce: rawNonce,
+                name: name?.isEmpty == false ? name : nil, appleUserID: appleUserID)
         }
     }
 

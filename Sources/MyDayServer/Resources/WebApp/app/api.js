@@ -83,10 +83,11 @@ export async function login(email, password) {
   return adopt(await webSession("login", { email, password }));
 }
 
-/** Signs in with the identity token Apple's JS flow answered, and the raw nonce its SHA-256 was sent with. */
-export async function signInWithApple(identityToken, nonce, name) {
+/** Signs in with the identity token and code Apple's JS flow answered, and the raw nonce its SHA-256 was sent with. */
+export async function signInWithApple(identityToken, nonce, name, authorizationCode) {
   const body = { identity_token: identityToken, nonce };
   if (name) body.name = name;
+  if (authorizationCode) body.authorization_code = authorizationCode;
   await finishSignOut();
   return adopt(await webSession("apple", body));
 }

@@ -151,7 +151,7 @@ async function prepareApple(button, clientId, signingIn) {
     signingIn(async () => {
       const answer = await window.AppleID.auth.signIn();
       const name = [answer.user?.name?.firstName, answer.user?.name?.lastName].filter(Boolean).join(" ");
-      await api.signInWithApple(answer.authorization.id_token, nonce, name || undefined);
+      await api.signInWithApple(answer.authorization.id_token, nonce, name || undefined, answer.authorization.code);
     }),
   );
 }
