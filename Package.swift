@@ -43,6 +43,8 @@ let package = Package(
     targets: [
         /// Domain values shared by the server and every client; Foundation only.
         .target(name: "MyDayModels"),
+        /// How search reads a query, folds words and marks matches: shared by the server and MyDayKit's offline search.
+        .target(name: "MyDaySearch"),
         /// Command-line tools (ffmpeg, ffprobe) run as child processes, awaited without blocking Swift's thread pool.
         .target(name: "ChildProcesses"),
         /// `openapi.yaml` and the types generated from it, shared by the server and the client core (all `package`);
@@ -77,6 +79,7 @@ let package = Package(
             name: "MyDayServer",
             dependencies: [
                 "MyDayModels",
+                "MyDaySearch",
                 "MyDaySpeech",
                 .product(name: "ZIPFoundation", package: "ZIPFoundation"),
                 .product(name: "NIOSSL", package: "swift-nio-ssl"),
@@ -115,6 +118,7 @@ let package = Package(
             name: "MyDayKit",
             dependencies: [
                 "MyDayModels",
+                "MyDaySearch",
                 "MyDayAPI",
                 .product(name: "Crypto", package: "swift-crypto", condition: .when(platforms: [.linux])),
                 .product(name: "GRDB", package: "GRDB.swift"),
@@ -153,6 +157,7 @@ let package = Package(
             name: "ZIPLimits", dependencies: [.product(name: "ZIPFoundation", package: "ZIPFoundation")],
             path: "Tests/ZIPLimits", swiftSettings: [.swiftLanguageMode(.v5)]),
         .testTarget(name: "MyDayModelsTests", dependencies: ["MyDayModels"]),
+        .testTarget(name: "MyDaySearchTests", dependencies: ["MyDaySearch"]),
         .testTarget(name: "ChildProcessesTests", dependencies: ["ChildProcesses", "MyDayTestSupport"]),
         /// OpenAI-compatible services (speech to text, chat) on a loopback port, as small Hummingbird apps.
         .target(

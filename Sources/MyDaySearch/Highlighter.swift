@@ -1,0 +1,86 @@
+import Foundation
+
+/// Text with the words a search matched, as UTF-16 offsets into `text` (clients style them; no markup is sent).
+public struct Highlight: Sendable, Equatable {
+    public let text: String
+    public let matches: [Range<Int>]
+
+    public init(text: String, matches: [Range<Int>]) {
+        self.text = text
+        self.matches = matches
+    }
+}
+
+/// Finds where a query's terms are in a text, by the same rules the index matched them with.
+public struct Highlighter: Sendable {
+    private let words: [String]
+    private let phrases: [[String]]
+
+    public init(_ query: SearchQuery) {
+        var words: [String] = []
+        var phrases: [[String]] = []
+        for term in query.terms {
+            switch term {
+            case .word(let word): words.append(SearchText.fold(word))
+            case .phrase(let phraseWords): phrases.append(phraseWords.map(SearchText.fold))
+            }
+        }
+        self.words = words
+        self.phrases = phrases
+    }
+
+    /// The whole text with its matches marked; nil when nothing in it matched.
+    public func marked(_ text: String) -> Highlight? {
+        let tokens = SearchText.tokens(in: text)
+        let matched = matchedTokens(tokens)
+        guard !matched.isEmpty else { return nil }
+        return Highlight(text: text, matches: Self.ranges(matched.map { tokens[$0.index].utf16Range }))
+    }
+
+    /// A passage of at most `maxWords` words around the place where the most different terms match, its cut ends
+    /// marked with "…"; nil when nothing in the text matched.
+    public func snippet(of text: String, maxWords: Int = 32) -> Highlight? {
+        let tokens = SearchText.tokens(in: text)
+        let matched = matchedTokens(tokens)
+        guard let first = matched.first else { return nil }
+        // The window of `maxWords` words holding the most different terms; the earliest such.
+        var best = (start: first.index, terms: 0)
+        for candidate in matched {
+            let end = candidate.index + maxWords
+            let terms = Set(matched.filter { $0.index >= candidate.index && $0.index < end }.map(\.term)).count
+            if terms > best.terms { best = (candidate.index, terms) }
+        }
+        let lead = min(6, best.start, maxWords / 4)
+        let startToken = best.start - lead
+        let endToken = min(tokens.count, startToken + maxWords) - 1
+        let utf16 = Array(text.utf16)
+        let from = startToken == 0 ? 0 : tokens[startToken].utf16Range.lowerBound
+        let to = endToken == tokens.count - 1 ? utf16.count : tokens[endToken].utf16Range.upperBound
+        let prefix = from > 0 ? "…" : ""
+        let suffix = to < utf16.count ? "…" : ""
+        let body = String(decoding: utf16[from..<to], as: UTF16.self)
+        let shift = prefix.utf16.count - from
+        let inside = matched.map { tokens[$0.index].utf16Range }.filter { $0.lowerBound >= from && $0.upperBound <= to }
+        return Highlight(
+            text: prefix + body + suffix,
+            matches: Self.ranges(inside.map { ($0.lowerBound + shift)..<($0.upperBound + shift) }))
+    }
+
+    /// The matched tokens, in order, each with the term (its index) it matched.
+    private func matchedTokens(_ tokens: [SearchToken]) -> [(index: Int, term: Int)] {
+        var found: [Int: Int] = [:]
+        for (index, token) in tokens.enumerated() {
+            if let term = words.firstIndex(where: { token.folded.hasPrefix($0) }) { found[index] = term }
+        }
+        for (offset, phrase) in phrases.enumerated() where !phrase.isEmpty && phrase.count <= tokens.count {
+            for start in 0...(tokens.count - phrase.count)
+            where zip(tokens[start..<(start + phrase.count)], phrase).allSatisfy({ $0.folded == $1 }) {
+                for index in start..<(start + phrase.count) { found[index] = words.count + offset }
+            }
+        }
+        return found.sorted { $0.key < $1.key }.map { (index: $0.key, term: $0.value) }
+    }
+
+    /// Adjacent ranges of one phrase stay separate words; the list is in order.
+    private static func ranges(_ ranges: [Range<Int>]) -> [Range<Int>] { ranges.sorted { $0.lowerBound < $1.lowerBound } }
+}

@@ -1,0 +1,65 @@
+import Foundation
+
+/// A word of a text, as search sees it: its folded form and where it stands in the text.
+public struct SearchToken: Sendable, Equatable {
+    /// Lower case, without diacritics: what matching compares.
+    public let folded: String
+    /// Where the word is, in UTF-16 code units (what JavaScript strings and `NSRange` count).
+    public let utf16Range: Range<Int>
+}
+
+/// How search cuts text into words and folds them, the way SQLite's `unicode61 remove_diacritics 2` tokenizer and
+/// PostgreSQL's `unaccent` + `simple` configuration do: a word is a run of letters, digits and combining marks;
+/// case and accents do not count ("Über" is "uber", "café" is "cafe").
+public enum SearchText {
+    public static func tokens(in text: String) -> [SearchToken] {
+        var tokens: [SearchToken] = []
+        var word = String.UnicodeScalarView()
+        var start = 0
+        var offset = 0
+        func finish() {
+            guard !word.isEmpty else { return }
+            tokens.append(SearchToken(folded: fold(String(word)), utf16Range: start..<offset))
+            word.removeAll()
+        }
+        for scalar in text.unicodeScalars {
+            if isWordScalar(scalar) {
+                if word.isEmpty { start = offset }
+                word.append(scalar)
+            } else {
+                finish()
+            }
+            offset += scalar.utf16.count
+        }
+        finish()
+        return tokens
+    }
+
+    /// The words of `text`, folded.
+    public static func words(in text: String) -> [String] { tokens(in: text).map(\.folded) }
+
+    /// Lower case without diacritics.
+    public static func fold(_ word: String) -> String {
+        var kept = String.UnicodeScalarView()
+        for scalar in word.decomposedStringWithCanonicalMapping.unicodeScalars where !isMark(scalar) {
+            kept.append(scalar)
+        }
+        return String(kept).lowercased()
+    }
+
+    static func isWordScalar(_ scalar: Unicode.Scalar) -> Bool {
+        let properties = scalar.properties
+        if properties.isAlphabetic || isMark(scalar) { return true }
+        switch properties.generalCategory {
+        case .decimalNumber, .letterNumber, .otherNumber, .privateUse: return true
+        default: return false
+        }
+    }
+
+    private static func isMark(_ scalar: Unicode.Scalar) -> Bool {
+        switch scalar.properties.generalCategory {
+        case .nonspacingMark, .spacingMark, .enclosingMark: true
+        default: false
+        }
+    }
+}

@@ -1,0 +1,104 @@
+import Foundation
+import Testing
+
+@testable import MyDaySearch
+
+struct SearchQueryTests {
+    /// Wednesday 2026-03-18, the day the date phrases below are read on.
+    let phrases = DatePhrases(today: LocalDay(year: 2026, month: 3, day: 18))
+
+    @Test func wordsArePrefixesAndQuotesMakePhrases() {
+        let query = SearchQuery(parsing: #"Mark "went to the market" CAFÉ"#)
+        #expect(query.terms == [.word("mark"), .word("café"), .phrase(["went", "to", "the", "market"])])
+        #expect(query.fts5Expression(columns: ["title", "body"]) == #"{title body} : ("mark"* AND "café"* AND "went to the market")"#)
+        #expect(query.tsQuery == "'mark':* & 'café':* & ('went' <-> 'to' <-> 'the' <-> 'market')")
+    }
+
+    @Test func badSyntaxIsReadAsWords() {
+        // Operators, symbols and an open quote are words or nothing, never FTS5 or tsquery syntax
+        // ("or" is a question word, left out beside others)
+        #expect(SearchQuery(parsing: #"NOT (alex OR "bob*"#).terms == [.word("not"), .word("alex"), .word("bob")])
+        #expect(SearchQuery(parsing: #"title:walk -rain ^ * " '"#).terms == [.word("title"), .word("walk"), .word("rain")])
+        #expect(SearchQuery(parsing: #"it's "#).terms == [.word("it"), .word("s")])
+        #expect(SearchQuery(parsing: #"Don't forget"#).terms == [.word("don"), .word("forget")])
+        #expect(SearchQuery(parsing: "   ").terms.isEmpty)
+        #expect(SearchQuery(parsing: #""""#).hasNoTerms)
+    }
+
+    @Test func questionWordsGoWhenOtherWordsRemain() {
+        let question = SearchQuery(parsing: "What did I do with Alex last month?", dates: phrases)
+        #expect(question.terms == [.word("alex")])
+        #expect(question.dates == LocalDayRange(from: LocalDay(year: 2026, month: 2, day: 1), to: LocalDay(year: 2026, month: 2, day: 28)))
+        #expect(question.datePhrase == "last month")
+        // Only question words: they are what was asked for
+        #expect(SearchQuery(parsing: "the who").terms == [.word("the"), .word("who")])
+    }
+
+    @Test func datePhrasesBecomeRanges() {
+        func range(_ text: String) -> String? {
+            SearchQuery(parsing: text, dates: phrases).dates.map { "\($0.from)…\($0.to)" }
+        }
+        #expect(range("today") == "2026-03-18…2026-03-18")
+        #expect(range("walk yesterday") == "2026-03-17…2026-03-17")
+        #expect(range("this week") == "2026-03-16…2026-03-22")
+        #expect(range("last week") == "2026-03-09…2026-03-15")
+        #expect(range("this month") == "2026-03-01…2026-03-31")
+        #expect(range("in February") == "2026-02-01…2026-02-28")
+        #expect(range("in May") == "2025-05-01…2025-05-31")
+        #expect(range("in Mar") == "2026-03-01…2026-03-31")
+        #expect(range("in May 2024") == "2024-05-01…2024-05-31")
+        #expect(range("in 2024") == "2024-01-01…2024-12-31")
+        #expect(range("last year") == "2025-01-01…2025-12-31")
+        #expect(range("may I go") == nil)
+        // January's "last month" is December of the year before
+        let january = DatePhrases(today: LocalDay(year: 2026, month: 1, day: 5))
+        #expect(SearchQuery(parsing: "last month", dates: january).dates?.from == LocalDay(year: 2025, month: 12, day: 1))
+        // Without a reader, the words stay words
+        #expect(SearchQuery(parsing: "yesterday").terms == [.word("yesterday")])
+    }
+
+    @Test func theDayOfAnInstantIsItsOwnTimeZones() {
+        let instant = Date(timeIntervalSince1970: 1_773_792_000)  // 2026-03-18 00:00 UTC
+        #expect(LocalDay(instant, in: TimeZone(identifier: "America/New_York")!) == LocalDay(year: 2026, month: 3, day: 17))
+        #expect(LocalDay(instant, in: TimeZone(identifier: "Asia/Tokyo")!) == LocalDay(year: 2026, month: 3, day: 18))
+        #expect(LocalDay(iso: "2026-02-29") == nil && LocalDay(iso: "2024-02-29")?.number == 20_240_229)
+        #expect(LocalDay(iso: "2024-2-1") == nil && LocalDay(iso: "yesterday") == nil)
+    }
+}
+
+struct HighlighterTests {
+    @Test func matchesAreUTF16OffsetsIgnoringCaseAndAccents() {
+        let highlighter = Highlighter(SearchQuery(parsing: "cafe uber"))
+        let marked = highlighter.marked("Un café 👋 avec Über")!
+        let utf16 = Array(marked.text.utf16)
+        let words = marked.matches.map { String(decoding: utf16[$0], as: UTF16.self) }
+        #expect(words == ["café", "Über"])
+        #expect(marked.matches == [3..<7, 16..<20])
+        #expect(highlighter.marked("nothing here") == nil)
+    }
+
+    @Test func prefixesAndPhrasesAreMarkedWordByWord() {
+        let marked = Highlighter(SearchQuery(parsing: #"mark "the park""#)).marked("Market day in the park, not the car park")!
+        let utf16 = Array(marked.text.utf16)
+        #expect(marked.matches.map { String(decoding: utf16[$0], as: UTF16.self) } == ["Market", "the", "park"])
+    }
+
+    @Test func aSnippetIsCutAroundTheMostTermsAndMarkedWhereItWasCut() {
+        let words = (1...200).map { "w\($0)" }
+        var text = words.joined(separator: " ")
+        text = text.replacingOccurrences(of: "w20 ", with: "alex ").replacingOccurrences(of: "w150 w151", with: "alex lake")
+        let snippet = Highlighter(SearchQuery(parsing: "alex lake")).snippet(of: text, maxWords: 12)!
+        #expect(snippet.text.hasPrefix("…") && snippet.text.hasSuffix("…"))
+        let utf16 = Array(snippet.text.utf16)
+        #expect(snippet.matches.map { String(decoding: utf16[$0], as: UTF16.self) } == ["alex", "lake"])
+        #expect(snippet.text.contains("w149 alex lake w152"))
+        // A short text is whole, without marks of a cut
+        #expect(Highlighter(SearchQuery(parsing: "lake")).snippet(of: "By the lake.")?.text == "By the lake.")
+    }
+
+    @Test func nonLatinTextIsWordsToo() {
+        let marked = Highlighter(SearchQuery(parsing: "привет ΚΑΛΗΜΕΡΑ")).marked("Он сказал: Привет! Καλημέρα σας")!
+        let utf16 = Array(marked.text.utf16)
+        #expect(marked.matches.map { String(decoding: utf16[$0], as: UTF16.self) } == ["Привет", "Καλημέρα"])
+    }
+}
