@@ -60,7 +60,8 @@ public struct SearchQuery: Sendable, Equatable {
         let meaningful = words.filter { !Self.questionWords.contains(SearchText.fold($0)) }
         if !meaningful.isEmpty || !phrases.isEmpty || dates != nil { words = meaningful }
         var seen = Set<String>()
-        terms = words.filter { seen.insert($0).inserted }.map(Term.word) + phrases.map { $0.count == 1 ? .word($0[0]) : .phrase($0) }
+        terms =
+            words.filter { seen.insert($0).inserted }.map(Term.word) + phrases.map { $0.count == 1 ? .word($0[0]) : .phrase($0) }
         self.dates = dates
         self.datePhrase = datePhrase
     }

@@ -10,7 +10,8 @@ struct SearchQueryTests {
     @Test func wordsArePrefixesAndQuotesMakePhrases() {
         let query = SearchQuery(parsing: #"Mark "went to the market" CAFÉ"#)
         #expect(query.terms == [.word("mark"), .word("café"), .phrase(["went", "to", "the", "market"])])
-        #expect(query.fts5Expression(columns: ["title", "body"]) == #"{title body} : ("mark"* AND "café"* AND "went to the market")"#)
+        #expect(
+            query.fts5Expression(columns: ["title", "body"]) == #"{title body} : ("mark"* AND "café"* AND "went to the market")"#)
         #expect(query.tsQuery == "'mark':* & 'café':* & ('went' <-> 'to' <-> 'the' <-> 'market')")
     }
 
@@ -28,7 +29,9 @@ struct SearchQueryTests {
     @Test func questionWordsGoWhenOtherWordsRemain() {
         let question = SearchQuery(parsing: "What did I do with Alex last month?", dates: phrases)
         #expect(question.terms == [.word("alex")])
-        #expect(question.dates == LocalDayRange(from: LocalDay(year: 2026, month: 2, day: 1), to: LocalDay(year: 2026, month: 2, day: 28)))
+        #expect(
+            question.dates
+                == LocalDayRange(from: LocalDay(year: 2026, month: 2, day: 1), to: LocalDay(year: 2026, month: 2, day: 28)))
         #expect(question.datePhrase == "last month")
         // Only question words: they are what was asked for
         #expect(SearchQuery(parsing: "the who").terms == [.word("the"), .word("who")])

@@ -19,7 +19,7 @@ import Yams
         "health",
         "readiness", "metrics", "openAPIDocument", "getConfig", "registerOnWeb", "loginOnWeb", "refreshOnWeb", "logoutOnWeb",
         "signInWithAppleOnWeb", "signInWithGoogleOnWeb", "forgotPassword", "resetPassword", "resetPasswordOnWeb",
-        "verifyEmail", "resendVerificationEmail", "followChanges",
+        "verifyEmail", "resendVerificationEmail", "followChanges", "searchEntries",
     ]
     /// Operations that answer a stream that does not end: ChangeFeedTests reads them as a client does.
     static let streams: Set<String> = ["followChanges"]

@@ -1634,6 +1634,187 @@ extension Components {
                 case hasMore = "has_more"
             }
         }
+        /// - Remark: Generated from `#/components/schemas/SearchResults`.
+        package struct SearchResults: Codable, Hashable, Sendable {
+            /// - Remark: Generated from `#/components/schemas/SearchResults/hits`.
+            package var hits: [Components.Schemas.SearchHit]
+            /// - Remark: Generated from `#/components/schemas/SearchResults/has_more`.
+            package var hasMore: Swift.Bool
+            /// Present when `has_more`; pass it as `cursor` for the next page.
+            ///
+            /// - Remark: Generated from `#/components/schemas/SearchResults/next_cursor`.
+            package var nextCursor: Swift.String?
+            /// - Remark: Generated from `#/components/schemas/SearchResults/interpreted`.
+            package var interpreted: Components.Schemas.SearchInterpretation
+            /// Creates a new `SearchResults`.
+            ///
+            /// - Parameters:
+            ///   - hits:
+            ///   - hasMore:
+            ///   - nextCursor: Present when `has_more`; pass it as `cursor` for the next page.
+            ///   - interpreted:
+            package init(
+                hits: [Components.Schemas.SearchHit],
+                hasMore: Swift.Bool,
+                nextCursor: Swift.String? = nil,
+                interpreted: Components.Schemas.SearchInterpretation
+            ) {
+                self.hits = hits
+                self.hasMore = hasMore
+                self.nextCursor = nextCursor
+                self.interpreted = interpreted
+            }
+            package enum CodingKeys: String, CodingKey {
+                case hits
+                case hasMore = "has_more"
+                case nextCursor = "next_cursor"
+                case interpreted
+            }
+        }
+        /// - Remark: Generated from `#/components/schemas/SearchHit`.
+        package struct SearchHit: Codable, Hashable, Sendable {
+            /// - Remark: Generated from `#/components/schemas/SearchHit/entry`.
+            package var entry: Components.Schemas.Entry
+            /// The fields the words matched in, in the order title, tags, text; empty for a search without words.
+            ///
+            /// - Remark: Generated from `#/components/schemas/SearchHit/highlights`.
+            package var highlights: [Components.Schemas.SearchHighlight]
+            /// Creates a new `SearchHit`.
+            ///
+            /// - Parameters:
+            ///   - entry:
+            ///   - highlights: The fields the words matched in, in the order title, tags, text; empty for a search without words.
+            package init(
+                entry: Components.Schemas.Entry,
+                highlights: [Components.Schemas.SearchHighlight]
+            ) {
+                self.entry = entry
+                self.highlights = highlights
+            }
+            package enum CodingKeys: String, CodingKey {
+                case entry
+                case highlights
+            }
+        }
+        /// - Remark: Generated from `#/components/schemas/SearchHighlight`.
+        package struct SearchHighlight: Codable, Hashable, Sendable {
+            /// `text` is a passage of the clean transcript (cut ends marked with …); `tags` the tags joined by ", ".
+            ///
+            /// - Remark: Generated from `#/components/schemas/SearchHighlight/field`.
+            @frozen package enum FieldPayload: String, Codable, Hashable, Sendable, CaseIterable {
+                case title = "title"
+                case tags = "tags"
+                case text = "text"
+            }
+            /// `text` is a passage of the clean transcript (cut ends marked with …); `tags` the tags joined by ", ".
+            ///
+            /// - Remark: Generated from `#/components/schemas/SearchHighlight/field`.
+            package var field: Components.Schemas.SearchHighlight.FieldPayload
+            /// - Remark: Generated from `#/components/schemas/SearchHighlight/text`.
+            package var text: Swift.String
+            /// - Remark: Generated from `#/components/schemas/SearchHighlight/matches`.
+            package var matches: [Components.Schemas.TextRange]
+            /// Creates a new `SearchHighlight`.
+            ///
+            /// - Parameters:
+            ///   - field: `text` is a passage of the clean transcript (cut ends marked with …); `tags` the tags joined by ", ".
+            ///   - text:
+            ///   - matches:
+            package init(
+                field: Components.Schemas.SearchHighlight.FieldPayload,
+                text: Swift.String,
+                matches: [Components.Schemas.TextRange]
+            ) {
+                self.field = field
+                self.text = text
+                self.matches = matches
+            }
+            package enum CodingKeys: String, CodingKey {
+                case field
+                case text
+                case matches
+            }
+        }
+        /// - Remark: Generated from `#/components/schemas/TextRange`.
+        package struct TextRange: Codable, Hashable, Sendable {
+            /// Offset in UTF-16 code units.
+            ///
+            /// - Remark: Generated from `#/components/schemas/TextRange/start`.
+            package var start: Swift.Int
+            /// Length in UTF-16 code units.
+            ///
+            /// - Remark: Generated from `#/components/schemas/TextRange/length`.
+            package var length: Swift.Int
+            /// Creates a new `TextRange`.
+            ///
+            /// - Parameters:
+            ///   - start: Offset in UTF-16 code units.
+            ///   - length: Length in UTF-16 code units.
+            package init(
+                start: Swift.Int,
+                length: Swift.Int
+            ) {
+                self.start = start
+                self.length = length
+            }
+            package enum CodingKeys: String, CodingKey {
+                case start
+                case length
+            }
+        }
+        /// How `q` was read.
+        ///
+        /// - Remark: Generated from `#/components/schemas/SearchInterpretation`.
+        package struct SearchInterpretation: Codable, Hashable, Sendable {
+            /// Words that must appear (each as a prefix).
+            ///
+            /// - Remark: Generated from `#/components/schemas/SearchInterpretation/words`.
+            package var words: [Swift.String]
+            /// Word sequences that must appear as they are.
+            ///
+            /// - Remark: Generated from `#/components/schemas/SearchInterpretation/phrases`.
+            package var phrases: [[Swift.String]]
+            /// The words read as a date filter
+            ///
+            /// - Remark: Generated from `#/components/schemas/SearchInterpretation/date_phrase`.
+            package var datePhrase: Swift.String?
+            /// First day of the date phrase's range.
+            ///
+            /// - Remark: Generated from `#/components/schemas/SearchInterpretation/from`.
+            package var from: Swift.String?
+            /// Last day of the date phrase's range.
+            ///
+            /// - Remark: Generated from `#/components/schemas/SearchInterpretation/to`.
+            package var to: Swift.String?
+            /// Creates a new `SearchInterpretation`.
+            ///
+            /// - Parameters:
+            ///   - words: Words that must appear (each as a prefix).
+            ///   - phrases: Word sequences that must appear as they are.
+            ///   - datePhrase: The words read as a date filter
+            ///   - from: First day of the date phrase's range.
+            ///   - to: Last day of the date phrase's range.
+            package init(
+                words: [Swift.String],
+                phrases: [[Swift.String]],
+                datePhrase: Swift.String? = nil,
+                from: Swift.String? = nil,
+                to: Swift.String? = nil
+            ) {
+                self.words = words
+                self.phrases = phrases
+                self.datePhrase = datePhrase
+                self.from = from
+                self.to = to
+            }
+            package enum CodingKeys: String, CodingKey {
+                case words
+                case phrases
+                case datePhrase = "date_phrase"
+                case from
+                case to
+            }
+        }
         /// - Remark: Generated from `#/components/schemas/SignedLink`.
         package struct SignedLink: Codable, Hashable, Sendable {
             /// - Remark: Generated from `#/components/schemas/SignedLink/url`.

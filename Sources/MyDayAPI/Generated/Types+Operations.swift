@@ -4070,8 +4070,8 @@ package enum Operations {
     /// Without `q`: every entry changed after `since` (created, edited, transcribed, deleted), in
     /// the order of the changes. Pass `next_cursor` back as `since` until `has_more` is false; keep
     /// the last `next_cursor` for the next sync. Deleted entries come as `deleted_ids`.
-    /// With `q`: entries whose title, transcript or tags contain every word of `q`, newest first
-    /// (`since` is ignored, `deleted_ids` is empty).
+    /// With `q`: the first page of `GET /v1/search?q=` as entries, best match first (`since` is
+    /// ignored, `deleted_ids` is empty); use `/v1/search` for snippets, filters and more pages.
     ///
     ///
     /// - Remark: HTTP `GET /v1/entries`.
@@ -4542,6 +4542,270 @@ package enum Operations {
                     default:
                         try throwUnexpectedResponseStatus(
                             expectedStatus: "tooManyRequests",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// Undocumented response.
+            ///
+            /// A response with a code that is not documented in the OpenAPI document.
+            case undocumented(statusCode: Swift.Int, OpenAPIRuntime.UndocumentedPayload)
+        }
+        @frozen package enum AcceptableContentType: AcceptableProtocol {
+            case json
+            case other(Swift.String)
+            package init?(rawValue: Swift.String) {
+                switch rawValue.lowercased() {
+                case "application/json":
+                    self = .json
+                default:
+                    self = .other(rawValue)
+                }
+            }
+            package var rawValue: Swift.String {
+                switch self {
+                case let .other(string):
+                    return string
+                case .json:
+                    return "application/json"
+                }
+            }
+            package static var allCases: [Self] {
+                [
+                    .json
+                ]
+            }
+        }
+    }
+    /// Full-text search with snippets and filters, best match first.
+    ///
+    /// Words in `q` must all appear in the entry's title, tags or clean transcript; each also finds
+    /// the longer words it begins ("mark" finds "market"); words in double quotes must appear together
+    /// in that order; case and accents never count ("cafe" finds "Café"). Nothing in `q` is an
+    /// error: symbols, operators and an open quote are read as words. Filler words of a question
+    /// ("what did I do with Alex") are left out when other words remain. Unless `read_dates` is false,
+    /// a date phrase in `q` — today, yesterday, this/last week (Monday to Sunday), this/last month,
+    /// this/last year, in May, in May 2024, in 2024 — filters by those days, counted from today in
+    /// `tz`; `interpreted` says what was read. Date filters compare the day each entry was recorded in
+    /// its own time zone.
+    ///
+    /// With words, hits come best first: matches in the title count most, then tags, then the
+    /// transcript, more matches more; ties newest first. Without words (filters only), newest first.
+    /// Each hit carries the fields that matched, the transcript as a snippet; `matches` are offsets and
+    /// lengths in UTF-16 code units (what JavaScript strings and NSRange count) into that hit's `text`.
+    ///
+    /// Pages: pass `next_cursor` back as `cursor` with the same query. The pages of one search hold
+    /// the entries the server had at the first page, so entries added meanwhile neither repeat nor
+    /// push others out; search again to see them.
+    ///
+    ///
+    /// - Remark: HTTP `GET /v1/search`.
+    /// - Remark: Generated from `#/paths//v1/search/get(searchEntries)`.
+    package enum SearchEntries {
+        package static let id: Swift.String = "searchEntries"
+        package struct Input: Sendable, Hashable {
+            /// - Remark: Generated from `#/paths/v1/search/GET/query`.
+            package struct Query: Sendable, Hashable {
+                /// What to look for. Empty or absent lists the entries the filters allow, newest first.
+                ///
+                /// - Remark: Generated from `#/paths/v1/search/GET/query/q`.
+                package var q: Swift.String?
+                /// First day (YYYY-MM-DD) to include, in each entry's own time zone.
+                ///
+                /// - Remark: Generated from `#/paths/v1/search/GET/query/from`.
+                package var from: Swift.String?
+                /// Last day (YYYY-MM-DD) to include.
+                ///
+                /// - Remark: Generated from `#/paths/v1/search/GET/query/to`.
+                package var to: Swift.String?
+                /// Tags the entry must all have (case aside for Latin letters).
+                ///
+                /// - Remark: Generated from `#/paths/v1/search/GET/query/tag`.
+                package var tag: [Swift.String]?
+                /// Moods of which the entry must have one.
+                ///
+                /// - Remark: Generated from `#/paths/v1/search/GET/query/mood`.
+                package var mood: [Swift.Int]?
+                /// - Remark: Generated from `#/paths/v1/search/GET/query/kind`.
+                package var kind: Components.Schemas.EntryKind?
+                /// Statuses of which the entry must have one.
+                ///
+                /// - Remark: Generated from `#/paths/v1/search/GET/query/status`.
+                package var status: [Components.Schemas.EntryStatus]?
+                /// The searcher's IANA time zone, for "today" and the other date phrases. Default UTC.
+                ///
+                /// - Remark: Generated from `#/paths/v1/search/GET/query/tz`.
+                package var tz: Swift.String?
+                /// False takes date phrases in `q` as words.
+                ///
+                /// - Remark: Generated from `#/paths/v1/search/GET/query/read_dates`.
+                package var readDates: Swift.Bool?
+                /// A `next_cursor` from the previous page of the same search.
+                ///
+                /// - Remark: Generated from `#/paths/v1/search/GET/query/cursor`.
+                package var cursor: Swift.String?
+                /// - Remark: Generated from `#/paths/v1/search/GET/query/limit`.
+                package var limit: Swift.Int?
+                /// Creates a new `Query`.
+                ///
+                /// - Parameters:
+                ///   - q: What to look for. Empty or absent lists the entries the filters allow, newest first.
+                ///   - from: First day (YYYY-MM-DD) to include, in each entry's own time zone.
+                ///   - to: Last day (YYYY-MM-DD) to include.
+                ///   - tag: Tags the entry must all have (case aside for Latin letters).
+                ///   - mood: Moods of which the entry must have one.
+                ///   - kind:
+                ///   - status: Statuses of which the entry must have one.
+                ///   - tz: The searcher's IANA time zone, for "today" and the other date phrases. Default UTC.
+                ///   - readDates: False takes date phrases in `q` as words.
+                ///   - cursor: A `next_cursor` from the previous page of the same search.
+                ///   - limit:
+                package init(
+                    q: Swift.String? = nil,
+                    from: Swift.String? = nil,
+                    to: Swift.String? = nil,
+                    tag: [Swift.String]? = nil,
+                    mood: [Swift.Int]? = nil,
+                    kind: Components.Schemas.EntryKind? = nil,
+                    status: [Components.Schemas.EntryStatus]? = nil,
+                    tz: Swift.String? = nil,
+                    readDates: Swift.Bool? = nil,
+                    cursor: Swift.String? = nil,
+                    limit: Swift.Int? = nil
+                ) {
+                    self.q = q
+                    self.from = from
+                    self.to = to
+                    self.tag = tag
+                    self.mood = mood
+                    self.kind = kind
+                    self.status = status
+                    self.tz = tz
+                    self.readDates = readDates
+                    self.cursor = cursor
+                    self.limit = limit
+                }
+            }
+            package var query: Operations.SearchEntries.Input.Query
+            /// - Remark: Generated from `#/paths/v1/search/GET/header`.
+            package struct Headers: Sendable, Hashable {
+                package var accept: [OpenAPIRuntime.AcceptHeaderContentType<Operations.SearchEntries.AcceptableContentType>]
+                /// Creates a new `Headers`.
+                ///
+                /// - Parameters:
+                ///   - accept:
+                package init(accept: [OpenAPIRuntime.AcceptHeaderContentType<Operations.SearchEntries.AcceptableContentType>] = .defaultValues()) {
+                    self.accept = accept
+                }
+            }
+            package var headers: Operations.SearchEntries.Input.Headers
+            /// Creates a new `Input`.
+            ///
+            /// - Parameters:
+            ///   - query:
+            ///   - headers:
+            package init(
+                query: Operations.SearchEntries.Input.Query = .init(),
+                headers: Operations.SearchEntries.Input.Headers = .init()
+            ) {
+                self.query = query
+                self.headers = headers
+            }
+        }
+        @frozen package enum Output: Sendable, Hashable {
+            package struct Ok: Sendable, Hashable {
+                /// - Remark: Generated from `#/paths/v1/search/GET/responses/200/content`.
+                @frozen package enum Body: Sendable, Hashable {
+                    /// - Remark: Generated from `#/paths/v1/search/GET/responses/200/content/application\/json`.
+                    case json(Components.Schemas.SearchResults)
+                    /// The associated value of the enum case if `self` is `.json`.
+                    ///
+                    /// - Throws: An error if `self` is not `.json`.
+                    /// - SeeAlso: `.json`.
+                    package var json: Components.Schemas.SearchResults {
+                        get throws {
+                            switch self {
+                            case let .json(body):
+                                return body
+                            }
+                        }
+                    }
+                }
+                /// Received HTTP response body
+                package var body: Operations.SearchEntries.Output.Ok.Body
+                /// Creates a new `Ok`.
+                ///
+                /// - Parameters:
+                ///   - body: Received HTTP response body
+                package init(body: Operations.SearchEntries.Output.Ok.Body) {
+                    self.body = body
+                }
+            }
+            /// One page of hits.
+            ///
+            /// - Remark: Generated from `#/paths//v1/search/get(searchEntries)/responses/200`.
+            ///
+            /// HTTP response code: `200 ok`.
+            case ok(Operations.SearchEntries.Output.Ok)
+            /// The associated value of the enum case if `self` is `.ok`.
+            ///
+            /// - Throws: An error if `self` is not `.ok`.
+            /// - SeeAlso: `.ok`.
+            package var ok: Operations.SearchEntries.Output.Ok {
+                get throws {
+                    switch self {
+                    case let .ok(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "ok",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// The request is malformed (not JSON, unknown or missing fields, wrong types).
+            ///
+            /// - Remark: Generated from `#/paths//v1/search/get(searchEntries)/responses/400`.
+            ///
+            /// HTTP response code: `400 badRequest`.
+            case badRequest(Components.Responses.BadRequest)
+            /// The associated value of the enum case if `self` is `.badRequest`.
+            ///
+            /// - Throws: An error if `self` is not `.badRequest`.
+            /// - SeeAlso: `.badRequest`.
+            package var badRequest: Components.Responses.BadRequest {
+                get throws {
+                    switch self {
+                    case let .badRequest(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "badRequest",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// No valid credentials.
+            ///
+            /// - Remark: Generated from `#/paths//v1/search/get(searchEntries)/responses/401`.
+            ///
+            /// HTTP response code: `401 unauthorized`.
+            case unauthorized(Components.Responses.Unauthorized)
+            /// The associated value of the enum case if `self` is `.unauthorized`.
+            ///
+            /// - Throws: An error if `self` is not `.unauthorized`.
+            /// - SeeAlso: `.unauthorized`.
+            package var unauthorized: Components.Responses.Unauthorized {
+                get throws {
+                    switch self {
+                    case let .unauthorized(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "unauthorized",
                             response: self
                         )
                     }

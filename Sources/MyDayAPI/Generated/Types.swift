@@ -178,8 +178,8 @@ package protocol APIProtocol: Sendable {
     /// Without `q`: every entry changed after `since` (created, edited, transcribed, deleted), in
     /// the order of the changes. Pass `next_cursor` back as `since` until `has_more` is false; keep
     /// the last `next_cursor` for the next sync. Deleted entries come as `deleted_ids`.
-    /// With `q`: entries whose title, transcript or tags contain every word of `q`, newest first
-    /// (`since` is ignored, `deleted_ids` is empty).
+    /// With `q`: the first page of `GET /v1/search?q=` as entries, best match first (`since` is
+    /// ignored, `deleted_ids` is empty); use `/v1/search` for snippets, filters and more pages.
     ///
     ///
     /// - Remark: HTTP `GET /v1/entries`.
@@ -198,6 +198,31 @@ package protocol APIProtocol: Sendable {
     /// - Remark: HTTP `POST /v1/entries`.
     /// - Remark: Generated from `#/paths//v1/entries/post(createEntry)`.
     func createEntry(_ input: Operations.CreateEntry.Input) async throws -> Operations.CreateEntry.Output
+    /// Full-text search with snippets and filters, best match first.
+    ///
+    /// Words in `q` must all appear in the entry's title, tags or clean transcript; each also finds
+    /// the longer words it begins ("mark" finds "market"); words in double quotes must appear together
+    /// in that order; case and accents never count ("cafe" finds "Café"). Nothing in `q` is an
+    /// error: symbols, operators and an open quote are read as words. Filler words of a question
+    /// ("what did I do with Alex") are left out when other words remain. Unless `read_dates` is false,
+    /// a date phrase in `q` — today, yesterday, this/last week (Monday to Sunday), this/last month,
+    /// this/last year, in May, in May 2024, in 2024 — filters by those days, counted from today in
+    /// `tz`; `interpreted` says what was read. Date filters compare the day each entry was recorded in
+    /// its own time zone.
+    ///
+    /// With words, hits come best first: matches in the title count most, then tags, then the
+    /// transcript, more matches more; ties newest first. Without words (filters only), newest first.
+    /// Each hit carries the fields that matched, the transcript as a snippet; `matches` are offsets and
+    /// lengths in UTF-16 code units (what JavaScript strings and NSRange count) into that hit's `text`.
+    ///
+    /// Pages: pass `next_cursor` back as `cursor` with the same query. The pages of one search hold
+    /// the entries the server had at the first page, so entries added meanwhile neither repeat nor
+    /// push others out; search again to see them.
+    ///
+    ///
+    /// - Remark: HTTP `GET /v1/search`.
+    /// - Remark: Generated from `#/paths//v1/search/get(searchEntries)`.
+    func searchEntries(_ input: Operations.SearchEntries.Input) async throws -> Operations.SearchEntries.Output
     /// The change feed - server-sent events each time the diary changes.
     ///
     /// A stream of server-sent events for the signed-in account, so a client shows a change made
@@ -585,8 +610,8 @@ extension APIProtocol {
     /// Without `q`: every entry changed after `since` (created, edited, transcribed, deleted), in
     /// the order of the changes. Pass `next_cursor` back as `since` until `has_more` is false; keep
     /// the last `next_cursor` for the next sync. Deleted entries come as `deleted_ids`.
-    /// With `q`: entries whose title, transcript or tags contain every word of `q`, newest first
-    /// (`since` is ignored, `deleted_ids` is empty).
+    /// With `q`: the first page of `GET /v1/search?q=` as entries, best match first (`since` is
+    /// ignored, `deleted_ids` is empty); use `/v1/search` for snippets, filters and more pages.
     ///
     ///
     /// - Remark: HTTP `GET /v1/entries`.
@@ -619,6 +644,39 @@ extension APIProtocol {
         try await createEntry(Operations.CreateEntry.Input(
             headers: headers,
             body: body
+        ))
+    }
+    /// Full-text search with snippets and filters, best match first.
+    ///
+    /// Words in `q` must all appear in the entry's title, tags or clean transcript; each also finds
+    /// the longer words it begins ("mark" finds "market"); words in double quotes must appear together
+    /// in that order; case and accents never count ("cafe" finds "Café"). Nothing in `q` is an
+    /// error: symbols, operators and an open quote are read as words. Filler words of a question
+    /// ("what did I do with Alex") are left out when other words remain. Unless `read_dates` is false,
+    /// a date phrase in `q` — today, yesterday, this/last week (Monday to Sunday), this/last month,
+    /// this/last year, in May, in May 2024, in 2024 — filters by those days, counted from today in
+    /// `tz`; `interpreted` says what was read. Date filters compare the day each entry was recorded in
+    /// its own time zone.
+    ///
+    /// With words, hits come best first: matches in the title count most, then tags, then the
+    /// transcript, more matches more; ties newest first. Without words (filters only), newest first.
+    /// Each hit carries the fields that matched, the transcript as a snippet; `matches` are offsets and
+    /// lengths in UTF-16 code units (what JavaScript strings and NSRange count) into that hit's `text`.
+    ///
+    /// Pages: pass `next_cursor` back as `cursor` with the same query. The pages of one search hold
+    /// the entries the server had at the first page, so entries added meanwhile neither repeat nor
+    /// push others out; search again to see them.
+    ///
+    ///
+    /// - Remark: HTTP `GET /v1/search`.
+    /// - Remark: Generated from `#/paths//v1/search/get(searchEntries)`.
+    package func searchEntries(
+        query: Operations.SearchEntries.Input.Query = .init(),
+        headers: Operations.SearchEntries.Input.Headers = .init()
+    ) async throws -> Operations.SearchEntries.Output {
+        try await searchEntries(Operations.SearchEntries.Input(
+            query: query,
+            headers: headers
         ))
     }
     /// The change feed - server-sent events each time the diary changes.

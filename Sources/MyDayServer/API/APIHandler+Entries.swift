@@ -1,6 +1,7 @@
 import Foundation
 import MyDayAPI
 import MyDayModels
+import MyDaySearch
 import MyDaySpeech
 
 extension APIHandler {
@@ -44,11 +45,18 @@ extension APIHandler {
                 return value
             } ?? 0
         if let q = input.query.q {
-            let words = q.lowercased().split(whereSeparator: \.isWhitespace).map(String.init)
-            guard !words.isEmpty, q.count <= 200 else { throw APIError.badRequest("A search needs 1 to 200 characters.") }
-            let found = try await entries.search(userID: user.id, words: words, limit: limit)
+            let query = SearchQuery(parsing: q)
+            guard q.count <= 200 else { throw APIError.badRequest("A search needs 1 to 200 characters.") }
+            // Symbols alone are no words: nothing matches them.
+            let found =
+                query.hasNoTerms
+                ? (entries: [], hasMore: false)
+                : try await entries.search(
+                    EntrySearch(query: query), userID: user.id, asOf: StoredTime.now(), offset: 0, limit: limit)
             return .ok(
-                .init(body: .json(.init(entries: found.map(Self.schema), deletedIds: [], nextCursor: "0", hasMore: false))))
+                .init(
+                    body: .json(
+                        .init(entries: found.entries.map(Self.schema), deletedIds: [], nextCursor: "0", hasMore: false))))
         }
         let page = try await entries.changes(userID: user.id, after: cursor, limit: limit)
         let nextCursor = page.entries.last?.changeSeq ?? cursor

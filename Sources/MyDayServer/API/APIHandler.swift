@@ -35,5 +35,7 @@ struct APIHandler: APIProtocol {
     let housekeeping: HousekeepingService
     /// Tells open event streams when their account changed.
     let changeFeed: ChangeFeed
+    /// The moment date phrases in a search are read from.
+    let searchClock: @Sendable () -> Date
     let logger: Logger
 }

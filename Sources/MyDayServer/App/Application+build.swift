@@ -88,7 +88,8 @@ func buildRouter(_ parts: ServerParts, speech: SpeechEngine?, changeFeed: Change
         identityVerifiers: IdentityVerifiers(configuration: configuration, logger: parts.logger),
         appleTokens: parts.appleTokens, providerTokenSealer: parts.providerTokenSealer,
         clientConfig: .init(configuration: configuration), publicURL: configuration.publicURL,
-        housekeeping: makeHousekeeping(parts), changeFeed: changeFeed, logger: parts.logger)
+        housekeeping: makeHousekeeping(parts), changeFeed: changeFeed, searchClock: configuration.searchClock,
+        logger: parts.logger)
     try handler.registerHandlers(
         on: router,
         configuration: Configuration(

@@ -42,6 +42,8 @@ public struct ServerConfiguration: Sendable {
     var bcryptCost = PasswordHasher.productionCost
     /// The time rate limits count with (ms since 1970); tests freeze or move it.
     var rateLimitClock: @Sendable () -> Int = { StoredTime.now() }
+    /// The moment search reads "today" and "last week" from; tests fix it.
+    var searchClock: @Sendable () -> Date = { Date() }
     public var logLevel = "info"
     /// Serves the web app from this folder instead of the copy built into the server (`MYDAY_WEB_APP_DIR`), so a
     /// change to its files needs only a restart while working on it.

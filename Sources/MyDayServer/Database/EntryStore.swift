@@ -1,5 +1,6 @@
 import Foundation
 import MyDayModels
+import MyDaySearch
 import SQLKit
 
 /// Diary entries: creation, the upload's completion, edits, tombstones and the change feed for sync.
@@ -35,12 +36,12 @@ struct EntryStore: Sendable {
             let inserted = try await db.raw(
                 """
                 INSERT INTO entries (id, user_id, created_at, tz, duration_s, kind, status, filename, content_type, audio_key,
-                    size_bytes, language, transcript_clean, change_seq, updated_at, upload_expires_at)
+                    size_bytes, language, transcript_clean, change_seq, updated_at, upload_expires_at, local_day, added_at)
                 VALUES (\(bind: new.id.lowercased), \(bind: userID.lowercased), \(bind: StoredTime.milliseconds(new.createdAt)),
                     \(bind: new.timeZone.identifier), \(bind: new.durationSeconds), \(bind: new.kind.rawValue), \(bind: status.rawValue),
                     \(bind: filename), \(bind: isText ? nil : container.rawValue), \(bind: isText ? nil : BlobKey.audio(userID: userID, entryID: new.id)),
                     \(bind: new.sizeBytes), \(bind: new.language), \(bind: isText ? new.text : nil), \(bind: seq), \(bind: now),
-                    \(bind: uploadDeadline))
+                    \(bind: uploadDeadline), \(bind: LocalDay(new.createdAt, in: new.timeZone).number), \(bind: now))
                 ON CONFLICT (id) DO NOTHING
                 RETURNING \(unsafeRaw: EntryRecord.columns)
                 """
@@ -144,23 +145,6 @@ struct EntryStore: Sendable {
         }
         let entries = try rows.prefix(limit).map(EntryRecord.init(row:))
         return (entries, rows.count > limit)
-    }
-
-    /// Live entries whose title, clean transcript or tags contain every one of `words`, newest first.
-    func search(userID: UUID, words: [String], limit: Int) async throws -> [EntryRecord] {
-        var query: SQLQueryString =
-            "SELECT \(unsafeRaw: EntryRecord.columns) FROM entries WHERE user_id = \(bind: userID.lowercased) AND deleted_at IS NULL"
-        for word in words {
-            let pattern = "%" + Self.escapeLike(word.lowercased()) + "%"
-            query += """
-                 AND (LOWER(COALESCE(transcript_clean, '')) LIKE \(bind: pattern) ESCAPE '\\' \
-                OR LOWER(COALESCE(title, '')) LIKE \(bind: pattern) ESCAPE '\\' \
-                OR LOWER(COALESCE(tags, '')) LIKE \(bind: pattern) ESCAPE '\\')
-                """
-        }
-        query += " ORDER BY created_at DESC LIMIT \(literal: limit)"
-        let finalQuery = query
-        return try await driver.read { db in try await db.raw(finalQuery).all().map(EntryRecord.init(row:)) }
     }
 
     /// Moves a `pending_upload` entry to `uploaded` and, in the same transaction, tells `pipeline` (with the
@@ -350,7 +334,7 @@ struct EntryStore: Sendable {
         return try row.decode(column: "change_seq", as: Int.self)
     }
 
-    private static func escapeLike(_ text: String) -> String {
+    static func escapeLike(_ text: String) -> String {
         text.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "%", with: "\\%")
             .replacingOccurrences(of: "_", with: "\\_")
     }

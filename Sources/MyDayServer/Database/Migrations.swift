@@ -6,6 +6,11 @@ struct Migration: Sendable {
     let version: Int
     let name: String
     let statements: [String]
+    /// Statements for one engine only, run after the shared ones.
+    var sqlite: [String] = []
+    var postgres: [String] = []
+    /// Work SQL alone cannot do (time zones), run last, in the migration's transaction.
+    var backfill: (@Sendable (any SQLDatabase) async throws -> Void)?
 }
 
 /// Owns the schema: which migrations exist and which a database has applied.
@@ -191,6 +196,7 @@ public enum Migrator {
                 "ALTER TABLE identities ADD COLUMN token_client_id TEXT",
             ]
         ),
+        SearchIndex.migration,
     ]
 
     /// Applies every migration the database lacks and answers their versions. Safe to run from many processes at once.
@@ -217,9 +223,11 @@ public enum Migrator {
                 })
             var newlyApplied: [Int] = []
             for migration in migrations.sorted(by: { $0.version < $1.version }) where !applied.contains(migration.version) {
-                for statement in migration.statements {
+                let ownStatements = driver.engine == .postgres ? migration.postgres : migration.sqlite
+                for statement in migration.statements + ownStatements {
                     try await db.raw(SQLQueryString(statement)).run()
                 }
+                try await migration.backfill?(db)
                 try await db.raw(
                     "INSERT INTO schema_migrations (version, name, applied_at) VALUES (\(bind: migration.version), \(bind: migration.name), \(bind: StoredTime.now()))"
                 ).run()

@@ -3007,8 +3007,8 @@ package struct Client: APIProtocol {
     /// Without `q`: every entry changed after `since` (created, edited, transcribed, deleted), in
     /// the order of the changes. Pass `next_cursor` back as `since` until `has_more` is false; keep
     /// the last `next_cursor` for the next sync. Deleted entries come as `deleted_ids`.
-    /// With `q`: entries whose title, transcript or tags contain every word of `q`, newest first
-    /// (`since` is ignored, `deleted_ids` is empty).
+    /// With `q`: the first page of `GET /v1/search?q=` as entries, best match first (`since` is
+    /// ignored, `deleted_ids` is empty); use `/v1/search` for snippets, filters and more pages.
     ///
     ///
     /// - Remark: HTTP `GET /v1/entries`.
@@ -3361,6 +3361,207 @@ package struct Client: APIProtocol {
                         headers: headers,
                         body: body
                     ))
+                default:
+                    return .undocumented(
+                        statusCode: response.status.code,
+                        .init(
+                            headerFields: response.headerFields,
+                            body: responseBody
+                        )
+                    )
+                }
+            }
+        )
+    }
+    /// Full-text search with snippets and filters, best match first.
+    ///
+    /// Words in `q` must all appear in the entry's title, tags or clean transcript; each also finds
+    /// the longer words it begins ("mark" finds "market"); words in double quotes must appear together
+    /// in that order; case and accents never count ("cafe" finds "Café"). Nothing in `q` is an
+    /// error: symbols, operators and an open quote are read as words. Filler words of a question
+    /// ("what did I do with Alex") are left out when other words remain. Unless `read_dates` is false,
+    /// a date phrase in `q` — today, yesterday, this/last week (Monday to Sunday), this/last month,
+    /// this/last year, in May, in May 2024, in 2024 — filters by those days, counted from today in
+    /// `tz`; `interpreted` says what was read. Date filters compare the day each entry was recorded in
+    /// its own time zone.
+    ///
+    /// With words, hits come best first: matches in the title count most, then tags, then the
+    /// transcript, more matches more; ties newest first. Without words (filters only), newest first.
+    /// Each hit carries the fields that matched, the transcript as a snippet; `matches` are offsets and
+    /// lengths in UTF-16 code units (what JavaScript strings and NSRange count) into that hit's `text`.
+    ///
+    /// Pages: pass `next_cursor` back as `cursor` with the same query. The pages of one search hold
+    /// the entries the server had at the first page, so entries added meanwhile neither repeat nor
+    /// push others out; search again to see them.
+    ///
+    ///
+    /// - Remark: HTTP `GET /v1/search`.
+    /// - Remark: Generated from `#/paths//v1/search/get(searchEntries)`.
+    package func searchEntries(_ input: Operations.SearchEntries.Input) async throws -> Operations.SearchEntries.Output {
+        try await client.send(
+            input: input,
+            forOperation: Operations.SearchEntries.id,
+            serializer: { input in
+                let path = try converter.renderedPath(
+                    template: "/v1/search",
+                    parameters: []
+                )
+                var request: HTTPTypes.HTTPRequest = .init(
+                    soar_path: path,
+                    method: .get
+                )
+                suppressMutabilityWarning(&request)
+                try converter.setQueryItemAsURI(
+                    in: &request,
+                    style: .form,
+                    explode: true,
+                    name: "q",
+                    value: input.query.q
+                )
+                try converter.setQueryItemAsURI(
+                    in: &request,
+                    style: .form,
+                    explode: true,
+                    name: "from",
+                    value: input.query.from
+                )
+                try converter.setQueryItemAsURI(
+                    in: &request,
+                    style: .form,
+                    explode: true,
+                    name: "to",
+                    value: input.query.to
+                )
+                try converter.setQueryItemAsURI(
+                    in: &request,
+                    style: .form,
+                    explode: true,
+                    name: "tag",
+                    value: input.query.tag
+                )
+                try converter.setQueryItemAsURI(
+                    in: &request,
+                    style: .form,
+                    explode: true,
+                    name: "mood",
+                    value: input.query.mood
+                )
+                try converter.setQueryItemAsURI(
+                    in: &request,
+                    style: .form,
+                    explode: true,
+                    name: "kind",
+                    value: input.query.kind
+                )
+                try converter.setQueryItemAsURI(
+                    in: &request,
+                    style: .form,
+                    explode: true,
+                    name: "status",
+                    value: input.query.status
+                )
+                try converter.setQueryItemAsURI(
+                    in: &request,
+                    style: .form,
+                    explode: true,
+                    name: "tz",
+                    value: input.query.tz
+                )
+                try converter.setQueryItemAsURI(
+                    in: &request,
+                    style: .form,
+                    explode: true,
+                    name: "read_dates",
+                    value: input.query.readDates
+                )
+                try converter.setQueryItemAsURI(
+                    in: &request,
+                    style: .form,
+                    explode: true,
+                    name: "cursor",
+                    value: input.query.cursor
+                )
+                try converter.setQueryItemAsURI(
+                    in: &request,
+                    style: .form,
+                    explode: true,
+                    name: "limit",
+                    value: input.query.limit
+                )
+                converter.setAcceptHeader(
+                    in: &request.headerFields,
+                    contentTypes: input.headers.accept
+                )
+                return (request, nil)
+            },
+            deserializer: { response, responseBody in
+                switch response.status.code {
+                case 200:
+                    let contentType = converter.extractContentTypeIfPresent(in: response.headerFields)
+                    let body: Operations.SearchEntries.Output.Ok.Body
+                    let chosenContentType = try converter.bestContentType(
+                        received: contentType,
+                        options: [
+                            "application/json"
+                        ]
+                    )
+                    switch chosenContentType {
+                    case "application/json":
+                        body = try await converter.getResponseBodyAsJSON(
+                            Components.Schemas.SearchResults.self,
+                            from: responseBody,
+                            transforming: { value in
+                                .json(value)
+                            }
+                        )
+                    default:
+                        preconditionFailure("bestContentType chose an invalid content type.")
+                    }
+                    return .ok(.init(body: body))
+                case 400:
+                    let contentType = converter.extractContentTypeIfPresent(in: response.headerFields)
+                    let body: Components.Responses.BadRequest.Body
+                    let chosenContentType = try converter.bestContentType(
+                        received: contentType,
+                        options: [
+                            "application/json"
+                        ]
+                    )
+                    switch chosenContentType {
+                    case "application/json":
+                        body = try await converter.getResponseBodyAsJSON(
+                            Components.Schemas._Error.self,
+                            from: responseBody,
+                            transforming: { value in
+                                .json(value)
+                            }
+                        )
+                    default:
+                        preconditionFailure("bestContentType chose an invalid content type.")
+                    }
+                    return .badRequest(.init(body: body))
+                case 401:
+                    let contentType = converter.extractContentTypeIfPresent(in: response.headerFields)
+                    let body: Components.Responses.Unauthorized.Body
+                    let chosenContentType = try converter.bestContentType(
+                        received: contentType,
+                        options: [
+                            "application/json"
+                        ]
+                    )
+                    switch chosenContentType {
+                    case "application/json":
+                        body = try await converter.getResponseBodyAsJSON(
+                            Components.Schemas._Error.self,
+                            from: responseBody,
+                            transforming: { value in
+                                .json(value)
+                            }
+                        )
+                    default:
+                        preconditionFailure("bestContentType chose an invalid content type.")
+                    }
+                    return .unauthorized(.init(body: body))
                 default:
                     return .undocumented(
                         statusCode: response.status.code,

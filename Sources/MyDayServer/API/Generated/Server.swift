@@ -274,6 +274,17 @@ extension APIProtocol {
         )
         try transport.register(
             {
+                try await server.searchEntries(
+                    request: $0,
+                    body: $1,
+                    metadata: $2
+                )
+            },
+            method: .get,
+            path: server.apiPathComponentsWithServerPrefix("/v1/search")
+        )
+        try transport.register(
+            {
                 try await server.followChanges(
                     request: $0,
                     body: $1,
@@ -2987,8 +2998,8 @@ fileprivate extension UniversalServer where APIHandler: APIProtocol {
     /// Without `q`: every entry changed after `since` (created, edited, transcribed, deleted), in
     /// the order of the changes. Pass `next_cursor` back as `since` until `has_more` is false; keep
     /// the last `next_cursor` for the next sync. Deleted entries come as `deleted_ids`.
-    /// With `q`: entries whose title, transcript or tags contain every word of `q`, newest first
-    /// (`since` is ignored, `deleted_ids` is empty).
+    /// With `q`: the first page of `GET /v1/search?q=` as entries, best match first (`since` is
+    /// ignored, `deleted_ids` is empty); use `/v1/search` for snippets, filters and more pages.
     ///
     ///
     /// - Remark: HTTP `GET /v1/entries`.
@@ -3287,6 +3298,191 @@ fileprivate extension UniversalServer where APIHandler: APIProtocol {
                         name: "Retry-After",
                         value: value.headers.retryAfter
                     )
+                    let body: OpenAPIRuntime.HTTPBody
+                    switch value.body {
+                    case let .json(value):
+                        try converter.validateAcceptIfPresent(
+                            "application/json",
+                            in: request.headerFields
+                        )
+                        body = try converter.setResponseBodyAsJSON(
+                            value,
+                            headerFields: &response.headerFields,
+                            contentType: "application/json; charset=utf-8"
+                        )
+                    }
+                    return (response, body)
+                case let .undocumented(statusCode, _):
+                    return (.init(soar_statusCode: statusCode), nil)
+                }
+            }
+        )
+    }
+    /// Full-text search with snippets and filters, best match first.
+    ///
+    /// Words in `q` must all appear in the entry's title, tags or clean transcript; each also finds
+    /// the longer words it begins ("mark" finds "market"); words in double quotes must appear together
+    /// in that order; case and accents never count ("cafe" finds "Café"). Nothing in `q` is an
+    /// error: symbols, operators and an open quote are read as words. Filler words of a question
+    /// ("what did I do with Alex") are left out when other words remain. Unless `read_dates` is false,
+    /// a date phrase in `q` — today, yesterday, this/last week (Monday to Sunday), this/last month,
+    /// this/last year, in May, in May 2024, in 2024 — filters by those days, counted from today in
+    /// `tz`; `interpreted` says what was read. Date filters compare the day each entry was recorded in
+    /// its own time zone.
+    ///
+    /// With words, hits come best first: matches in the title count most, then tags, then the
+    /// transcript, more matches more; ties newest first. Without words (filters only), newest first.
+    /// Each hit carries the fields that matched, the transcript as a snippet; `matches` are offsets and
+    /// lengths in UTF-16 code units (what JavaScript strings and NSRange count) into that hit's `text`.
+    ///
+    /// Pages: pass `next_cursor` back as `cursor` with the same query. The pages of one search hold
+    /// the entries the server had at the first page, so entries added meanwhile neither repeat nor
+    /// push others out; search again to see them.
+    ///
+    ///
+    /// - Remark: HTTP `GET /v1/search`.
+    /// - Remark: Generated from `#/paths//v1/search/get(searchEntries)`.
+    func searchEntries(
+        request: HTTPTypes.HTTPRequest,
+        body: OpenAPIRuntime.HTTPBody?,
+        metadata: OpenAPIRuntime.ServerRequestMetadata
+    ) async throws -> (HTTPTypes.HTTPResponse, OpenAPIRuntime.HTTPBody?) {
+        try await handle(
+            request: request,
+            requestBody: body,
+            metadata: metadata,
+            forOperation: Operations.SearchEntries.id,
+            using: {
+                APIHandler.searchEntries($0)
+            },
+            deserializer: { request, requestBody, metadata in
+                let query: Operations.SearchEntries.Input.Query = .init(
+                    q: try converter.getOptionalQueryItemAsURI(
+                        in: request.soar_query,
+                        style: .form,
+                        explode: true,
+                        name: "q",
+                        as: Swift.String.self
+                    ),
+                    from: try converter.getOptionalQueryItemAsURI(
+                        in: request.soar_query,
+                        style: .form,
+                        explode: true,
+                        name: "from",
+                        as: Swift.String.self
+                    ),
+                    to: try converter.getOptionalQueryItemAsURI(
+                        in: request.soar_query,
+                        style: .form,
+                        explode: true,
+                        name: "to",
+                        as: Swift.String.self
+                    ),
+                    tag: try converter.getOptionalQueryItemAsURI(
+                        in: request.soar_query,
+                        style: .form,
+                        explode: true,
+                        name: "tag",
+                        as: [Swift.String].self
+                    ),
+                    mood: try converter.getOptionalQueryItemAsURI(
+                        in: request.soar_query,
+                        style: .form,
+                        explode: true,
+                        name: "mood",
+                        as: [Swift.Int].self
+                    ),
+                    kind: try converter.getOptionalQueryItemAsURI(
+                        in: request.soar_query,
+                        style: .form,
+                        explode: true,
+                        name: "kind",
+                        as: Components.Schemas.EntryKind.self
+                    ),
+                    status: try converter.getOptionalQueryItemAsURI(
+                        in: request.soar_query,
+                        style: .form,
+                        explode: true,
+                        name: "status",
+                        as: [Components.Schemas.EntryStatus].self
+                    ),
+                    tz: try converter.getOptionalQueryItemAsURI(
+                        in: request.soar_query,
+                        style: .form,
+                        explode: true,
+                        name: "tz",
+                        as: Swift.String.self
+                    ),
+                    readDates: try converter.getOptionalQueryItemAsURI(
+                        in: request.soar_query,
+                        style: .form,
+                        explode: true,
+                        name: "read_dates",
+                        as: Swift.Bool.self
+                    ),
+                    cursor: try converter.getOptionalQueryItemAsURI(
+                        in: request.soar_query,
+                        style: .form,
+                        explode: true,
+                        name: "cursor",
+                        as: Swift.String.self
+                    ),
+                    limit: try converter.getOptionalQueryItemAsURI(
+                        in: request.soar_query,
+                        style: .form,
+                        explode: true,
+                        name: "limit",
+                        as: Swift.Int.self
+                    )
+                )
+                let headers: Operations.SearchEntries.Input.Headers = .init(accept: try converter.extractAcceptHeaderIfPresent(in: request.headerFields))
+                return Operations.SearchEntries.Input(
+                    query: query,
+                    headers: headers
+                )
+            },
+            serializer: { output, request in
+                switch output {
+                case let .ok(value):
+                    suppressUnusedWarning(value)
+                    var response = HTTPTypes.HTTPResponse(soar_statusCode: 200)
+                    suppressMutabilityWarning(&response)
+                    let body: OpenAPIRuntime.HTTPBody
+                    switch value.body {
+                    case let .json(value):
+                        try converter.validateAcceptIfPresent(
+                            "application/json",
+                            in: request.headerFields
+                        )
+                        body = try converter.setResponseBodyAsJSON(
+                            value,
+                            headerFields: &response.headerFields,
+                            contentType: "application/json; charset=utf-8"
+                        )
+                    }
+                    return (response, body)
+                case let .badRequest(value):
+                    suppressUnusedWarning(value)
+                    var response = HTTPTypes.HTTPResponse(soar_statusCode: 400)
+                    suppressMutabilityWarning(&response)
+                    let body: OpenAPIRuntime.HTTPBody
+                    switch value.body {
+                    case let .json(value):
+                        try converter.validateAcceptIfPresent(
+                            "application/json",
+                            in: request.headerFields
+                        )
+                        body = try converter.setResponseBodyAsJSON(
+                            value,
+                            headerFields: &response.headerFields,
+                            contentType: "application/json; charset=utf-8"
+                        )
+                    }
+                    return (response, body)
+                case let .unauthorized(value):
+                    suppressUnusedWarning(value)
+                    var response = HTTPTypes.HTTPResponse(soar_statusCode: 401)
+                    suppressMutabilityWarning(&response)
                     let body: OpenAPIRuntime.HTTPBody
                     switch value.body {
                     case let .json(value):
