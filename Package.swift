@@ -8,6 +8,7 @@ let package = Package(
     platforms: [.macOS(.v15), .iOS(.v17)],
     products: [
         .library(name: "MyDayModels", targets: ["MyDayModels"]),
+        .library(name: "MyDaySearch", targets: ["MyDaySearch"]),
         .library(name: "MyDayServer", targets: ["MyDayServer"]),
         .library(name: "MyDayKit", targets: ["MyDayKit"]),
         .executable(name: "myday-server", targets: ["MyDayServerMain"]),

@@ -22,6 +22,9 @@ public final class Gate: Sendable {
         }
     }
 
+    /// How many are waiting now.
+    public var waiterCount: Int { state.withLock { $0.waiting.count } }
+
     /// Lets every waiter, present and future, through.
     public func open() {
         let waiting = state.withLock { state in

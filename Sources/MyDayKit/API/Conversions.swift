@@ -1,6 +1,7 @@
 import Foundation
 import MyDayAPI
 import MyDayModels
+import MyDaySearch
 
 /// Between the generated wire types and MyDayKit's own; the rest of the library never sees the generated ones.
 enum Conversions {
@@ -55,6 +56,28 @@ enum Conversions {
         EntryChanges(
             entries: try page.entries.map(entry), deletedIDs: try page.deletedIds.map(uuid), nextCursor: page.nextCursor,
             hasMore: page.hasMore)
+    }
+
+    static func searchPage(_ results: Components.Schemas.SearchResults) throws -> SearchPage {
+        let interpreted = results.interpreted
+        var dates: LocalDayRange?
+        if let from = interpreted.from.flatMap(LocalDay.init(iso:)), let to = interpreted.to.flatMap(LocalDay.init(iso:)) {
+            dates = LocalDayRange(from: from, to: to)
+        }
+        return SearchPage(
+            hits: try results.hits.map { hit in
+                SearchHit(
+                    entry: try entry(hit.entry),
+                    highlights: hit.highlights.compactMap { highlight in
+                        SearchHighlight.Field(rawValue: highlight.field.rawValue).map { field in
+                            SearchHighlight(
+                                field: field,
+                                highlight: Highlight(
+                                    text: highlight.text,
+                                    matches: highlight.matches.map { $0.start..<($0.start + $0.length) }))
+                        }
+                    })
+            }, nextCursor: results.hasMore ? results.nextCursor : nil, datePhrase: interpreted.datePhrase, dates: dates)
     }
 
     static func link(_ link: Components.Schemas.SignedLink) throws -> SignedLink {

@@ -128,10 +128,16 @@ public struct LiveMyDayClient: MyDayClient {
         return try Conversions.changes(try ok.body.json)
     }
 
-    public func search(_ query: String) async throws -> [ServerEntry] {
-        let output = try await call { try await client.listEntries(query: .init(limit: 500, q: query)) }
+    public func search(_ request: SearchRequest) async throws -> SearchPage {
+        let filters = request.filters
+        let query = Operations.SearchEntries.Input.Query(
+            q: request.text, from: filters.from?.description, to: filters.to?.description,
+            tag: filters.tags.isEmpty ? nil : filters.tags, mood: filters.moods.isEmpty ? nil : filters.moods,
+            kind: filters.kind.flatMap { Components.Schemas.EntryKind(rawValue: $0.rawValue) },
+            tz: request.timeZone.identifier, readDates: request.readsDates, cursor: request.cursor, limit: request.limit)
+        let output = try await call { try await client.searchEntries(query: query) }
         guard case .ok(let ok) = output else { throw unexpected(output) }
-        return try Conversions.changes(try ok.body.json).entries
+        return try Conversions.searchPage(try ok.body.json)
     }
 
     public func changeFeed() async throws -> AsyncThrowingStream<Int, any Error> {

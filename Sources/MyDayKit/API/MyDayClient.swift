@@ -23,7 +23,8 @@ public protocol MyDayClient: Sendable {
     /// Tells the server the audio is there; with `transcript`, the device's own words, which the server then only cleans.
     func completeUpload(of id: UUID, transcript: DeviceTranscript?) async throws -> ServerEntry
     func changes(since cursor: String?, limit: Int) async throws -> EntryChanges
-    func search(_ query: String) async throws -> [ServerEntry]
+    /// One page of the server's full-text search, best match first.
+    func search(_ request: SearchRequest) async throws -> SearchPage
     /// The change feed: the account's change sequence at once, then each time it moves. The stream ends when the
     /// access token expires, the session ends or the server stops; follow it with `ChangeFollower`.
     func changeFeed() async throws -> AsyncThrowingStream<Int, any Error>

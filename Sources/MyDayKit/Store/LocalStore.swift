@@ -74,6 +74,16 @@ public final class LocalStore: Sendable {
                 t.add(column: "awaitsDeviceTranscript", .boolean).notNull().defaults(to: false)
             }
         }
+        migrator.registerMigration("v3: full-text search") { db in
+            // Kept by GRDB's triggers on `entry`, with the server's tokenizer (ADR 0025).
+            try db.create(virtualTable: "entrySearch", using: FTS5()) { t in
+                t.synchronize(withTable: "entry")
+                t.tokenizer = .unicode61(diacritics: .remove)
+                t.column("title")
+                t.column("tags")
+                t.column("transcriptClean")
+            }
+        }
         return migrator
     }
 }

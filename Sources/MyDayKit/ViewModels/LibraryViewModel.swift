@@ -37,6 +37,8 @@ public final class LibraryViewModel {
     public private(set) var errorMessage: String?
     /// True before the first entry exists; the screen shows its empty state.
     public var isEmpty: Bool { months.isEmpty }
+    /// The search field and its hits; while it has rows, the screen shows them instead of the months.
+    public let search: LibrarySearchViewModel
 
     private let core: ClientCore
     private let locale: Locale
@@ -44,6 +46,7 @@ public final class LibraryViewModel {
     public init(core: ClientCore, locale: Locale = .current) {
         self.core = core
         self.locale = locale
+        search = LibrarySearchViewModel(core: core, locale: locale)
     }
 
     /// Follows the local store until the task is cancelled; the screen calls it from `.task`.

@@ -7,6 +7,7 @@ struct FakeMyDayClient: MyDayClient {
     var onCreateEntry: @Sendable (NewEntry) async throws -> CreatedEntry = unexpected("createEntry")
     var onCompleteUpload: @Sendable (UUID, DeviceTranscript?) async throws -> ServerEntry = unexpected("completeUpload")
     var onChanges: @Sendable (String?, Int) async throws -> EntryChanges = unexpected("changes")
+    var onSearch: @Sendable (SearchRequest) async throws -> SearchPage = unexpected("search")
     var onChangeFeed: @Sendable () async throws -> AsyncThrowingStream<Int, any Error> = unexpected("changeFeed")
     var onEntry: @Sendable (UUID) async throws -> ServerEntry = unexpected("entry")
     var onEdit: @Sendable (UUID, EntryEdit) async throws -> ServerEntry = unexpected("edit")
@@ -41,7 +42,7 @@ struct FakeMyDayClient: MyDayClient {
         try await onCompleteUpload(id, transcript)
     }
     func changes(since cursor: String?, limit: Int) async throws -> EntryChanges { try await onChanges(cursor, limit) }
-    func search(_ query: String) async throws -> [ServerEntry] { try await unexpected("search")(()) }
+    func search(_ request: SearchRequest) async throws -> SearchPage { try await onSearch(request) }
     func changeFeed() async throws -> AsyncThrowingStream<Int, any Error> { try await onChangeFeed() }
     func entry(_ id: UUID) async throws -> ServerEntry { try await onEntry(id) }
     func edit(_ id: UUID, _ edit: EntryEdit) async throws -> ServerEntry { try await onEdit(id, edit) }

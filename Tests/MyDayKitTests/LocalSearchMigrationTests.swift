@@ -1,0 +1,31 @@
+import Foundation
+import GRDB
+import MyDayModels
+import MyDaySearch
+import Testing
+
+@testable import MyDayKit
+
+/// A device that kept its diary before search existed finds its old entries after the update.
+struct LocalSearchMigrationTests {
+    @Test func theMigrationIndexesEntriesAlreadyOnTheDevice() throws {
+        // Given a store at the schema before search, holding an entry
+        let queue = try DatabaseQueue()
+        try LocalStore.migrator.migrate(queue, upTo: "v2: device transcripts wait with their upload")
+        let id = UUID()
+        let created = Date(timeIntervalSince1970: 1_773_835_200)
+        try queue.write { db in
+            var entry = LocalEntry(
+                id: id, createdAt: created, timeZone: "Europe/Berlin", duration: 0, kind: .text, state: .transcribed,
+                filename: RecordingFilename.make(id: id, start: created, timeZone: .gmt, fileExtension: "txt"),
+                transcriptClean: "An old evening by the fire.")
+            entry.title = "Winter"
+            try entry.insert(db)
+        }
+        // When the store opens with this version
+        let store = try LocalStore(writer: queue)
+        // Then the old entry is found by its words and its title
+        #expect(try store.search(SearchQuery(parsing: "fire")).map(\.id) == [id])
+        #expect(try store.search(SearchQuery(parsing: "winter")).map(\.id) == [id])
+    }
+}
