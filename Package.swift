@@ -137,7 +137,9 @@ let package = Package(
         /// `myday`: the command-line client on MyDayKit.
         .executableTarget(
             name: "MyDayCLI",
-            dependencies: ["MyDayKit", .product(name: "ArgumentParser", package: "swift-argument-parser")]
+            dependencies: [
+                "MyDayKit", "MyDayModels", "MyDaySearch", .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ]
         ),
         /// `myday-kit-bench`: MyDayKit's sync and waveform levels, measured for `bench/kit`.
         .executableTarget(

@@ -71,6 +71,38 @@ import Testing
         #expect(try firstStore.entries().count == 2)
     }
 
+    @Test func searchFindsMarksFiltersAndFallsBackToTheDevice() async throws {
+        let data = Given.folder()
+        let server = try await ServerProcess(dataDirectory: data)
+        let client = CommandLineClient(home: Given.folder(), server: server.url)
+        // Given notes typed with the CLI and synced
+        #expect(try await client.run(["register", "--email", "seeker@example.com"]).status == 0)
+        for text in ["Coffee at the Café Central with Alex.", "A walk by the lake, then home.", "Market day: bread and cheese."] {
+            #expect(try await client.run(["note", text]).status == 0)
+        }
+        #expect(try await client.run(["sync"]).status == 0)
+
+        // When searching, then the server's hits come with their matches marked, accents aside
+        let cafe = try await client.run(["search", "cafe", "alex"])
+        #expect(cafe.status == 0, "\(cafe.errorText)")
+        #expect(cafe.text.contains("*Café*") && cafe.text.contains("*Alex*") && !cafe.text.contains("lake"), "\(cafe.text)")
+        let prefix = try await client.run(["search", "mark"])
+        #expect(prefix.text.contains("*Market*"), "\(prefix.text)")
+        #expect(try await client.run(["search", "zebra"]).text.contains("No matches."))
+        // And a date phrase reads as days: everything here was written today
+        let today = try await client.run(["search", "walk", "today"])
+        #expect(today.text.contains("*walk*") && today.errorText.contains("Reading “today”"), "\(today.text)\(today.errorText)")
+        #expect(try await client.run(["search", "walk", "in", "1999"]).text.contains("No matches."))
+        #expect(try await client.run(["search", "--from", "not-a-day", "walk"]).status != 0)
+
+        // When the server is down, then the device's copy is searched by the same rules
+        server.kill(signal: SIGTERM)
+        _ = try await server.waitForExit()
+        let offline = try await client.run(["search", "LAKE"])
+        #expect(offline.status == 0 && offline.text.contains("*lake*"), "\(offline.text)\(offline.errorText)")
+        #expect(offline.errorText.contains("searching the entries on this device"))
+    }
+
     @Test func aClientKilledMidUploadLeavesExactlyOneEntryAfterTheRerun() async throws {
         // Given a server without workers (the audio stays uploaded) and a long recording of 80 MB
         let server = try await ServerProcess(dataDirectory: Given.folder(), environment: ["MYDAY_WORKERS": "0"])
