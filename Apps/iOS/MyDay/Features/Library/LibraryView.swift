@@ -1,9 +1,13 @@
 import MyDayKit
+import MyDayModels
 import SwiftUI
 
-/// The Library: entries grouped by month and day, newest first, with their status; pull down to sync.
+/// The Library: entries grouped by month and day, newest first, with their status; pull down to sync. Searching shows
+/// the hits instead, with the filters in force as chips.
 struct LibraryView: View {
     @State private var viewModel: LibraryViewModel
+    /// The words last searched for, so that coming back from an entry does not search (and read a date phrase) again.
+    @State private var searchedText = ""
     @Environment(AppModel.self) private var appModel
 
     init(viewModel: LibraryViewModel) {
@@ -11,37 +15,51 @@ struct LibraryView: View {
     }
 
     var body: some View {
+        let search = viewModel.search
         List {
-            ForEach(viewModel.months) { month in
-                ForEach(month.days) { day in
-                    Section {
-                        ForEach(day.rows) { row in
-                            LibraryRow(row: row, retry: { retry(row.id) })
+            if let rows = search.rows {
+                SearchResults(search: search, rows: rows, retry: retry)
+            } else {
+                ForEach(viewModel.months) { month in
+                    ForEach(month.days) { day in
+                        Section {
+                            ForEach(day.rows) { row in
+                                LibraryRow(row: row, retry: { retry(row.id) })
+                            }
+                        } header: {
+                            DayHeader(month: day.id == month.days.first?.id ? month.title : nil, day: day.title)
                         }
-                    } header: {
-                        DayHeader(month: day.id == month.days.first?.id ? month.title : nil, day: day.title)
                     }
                 }
             }
         }
         .listStyle(.insetGrouped)
         .overlay {
-            if viewModel.isEmpty && viewModel.errorMessage == nil {
+            if search.showsNoMatches {
+                NoMatchesView(text: search.text)
+            } else if search.rows == nil && viewModel.isEmpty && viewModel.errorMessage == nil {
                 ContentUnavailableView(
                     "No entries yet", systemImage: "book.closed",
                     description: Text("Tap the record button on Home and talk about your day, or choose Type instead."))
             }
         }
         .safeAreaInset(edge: .top) {
-            if let message = viewModel.errorMessage ?? appModel.attentionMessage {
+            if let message = search.errorMessage ?? viewModel.errorMessage ?? appModel.attentionMessage {
                 ErrorBanner(message: message) {
-                    Task { await viewModel.refresh() }
+                    Task { await tryAgain() }
                 }
                 .padding(.horizontal)
                 .padding(.bottom, 8)
             }
         }
-        .refreshable { await viewModel.refresh() }
+        .searchable(text: Bindable(search).text, prompt: Text("Search your diary"))
+        .task(id: search.text) { await searchAfterPause() }
+        .toolbar {
+            ToolbarItem(placement: .primaryAction) {
+                SearchFiltersMenu(search: search)
+            }
+        }
+        .refreshable { await refresh() }
         .task { await viewModel.observe() }
         .navigationTitle("Library")
         .navigationDestination(for: UUID.self) { id in
@@ -49,8 +67,36 @@ struct LibraryView: View {
         }
     }
 
+    /// Searches for new words once typing pauses (a keystroke cancels the task); a date phrase in them is read again.
+    private func searchAfterPause() async {
+        let search = viewModel.search
+        guard search.text != searchedText else { return }
+        do { try await Task.sleep(for: .milliseconds(300)) } catch { return }
+        searchedText = search.text
+        search.wordsChanged()
+        await search.search()
+    }
+
+    /// Pull to refresh: a sync, then the search again while hits show.
+    private func refresh() async {
+        await viewModel.refresh()
+        if viewModel.search.rows != nil { await viewModel.search.search() }
+    }
+
     private func retry(_ id: UUID) {
-        Task { await viewModel.retry(id) }
+        Task {
+            await viewModel.retry(id)
+            if viewModel.search.rows != nil { await viewModel.search.search() }
+        }
+    }
+
+    /// The banner's "Try again": the search that failed, else a sync.
+    private func tryAgain() async {
+        if viewModel.search.errorMessage != nil {
+            await viewModel.search.search()
+        } else {
+            await viewModel.refresh()
+        }
     }
 }
 
@@ -70,5 +116,143 @@ private struct DayHeader: View {
             Text(day)
         }
         .textCase(nil)
+    }
+}
+
+/// The hits of a search: the filters in force as chips, the offline notice, one row a hit and "More results".
+private struct SearchResults: View {
+    let search: LibrarySearchViewModel
+    let rows: [LibrarySearchViewModel.Row]
+    let retry: (UUID) -> Void
+
+    var body: some View {
+        if !search.chips.isEmpty {
+            Section {
+                SearchChips(search: search)
+                    .listRowInsets(EdgeInsets())
+                    .listRowBackground(Color.clear)
+            }
+        }
+        if let notice = search.offlineNotice {
+            Section {
+                Label {
+                    Text(notice.localizedForDisplay)
+                } icon: {
+                    Image(systemName: "wifi.slash")
+                        .accessibilityHidden(true)
+                }
+                .font(.callout)
+                .foregroundStyle(.secondary)
+            }
+        }
+        if !rows.isEmpty {
+            Section {
+                ForEach(rows) { row in
+                    SearchResultRow(row: row, retry: { retry(row.id) })
+                }
+                if search.canLoadMore {
+                    Button("More results") {
+                        Task { await search.loadMore() }
+                    }
+                    .frame(minHeight: 44)
+                }
+            }
+        }
+    }
+}
+
+/// The filters in force ("last week", "#walk", "Recordings"), each a button that takes it away.
+private struct SearchChips: View {
+    let search: LibrarySearchViewModel
+
+    var body: some View {
+        ScrollView(.horizontal, showsIndicators: false) {
+            HStack(spacing: 8) {
+                ForEach(search.chips) { chip in
+                    let label = chip.label.localizedForDisplay
+                    Button {
+                        Task { await search.remove(chip) }
+                    } label: {
+                        HStack(spacing: 4) {
+                            Text(label)
+                            Image(systemName: "xmark")
+                                .imageScale(.small)
+                        }
+                        .frame(minHeight: 32)
+                    }
+                    .buttonStyle(.bordered)
+                    .buttonBorderShape(.capsule)
+                    .accessibilityLabel(Text("Remove filter \(label)"))
+                }
+            }
+            .padding(.horizontal, 4)
+            .padding(.vertical, 6)
+        }
+    }
+}
+
+/// "No results", naming the words when there are some (a search by filters alone has none).
+private struct NoMatchesView: View {
+    let text: String
+
+    var body: some View {
+        let words = text.trimmingCharacters(in: .whitespacesAndNewlines)
+        if words.isEmpty {
+            ContentUnavailableView.search
+        } else {
+            ContentUnavailableView.search(text: words)
+        }
+    }
+}
+
+/// The toolbar's Filters menu: recordings or typed entries, moods, and clearing them; each change searches again.
+private struct SearchFiltersMenu: View {
+    let search: LibrarySearchViewModel
+
+    var body: some View {
+        Menu {
+            Section {
+                Toggle("Recordings", isOn: kind(.audio))
+                Toggle("Typed", isOn: kind(.text))
+            }
+            Section("Mood") {
+                Toggle("1 · low", isOn: mood(1))
+                Toggle("2", isOn: mood(2))
+                Toggle("3", isOn: mood(3))
+                Toggle("4", isOn: mood(4))
+                Toggle("5 · great", isOn: mood(5))
+            }
+            Section {
+                Button("Clear filters") {
+                    search.filters = SearchFilters()
+                    Task { await search.search() }
+                }
+                .disabled(search.filters.isEmpty)
+            }
+        } label: {
+            Label(
+                "Filters",
+                systemImage: search.filters.isEmpty
+                    ? "line.3.horizontal.decrease.circle" : "line.3.horizontal.decrease.circle.fill")
+        }
+    }
+
+    private func kind(_ kind: EntryKind) -> Binding<Bool> {
+        Binding(
+            get: { search.filters.kind == kind },
+            set: { isOn in
+                search.filters.kind = isOn ? kind : nil
+                Task { await search.search() }
+            })
+    }
+
+    private func mood(_ mood: Int) -> Binding<Bool> {
+        Binding(
+            get: { search.filters.moods.contains(mood) },
+            set: { isOn in
+                let others = search.filters.moods.filter { $0 != mood }
+                search.filters.moods = isOn ? (others + [mood]).sorted() : others
+                Task { await search.search() }
+            })
     }
 }
