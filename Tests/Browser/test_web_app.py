@@ -805,3 +805,168 @@ def test_confirm_the_address_export_delete_and_forgot_password(browser):
     finally:
         server.stop()
         shutil.rmtree(data, ignore_errors=True)
+
+
+def make_entries(driver, specs):
+    """Typed entries made through the API with the page's session, then synced into this browser: each spec is
+    {text, title?, tags?, days_ago?} (without days_ago: 19:00 on Wednesday last week), in the browser's time
+    zone; answers their ids, in order."""
+    return in_page(driver, """
+        const tz = Intl.DateTimeFormat().resolvedOptions().timeZone;
+        const ids = [];
+        for (const spec of %s) {
+          const at = new Date();
+          at.setHours(19, 0, 0, 0);
+          if (spec.days_ago === undefined) at.setDate(at.getDate() - ((at.getDay() + 6) %% 7) - 5);
+          else at.setDate(at.getDate() - spec.days_ago);
+          const id = crypto.randomUUID();
+          await api.call('POST', '/v1/entries', { id, created_at: at.toISOString(), tz, kind: 'text', text: spec.text });
+          if (spec.title || spec.tags) await api.call('PATCH', `/v1/entries/${id}`, { title: spec.title ?? '', tags: spec.tags ?? [] });
+          ids.push(id);
+        }
+        await sync.sync();
+        return ids;""" % json.dumps(specs))
+
+
+def hits(driver):
+    """The search's hits as shown: [[id, words, marked words of the title line, marked words of the snippet], …]."""
+    return driver.execute_script(
+        """const marks = (e) => e ? [...e.querySelectorAll('mark')].map((m) => m.textContent) : [];
+        return [...document.querySelectorAll('.hits .entry')].map((e) =>
+            [e.dataset.id, e.querySelector('.words').textContent, marks(e.querySelector('.words')), marks(e.querySelector('.snippet'))])""")
+
+
+def filter_chips(driver):
+    return driver.execute_script("return [...document.querySelectorAll('[data-slot=filter-chips] .filter-chip')].map((c) => c.firstChild.textContent)")
+
+
+def search_for(driver, text):
+    box = driver.find_element(By.CSS_SELECTOR, "[data-slot=search]")
+    box.clear()
+    box.send_keys(text)
+
+
+def shown_ids(driver):
+    return [hit[0] for hit in hits(driver)]
+
+
+def test_search_finds_marks_filters_and_pages(server, browser):
+    driver = browser
+    register(driver, server)
+    cafe_evening, cafe_station, park, _ = make_entries(driver, [
+        {"text": "Dinner at the Café with Alex, then a long walk home by the river.", "title": "Café evening", "tags": ["friends", "walk"]},
+        {"text": "Coffee at the cafe near the station, then work.", "days_ago": 40},
+        {"text": "A walk in the park with Alex.", "days_ago": 60, "tags": ["walk"]},
+        {"text": "Nothing happened worth a word.", "days_ago": 61},
+    ])
+    driver.find_element(By.CSS_SELECTOR, "[aria-label=Library]").click()
+    wait(driver, lambda d: len(d.find_elements(By.CSS_SELECTOR, ".entry")) == 4)
+
+    # Accents and case aside, words as beginnings of words, best first (the title counts most), matches marked
+    search_for(driver, "CAF")
+    wait(driver, lambda d: shown_ids(d) == [cafe_evening, cafe_station], message="searching 'CAF'")
+    assert hits(driver) == [
+        [cafe_evening, "Café evening", ["Café"], ["Café"]],
+        [cafe_station, "Coffee at the cafe near the station, then work.", ["cafe"], []],
+    ], hits(driver)
+    assert text_of(driver, "[data-slot=count]") == "2 matches"
+    wait(driver, lambda d: live(d) == "2 matches", message="the count was not announced")
+    # Marks are elements holding text, never markup from the server
+    assert driver.execute_script("return document.querySelector('.hits mark').children.length") == 0
+    # A quoted phrase is words in a row
+    search_for(driver, '"walk home"')
+    wait(driver, lambda d: hits(d) == [[cafe_evening, "Café evening", [], ["walk", "home"]]], message="searching a phrase")
+    # Filler words of a question are left out, and a date phrase becomes a chip that filters by day
+    search_for(driver, "what did I do with Alex last week")
+    wait(driver, lambda d: filter_chips(d) and shown_ids(d) == [cafe_evening], message="searching with a date phrase")
+    chips = filter_chips(driver)
+    assert len(chips) == 1 and chips[0].startswith("last week · "), chips
+    look(driver, "library-search")
+    assert_accessible(driver)
+    # Taking the chip off reads "last week" as words: nothing has them, and the page says so
+    driver.find_element(By.CSS_SELECTOR, "[data-filter=date-phrase]").click()
+    wait(driver, lambda d: d.find_element(By.CSS_SELECTOR, "[data-slot=no-matches]").is_displayed(), message="no 'No matches'")
+    assert text_of(driver, "[data-slot=no-matches]") == "No matches for “what did I do with Alex last week”."
+    assert filter_chips(driver) == [] and hits(driver) == []
+    assert driver.execute_script("return document.activeElement.dataset.slot") == "search"
+
+    # A tag in a hit becomes a filter chip; filters combine with words, and stay shown when nothing matches
+    search_for(driver, "alex")
+    wait(driver, lambda d: sorted(shown_ids(d)) == sorted([cafe_evening, park]), message="searching 'alex'")
+    click(driver, f".hit:has([data-id='{park}']) .tag-filter")
+    wait(driver, lambda d: filter_chips(d) == ["Tag: walk"], message="the tag did not become a filter")
+    wait(driver, lambda d: sorted(shown_ids(d)) == sorted([cafe_evening, park]))
+    assert driver.execute_script("return document.activeElement.dataset.filter") == "tag:walk"
+    search_for(driver, "station")
+    wait(driver, lambda d: d.find_element(By.CSS_SELECTOR, "[data-slot=no-matches]").is_displayed(), message="the tag filter did not hold")
+    assert filter_chips(driver) == ["Tag: walk"]
+    # The Filters panel: typed entries only, then a mood; each a chip, each removable
+    toggle = driver.find_element(By.CSS_SELECTOR, "[data-action=filters]")
+    toggle.click()
+    assert toggle.get_attribute("aria-expanded") == "true"
+    driver.find_element(By.CSS_SELECTOR, "[data-kind=text]").click()
+    wait(driver, lambda d: filter_chips(d) == ["Typed", "Tag: walk"])
+    look(driver, "library-filters")
+    assert_accessible(driver)
+    click(driver, "[data-filter='tag:walk']")
+    wait(driver, lambda d: filter_chips(d) == ["Typed"] and shown_ids(d) == [cafe_station], message="removing the tag chip")
+    driver.find_element(By.CSS_SELECTOR, "[data-mood='4']").click()
+    wait(driver, lambda d: filter_chips(d) == ["Typed", "Mood 4/5"] and hits(d) == [], message="the mood filter")
+    click(driver, "[data-filter='mood:4']")
+    wait(driver, lambda d: filter_chips(d) == ["Typed"])
+    click(driver, "[data-filter=kind]")
+    wait(driver, lambda d: filter_chips(d) == [] and shown_ids(d) == [cafe_station])
+    assert driver.find_element(By.CSS_SELECTOR, "[data-kind=text]").get_attribute("aria-pressed") == "false"
+    toggle.click()
+
+    # A newer search's answer is never replaced by an older one that arrives late
+    driver.execute_script(
+        """window.held = [];
+        const original = window.fetch;
+        window.fetch = (input, init) => String(input).includes('q=river')
+          ? new Promise((resolve, reject) => window.held.push(() => original(input, init).then(resolve, reject)))
+          : original(input, init);""")
+    search_for(driver, "river")
+    wait(driver, lambda d: d.execute_script("return window.held.length") > 0, message="the search for 'river' was not sent")
+    search_for(driver, "park")
+    wait(driver, lambda d: shown_ids(d) == [park], message="searching 'park'")
+    stale = driver.execute_script("return Number(document.querySelector('.library').dataset.staleAnswers ?? 0)")
+    driver.execute_script("window.held.forEach((release) => release())")
+    wait(driver, lambda d: d.execute_script("return Number(document.querySelector('.library').dataset.staleAnswers ?? 0)") > stale,
+         message="the late answer was never dropped")
+    assert shown_ids(driver) == [park]
+
+    # More than a page: "More results" appends the next one, and the keyboard goes on from its first hit
+    rainy = make_entries(driver, [{"text": f"Rain again, day {n}.", "days_ago": 70 + n} for n in range(25)])
+    search_for(driver, "rain")
+    wait(driver, lambda d: len(hits(d)) == 20, message="the first page")
+    assert shown_ids(driver) == rainy[:20]  # no word counts more: newest first
+    assert text_of(driver, "[data-slot=count]") == "20 matches so far"
+    driver.find_element(By.CSS_SELECTOR, "[data-action=more]").click()
+    wait(driver, lambda d: len(hits(d)) == 25, message="the next page")
+    assert shown_ids(driver) == rainy
+    assert not driver.find_element(By.CSS_SELECTOR, "[data-action=more]").is_displayed()
+    assert text_of(driver, "[data-slot=count]") == "25 matches"
+    assert driver.execute_script("return document.activeElement.dataset.id") == rainy[20]
+
+    # Offline: the device's copy, by the same rules, with what waits to upload
+    network(driver, offline=True)
+    search_for(driver, "cafe last week")
+    wait(driver, lambda d: "You are offline" in text_of(d, "[data-slot=notice]"), message="the Library does not say it is offline")
+    wait(driver, lambda d: hits(d) == [[cafe_evening, "Café evening", ["Café"], ["Café"]]], message="searching offline with a date")
+    assert filter_chips(driver)[0].startswith("last week · ")
+    driver.find_element(By.ID, "go-home").click()
+    wait(driver, lambda d: d.find_elements(By.CSS_SELECTOR, "[data-slot=record]"))
+    type_entry(driver, "Café au lait on the train.")
+    driver.find_element(By.CSS_SELECTOR, "[aria-label=Library]").click()
+    search_for(driver, "CAFÉ")
+    wait(driver, lambda d: [hit[1:] for hit in hits(d)] == [
+        ["Café evening", ["Café"], ["Café"]],
+        ["Café au lait on the train.", ["Café"], []],
+        ["Coffee at the cafe near the station, then work.", ["cafe"], []],
+    ], message="searching offline")
+    wait(driver, lambda d: "Waiting to upload" in text_of(d, ".hits li:nth-child(2) .entry"), message="the waiting entry is not shown as waiting")
+    search_for(driver, '"train cafe"')
+    wait(driver, lambda d: d.find_element(By.CSS_SELECTOR, "[data-slot=no-matches]").is_displayed(), message="no 'No matches' offline")
+    look(driver, "library-search-offline")
+    network(driver)
