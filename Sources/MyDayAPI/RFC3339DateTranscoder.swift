@@ -15,7 +15,60 @@ public struct RFC3339DateTranscoder: DateTranscoder {
     public init() {}
 
     public func encode(_ date: Date) throws -> String {
-        Self.withFraction.format(date)
+        Self.format(milliseconds: Int64((date.timeIntervalSince1970 * 1000).rounded()))
+    }
+
+    /// `YYYY-MM-DDTHH:MM:SS.mmmZ` for a moment in whole milliseconds since 1970. Written by hand: the format style
+    /// truncates the binary fraction, so 15.840 s came out as "15.839", and it is the dearest part of a listing.
+    public static func format(milliseconds: Int64) -> String {
+        let (seconds, millisecond) = milliseconds.quotientAndRemainder(dividingBy: 1000)
+        let (days, secondOfDay) = (millisecond < 0 ? seconds - 1 : seconds).quotientAndRemainder(dividingBy: 86_400)
+        let day = secondOfDay < 0 ? days - 1 : days
+        let second = (secondOfDay + 86_400) % 86_400
+        let (year, month, dayOfMonth) = civil(daysSince1970: day)
+        guard (1...9999).contains(year) else {
+            return withFraction.format(Date(timeIntervalSince1970: TimeInterval(milliseconds) / 1000))
+        }
+        var text = [UInt8]()
+        text.reserveCapacity(24)
+        func digits(_ value: Int64, _ count: Int) {
+            var divisor: Int64 = 1
+            for _ in 1..<count { divisor *= 10 }
+            var rest = value
+            while divisor > 0 {
+                text.append(UInt8(ascii: "0") + UInt8(rest / divisor))
+                rest %= divisor
+                divisor /= 10
+            }
+        }
+        digits(year, 4)
+        text.append(UInt8(ascii: "-"))
+        digits(month, 2)
+        text.append(UInt8(ascii: "-"))
+        digits(dayOfMonth, 2)
+        text.append(UInt8(ascii: "T"))
+        digits(second / 3600, 2)
+        text.append(UInt8(ascii: ":"))
+        digits(second / 60 % 60, 2)
+        text.append(UInt8(ascii: ":"))
+        digits(second % 60, 2)
+        text.append(UInt8(ascii: "."))
+        digits((millisecond + 1000) % 1000, 3)
+        text.append(UInt8(ascii: "Z"))
+        return String(decoding: text, as: UTF8.self)
+    }
+
+    /// The proleptic Gregorian date of a day counted from 1970-01-01 (Howard Hinnant's `civil_from_days`).
+    static func civil(daysSince1970 days: Int64) -> (year: Int64, month: Int64, day: Int64) {
+        let z = days + 719_468
+        let era = (z >= 0 ? z : z - 146_096) / 146_097
+        let dayOfEra = z - era * 146_097
+        let yearOfEra = (dayOfEra - dayOfEra / 1460 + dayOfEra / 36_524 - dayOfEra / 146_096) / 365
+        let dayOfYear = dayOfEra - (365 * yearOfEra + yearOfEra / 4 - yearOfEra / 100)
+        let monthIndex = (5 * dayOfYear + 2) / 153
+        let day = dayOfYear - (153 * monthIndex + 2) / 5 + 1
+        let month = monthIndex < 10 ? monthIndex + 3 : monthIndex - 9
+        return (yearOfEra + era * 400 + (month <= 2 ? 1 : 0), month, day)
     }
 
     public func decode(_ text: String) throws -> Date {

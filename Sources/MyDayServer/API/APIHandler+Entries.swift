@@ -37,13 +37,7 @@ extension APIHandler {
         let user = try RequestUser.required()
         let limit = input.query.limit ?? 100
         guard (1...500).contains(limit) else { throw APIError.badRequest("'limit' must be 1 to 500.") }
-        let cursor =
-            try input.query.since.map { text in
-                guard (1...18).contains(text.count), text.allSatisfy({ $0.isASCII && $0.isNumber }), let value = Int(text) else {
-                    throw APIError.badRequest("'since' must be a cursor from an earlier answer.")
-                }
-                return value
-            } ?? 0
+        let cursor = try Self.cursor(input.query.since)
         if let q = input.query.q {
             let query = SearchQuery(parsing: q)
             guard q.count <= 200 else { throw APIError.badRequest("A search needs 1 to 200 characters.") }
@@ -67,6 +61,15 @@ extension APIHandler {
                         entries: page.entries.filter { $0.deletedAt == nil }.map(Self.schema),
                         deletedIds: page.entries.filter { $0.deletedAt != nil }.map(\.id.lowercased),
                         nextCursor: String(nextCursor), hasMore: page.hasMore))))
+    }
+
+    /// A delta sync's `since`: a change sequence from an earlier answer; 0 when absent.
+    static func cursor(_ since: String?) throws -> Int {
+        guard let since else { return 0 }
+        guard (1...18).contains(since.count), since.allSatisfy({ $0.isASCII && $0.isNumber }), let value = Int(since) else {
+            throw APIError.badRequest("'since' must be a cursor from an earlier answer.")
+        }
+        return value
     }
 
     func getEntry(_ input: Operations.GetEntry.Input) async throws -> Operations.GetEntry.Output {

@@ -78,6 +78,7 @@ func buildRouter(_ parts: ServerParts, speech: SpeechEngine?, changeFeed: Change
         blobs: parts.blobs, entries: parts.entries, exports: parts.exports, signer: parts.signer,
         maxUploadBytes: configuration.maxUploadBytes, limits: limits
     ).register(on: router)
+    router.add(middleware: EntryListResponder(accessTokens: accessTokens, users: parts.users, entries: parts.entries))
     let handler = APIHandler(
         users: parts.users, sessions: parts.sessions, entries: parts.entries, blobs: parts.blobs, exports: parts.exports,
         links: parts.links, passwords: passwords, accessTokens: accessTokens,

@@ -40,13 +40,8 @@ struct BearerAuthMiddleware: ServerMiddleware {
         if Self.publicOperations.contains(operationID) {
             return try await next(request, body, metadata)
         }
-        guard let header = request.headerFields[.authorization], header.lowercased().hasPrefix("bearer "),
-            let claims = await accessTokens.verify(
-                String(header.dropFirst("bearer ".count)).trimmingCharacters(in: .whitespaces)),
-            let userID = UUID(uuidString: claims.sub.value),
-            let user = try await users.user(id: userID),
-            user.tokenVersion == claims.ver
-        else { throw APIError.unauthorized }
+        let (user, claims) = try await Self.authenticate(
+            request.headerFields[.authorization], accessTokens: accessTokens, users: users)
         return try await RequestUser.$current.withValue(user) {
             try await RequestUser.$signedInAt.withValue(Date(timeIntervalSince1970: TimeInterval(claims.authTime))) {
                 try await RequestUser.$tokenExpiresAt.withValue(claims.exp.value) {
@@ -54,5 +49,20 @@ struct BearerAuthMiddleware: ServerMiddleware {
                 }
             }
         }
+    }
+
+    /// The user of an `Authorization: Bearer` header and its token's claims; 401 unless the token is genuine, unexpired
+    /// and of the user's current token version.
+    static func authenticate(_ header: String?, accessTokens: AccessTokens, users: UserStore) async throws -> (
+        UserRecord, AccessTokens.Claims
+    ) {
+        guard let header, header.lowercased().hasPrefix("bearer "),
+            let claims = await accessTokens.verify(
+                String(header.dropFirst("bearer ".count)).trimmingCharacters(in: .whitespaces)),
+            let userID = UUID(uuidString: claims.sub.value),
+            let user = try await users.user(id: userID),
+            user.tokenVersion == claims.ver
+        else { throw APIError.unauthorized }
+        return (user, claims)
     }
 }

@@ -1,0 +1,107 @@
+import Foundation
+import MyDayAPI
+import Testing
+
+@testable import MyDayServer
+
+/// The entry list written by hand (`EntryListResponder`, `EntryJSON`) is byte for byte what the generated types give
+/// through `JSONEncoder` with the server's settings, for every shape an entry can have.
+@Suite struct EntryJSONTests {
+    /// Strings that need every escape JSON has, and characters that need none.
+    static let awkward = [
+        "plain", "quote \" backslash \\ slash / done", "controls \u{1}\u{8}\u{9}\u{A}\u{C}\u{D}\u{1F} end",
+        "delete \u{7F}, line separator \u{2028}, paragraph \u{2029}", "Café, Über, Привет, 東京, 😀👩‍👩‍👧", "",
+        "<script>alert(1)</script> & ' `",
+    ]
+
+    @Test(arguments: TestDatabase.available)
+    func theListIsTheGeneratedTypesBytes(_ database: TestDatabase) async throws {
+        let server = try await TestServer.make(database)
+        try await server.run { api in
+            let session = try await api.register()
+            let userID = try #require(UUID(uuidString: session.userID))
+            // Given entries of every shape, written straight into the database
+            let durations: [Double] = [0, 12, 12.5, 0.1, 3600.0004, 1e-7, 59.999, 7_200]
+            let moments: [Int] = [1_773_835_215_840, 1_773_835_223_760, 0, 1_773_835_200_000, 4_102_444_799_999, 1_000]
+            try await server.withDatabase { driver in
+                try await driver.write { db in
+                    for index in 0..<24 {
+                        let text = Self.awkward[index % Self.awkward.count]
+                        let some = index % 2 == 0
+                        let tags = some ? #"["walk","fam\"ily","Ünïcode"]"# : "[]"
+                        try await db.raw(
+                            """
+                            INSERT INTO entries (id, user_id, created_at, tz, duration_s, kind, status, failure_reason, filename,
+                                content_type, audio_key, size_bytes, language, title, tags, mood, transcript_raw, transcript_clean,
+                                no_speech, change_seq, updated_at, deleted_at, local_day, added_at)
+                            VALUES (\(bind: UUID().uuidString.lowercased()), \(bind: userID.uuidString.lowercased()),
+                                \(bind: moments[index % moments.count]), \(bind: some ? "Europe/Berlin" : "UTC"),
+                                \(bind: durations[index % durations.count]), \(bind: some ? "audio" : "text"),
+                                \(bind: ["transcribed", "failed", "pending_upload", "uploaded"][index % 4]),
+                                \(bind: index % 4 == 1 ? "It could not be decoded: \(text)" : nil), \(bind: "f\(index).m4a"),
+                                \(bind: some ? "audio/mp4" : nil), \(bind: some ? "audio/x/\(index)" : nil),
+                                \(bind: some ? index * 1_000_003 : nil), \(bind: some ? "de" : nil), \(bind: some ? text : nil),
+                                \(bind: tags), \(bind: index % 3 == 0 ? nil : index % 5 + 1), \(bind: some ? text.lowercased() : nil),
+                                \(bind: index % 3 == 1 ? nil : text), \(bind: index % 7 == 0 ? 1 : 0), \(bind: 1000 + index),
+                                \(bind: moments[(index + 1) % moments.count] + 7), \(bind: index == 5 ? 1_773_835_299_001 : nil),
+                                20260318, 0)
+                            """
+                        ).run()
+                    }
+                }
+            }
+            // When the list is read through the API, a page at a time
+            var since = "0"
+            var pages = 0
+            repeat {
+                let reply = try await api.send(.get, "/v1/entries?limit=7&since=\(since)", token: session.accessToken)
+                #expect(reply.status == .ok && reply.headers[.contentType] == "application/json; charset=utf-8")
+                // Then its bytes are what the generated types encode from the same rows
+                let page = try await server.withDatabase { driver in
+                    try await EntryStore(driver: driver).changes(userID: userID, after: Int(since)!, limit: 7)
+                }
+                let generated = Components.Schemas.EntryPage(
+                    entries: page.entries.filter { $0.deletedAt == nil }.map(APIHandler.schema),
+                    deletedIds: page.entries.filter { $0.deletedAt != nil }.map(\.id.lowercased),
+                    nextCursor: String(page.entries.last?.changeSeq ?? Int(since)!), hasMore: page.hasMore)
+                let expected = String(decoding: try Self.encoder.encode(generated), as: UTF8.self)
+                #expect(reply.text == expected)
+                since = try #require(reply.json["next_cursor"] as? String)
+                pages += 1
+                if reply.json["has_more"] as? Bool != true { break }
+            } while pages < 10
+            #expect(pages == 4)
+        }
+    }
+
+    @Test func datesAreTheStoredMillisecondsNotTruncated() throws {
+        #expect(RFC3339DateTranscoder.format(milliseconds: 1_773_835_215_840) == "2026-03-18T12:00:15.840Z")
+        #expect(RFC3339DateTranscoder.format(milliseconds: 0) == "1970-01-01T00:00:00.000Z")
+        #expect(RFC3339DateTranscoder.format(milliseconds: 951_782_400_000) == "2000-02-29T00:00:00.000Z")
+        #expect(RFC3339DateTranscoder.format(milliseconds: 253_402_300_799_999) == "9999-12-31T23:59:59.999Z")
+        #expect(RFC3339DateTranscoder.format(milliseconds: -1) == "1969-12-31T23:59:59.999Z")
+        // Every millisecond of a stretch of days agrees with the calendar
+        var calendar = Calendar(identifier: .gregorian)
+        calendar.timeZone = .gmt
+        for step in 0..<20_000 {
+            let ms = 1_700_000_000_000 + step * 86_399_937
+            let parts = calendar.dateComponents(
+                [.year, .month, .day, .hour, .minute, .second], from: Date(timeIntervalSince1970: TimeInterval(ms / 1000)))
+            let expected = String(
+                format: "%04d-%02d-%02dT%02d:%02d:%02d.%03dZ", parts.year!, parts.month!, parts.day!, parts.hour!,
+                parts.minute!, parts.second!, ms % 1000)
+            #expect(RFC3339DateTranscoder.format(milliseconds: Int64(ms)) == expected)
+        }
+    }
+
+    /// The generated server's encoder: sorted keys, slashes unescaped, dates by the transcoder.
+    static var encoder: JSONEncoder {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        encoder.dateEncodingStrategy = .custom { date, encoder in
+            var container = encoder.singleValueContainer()
+            try container.encode(try RFC3339DateTranscoder().encode(date))
+        }
+        return encoder
+    }
+}
