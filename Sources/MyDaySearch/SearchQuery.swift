@@ -105,14 +105,16 @@ extension SearchQuery {
         return "{\(columns.joined(separator: " "))} : (\(parts.joined(separator: " AND ")))"
     }
 
-    /// The terms as PostgreSQL `to_tsquery` text: words as prefixes (`:*`), phrases with `<->`, all required (`&`).
-    /// Nil without terms.
-    public var tsQuery: String? {
+    /// The terms as PostgreSQL `to_tsquery` text: words as prefixes (`:*`), phrases with `<->`, all required (`&`);
+    /// with `weights` (`"AB"`: titles and tags), matching only words of those weights. Nil without terms.
+    public func tsQuery(weights: String? = nil) -> String? {
         guard !terms.isEmpty else { return nil }
+        let only = weights ?? ""
         return terms.map { term in
             switch term {
-            case .word(let word): "'\(word)':*"
-            case .phrase(let words): "(" + words.map { "'\($0)'" }.joined(separator: " <-> ") + ")"
+            case .word(let word): "'\(word)':*\(only)"
+            case .phrase(let words):
+                "(" + words.map { "'\($0)'" + (only.isEmpty ? "" : ":\(only)") }.joined(separator: " <-> ") + ")"
             }
         }.joined(separator: " & ")
     }

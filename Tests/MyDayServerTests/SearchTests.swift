@@ -287,6 +287,36 @@ import Testing
     }
 
     @Test(arguments: TestDatabase.available)
+    func manyMatchesPutTitlesAndTagsFirstThenTheNewest(_ database: TestDatabase) async throws {
+        try await run(database) { diary in
+            // Given more entries with the word than are ranked one by one, the oldest two naming it in a title or tag
+            let titled = try await diary.add("Rain again.", at: "2025-01-01T09:00:00Z", title: "Harbour walk")
+            let tagged = try await diary.add("Rain again.", at: "2025-01-02T09:00:00Z", tags: ["harbour"])
+            var others: [String] = []
+            for index in 0..<(EntryStore.rankedMatches + 5) {
+                let minute = String(format: "%02d", index % 60)
+                others.append(
+                    try await diary.add(
+                        "Walked to the harbour number \(index).",
+                        at: "2026-01-\(String(format: "%02d", index / 60 + 1))T10:\(minute):00Z"))
+            }
+            // When they are read a page at a time
+            var seen: [String] = []
+            var cursor: String?
+            repeat {
+                let reply = try await diary.search("harbour", "&limit=100" + (cursor.map { "&cursor=\($0)" } ?? ""))
+                #expect(reply.status == .ok)
+                seen += Diary.ids(reply)
+                cursor = reply.json["next_cursor"] as? String
+            } while cursor != nil
+            // Then the title and the tag come first, then the rest, each once, the most recently written first
+            #expect(Array(seen.prefix(2)) == [titled, tagged])
+            #expect(seen.count == others.count + 2 && Set(seen) == Set(others + [titled, tagged]))
+            #expect(Array(seen.dropFirst(2)) == others.reversed())
+        }
+    }
+
+    @Test(arguments: TestDatabase.available)
     func migratingADiaryFromBeforeSearchIndexesIt(_ database: TestDatabase) async throws {
         var configuration = try await database.freshConfiguration()
         configuration.searchClock = { Self.now }
