@@ -206,8 +206,9 @@ import Testing
                 "&from=2026-02-30", "&from=yesterday", "&from=2026-03-18&to=2026-03-01", "&tz=Mars/Olympus", "&cursor=abc",
             ] {
                 let bad = try await diary.search("walk", extra)
-                #expect(bad.status == .badRequest && bad.errorMessage != nil, "\(extra): \(bad.text)")
+                #expect(bad.status == .unprocessableContent && bad.errorMessage != nil, "\(extra): \(bad.text)")
             }
+            #expect(try await diary.search("walk", "&limit=0").status == .badRequest)
         }
     }
 

@@ -4595,7 +4595,8 @@ package enum Operations {
     /// Each hit carries the fields that matched, the transcript as a snippet; `matches` are offsets and
     /// lengths in UTF-16 code units (what JavaScript strings and NSRange count) into that hit's `text`.
     ///
-    /// Pages: pass `next_cursor` back as `cursor` with the same query. The pages of one search hold
+    /// An unknown `tz`, a day that does not exist, `from` after `to` or a cursor this server did not
+    /// make answer 422. Pages: pass `next_cursor` back as `cursor` with the same query. The pages of one search hold
     /// the entries the server had at the first page, so entries added meanwhile neither repeat nor
     /// push others out; search again to see them.
     ///
@@ -4806,6 +4807,29 @@ package enum Operations {
                     default:
                         try throwUnexpectedResponseStatus(
                             expectedStatus: "unauthorized",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// The request is well-formed but its values are not acceptable.
+            ///
+            /// - Remark: Generated from `#/paths//v1/search/get(searchEntries)/responses/422`.
+            ///
+            /// HTTP response code: `422 unprocessableContent`.
+            case unprocessableContent(Components.Responses.Unprocessable)
+            /// The associated value of the enum case if `self` is `.unprocessableContent`.
+            ///
+            /// - Throws: An error if `self` is not `.unprocessableContent`.
+            /// - SeeAlso: `.unprocessableContent`.
+            package var unprocessableContent: Components.Responses.Unprocessable {
+                get throws {
+                    switch self {
+                    case let .unprocessableContent(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "unprocessableContent",
                             response: self
                         )
                     }

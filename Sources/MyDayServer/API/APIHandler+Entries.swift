@@ -40,7 +40,7 @@ extension APIHandler {
         let cursor = try Self.cursor(input.query.since)
         if let q = input.query.q {
             let query = SearchQuery(parsing: q)
-            guard q.count <= 200 else { throw APIError.badRequest("A search needs 1 to 200 characters.") }
+            guard (1...200).contains(q.count) else { throw APIError.badRequest("A search needs 1 to 200 characters.") }
             // Symbols alone are no words: nothing matches them.
             let found =
                 query.hasNoTerms

@@ -11,13 +11,7 @@ extension APIHandler {
         guard (1...100).contains(limit) else { throw APIError.badRequest("'limit' must be 1 to 100.") }
         let text = parameters.q ?? ""
         guard text.count <= 200 else { throw APIError.badRequest("A search is at most 200 characters.") }
-        let timeZone =
-            try parameters.tz.map { name in
-                guard let zone = TimeZone(identifier: name) else {
-                    throw APIError.badRequest("'tz' must be an IANA time zone such as Europe/Berlin.")
-                }
-                return zone
-            } ?? .gmt
+        let timeZone = try parameters.tz.map(Validation.timeZone) ?? .gmt
         let dates = parameters.readDates == false ? nil : DatePhrases(now: searchClock(), timeZone: timeZone)
         let query = SearchQuery(parsing: text, dates: dates)
         let search = EntrySearch(
@@ -26,11 +20,11 @@ extension APIHandler {
             moods: parameters.mood ?? [], kind: parameters.kind.flatMap { EntryKind(rawValue: $0.rawValue) },
             statuses: (parameters.status ?? []).compactMap { EntryStatus(rawValue: $0.rawValue) })
         if let from = search.from, let to = search.to, from > to {
-            throw APIError.badRequest("'from' must not be after 'to'.")
+            throw APIError.unprocessable("'from' must not be after 'to'.")
         }
         let cursor = try parameters.cursor.map { text in
             guard let cursor = SearchCursor(text) else {
-                throw APIError.badRequest("'cursor' must be the next_cursor of the previous page.")
+                throw APIError.unprocessable("'cursor' must be the next_cursor of the previous page.")
             }
             return cursor
         }
@@ -83,7 +77,7 @@ extension APIHandler {
     private static func day(_ text: String?, _ name: String) throws -> LocalDay? {
         guard let text else { return nil }
         guard let day = LocalDay(iso: text) else {
-            throw APIError.badRequest("'\(name)' must be a date such as 2026-05-01.")
+            throw APIError.unprocessable("'\(name)' must be a date such as 2026-05-01.")
         }
         return day
     }

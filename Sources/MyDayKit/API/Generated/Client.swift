@@ -3390,7 +3390,8 @@ package struct Client: APIProtocol {
     /// Each hit carries the fields that matched, the transcript as a snippet; `matches` are offsets and
     /// lengths in UTF-16 code units (what JavaScript strings and NSRange count) into that hit's `text`.
     ///
-    /// Pages: pass `next_cursor` back as `cursor` with the same query. The pages of one search hold
+    /// An unknown `tz`, a day that does not exist, `from` after `to` or a cursor this server did not
+    /// make answer 422. Pages: pass `next_cursor` back as `cursor` with the same query. The pages of one search hold
     /// the entries the server had at the first page, so entries added meanwhile neither repeat nor
     /// push others out; search again to see them.
     ///
@@ -3562,6 +3563,28 @@ package struct Client: APIProtocol {
                         preconditionFailure("bestContentType chose an invalid content type.")
                     }
                     return .unauthorized(.init(body: body))
+                case 422:
+                    let contentType = converter.extractContentTypeIfPresent(in: response.headerFields)
+                    let body: Components.Responses.Unprocessable.Body
+                    let chosenContentType = try converter.bestContentType(
+                        received: contentType,
+                        options: [
+                            "application/json"
+                        ]
+                    )
+                    switch chosenContentType {
+                    case "application/json":
+                        body = try await converter.getResponseBodyAsJSON(
+                            Components.Schemas._Error.self,
+                            from: responseBody,
+                            transforming: { value in
+                                .json(value)
+                            }
+                        )
+                    default:
+                        preconditionFailure("bestContentType chose an invalid content type.")
+                    }
+                    return .unprocessableContent(.init(body: body))
                 default:
                     return .undocumented(
                         statusCode: response.status.code,
