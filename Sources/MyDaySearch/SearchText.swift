@@ -40,6 +40,10 @@ public enum SearchText {
 
     /// Lower case without diacritics.
     public static func fold(_ word: String) -> String {
+        // Most words are ASCII: lower-cased byte by byte, without Unicode decomposition (the dearest part of a search).
+        if word.utf8.allSatisfy({ $0 < 0x80 }) {
+            return String(decoding: word.utf8.map { (0x41...0x5A).contains($0) ? $0 | 0x20 : $0 }, as: UTF8.self)
+        }
         var kept = String.UnicodeScalarView()
         for scalar in word.decomposedStringWithCanonicalMapping.unicodeScalars where !isMark(scalar) {
             kept.append(scalar)
@@ -48,6 +52,10 @@ public enum SearchText {
     }
 
     static func isWordScalar(_ scalar: Unicode.Scalar) -> Bool {
+        if scalar.isASCII {
+            let value = scalar.value
+            return (0x30...0x39).contains(value) || (0x41...0x5A).contains(value) || (0x61...0x7A).contains(value)
+        }
         let properties = scalar.properties
         if properties.isAlphabetic || isMark(scalar) { return true }
         switch properties.generalCategory {

@@ -19,6 +19,19 @@ public protocol DatabaseDriver: Sendable {
     func shutdown() async
 }
 
+/// A driver that reads entry rows by position, without SQLKit's decoders (the dearest part of a listing).
+protocol EntryRowReading {
+    func readEntries(_ query: SQLQueryString) async throws -> [EntryRecord]
+}
+
+extension DatabaseDriver {
+    /// Runs a read that selects `EntryRecord.columns`, in that order, and answers the entries.
+    func readEntries(_ query: SQLQueryString) async throws -> [EntryRecord] {
+        if let reader = self as? any EntryRowReading { return try await reader.readEntries(query) }
+        return try await read { db in try await db.raw(query).all().map(EntryRecord.init(row:)) }
+    }
+}
+
 /// Chooses the driver the configuration asks for.
 public enum DatabaseDriverFactory {
     /// PostgreSQL when `MYDAY_DATABASE_URL` is set, else the SQLite file in the data directory.

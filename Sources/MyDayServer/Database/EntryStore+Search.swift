@@ -60,10 +60,9 @@ extension EntryStore {
         let pageIDs = Array(order.dropFirst(offset).prefix(limit + 1))
         guard !pageIDs.isEmpty else { return ([], false) }
         let list: SQLQueryString = pageIDs.map { "\(bind: $0)" as SQLQueryString }.joined(separator: ", ")
-        let rows = try await driver.read { db in
-            try await db.raw("SELECT \(unsafeRaw: Self.entryColumns) FROM entries e WHERE e.id IN (" + list + ")").all()
-        }
-        let records = Dictionary(uniqueKeysWithValues: try rows.map(EntryRecord.init(row:)).map { ($0.id.lowercased, $0) })
+        let found = try await driver.readEntries(
+            "SELECT \(unsafeRaw: Self.entryColumns) FROM entries e WHERE e.id IN (" + list + ")")
+        let records = Dictionary(uniqueKeysWithValues: found.map { ($0.id.lowercased, $0) })
         let entries = pageIDs.compactMap { records[$0] }
         return (Array(entries.prefix(limit)), entries.count > limit)
     }
@@ -75,8 +74,8 @@ extension EntryStore {
         -> (entries: [EntryRecord], hasMore: Bool)
     {
         let final = query + " ORDER BY " + order + " LIMIT \(literal: limit + 1) OFFSET \(literal: offset)"
-        let rows = try await driver.read { db in try await db.raw(final).all() }
-        return (try rows.prefix(limit).map(EntryRecord.init(row:)), rows.count > limit)
+        let entries = try await driver.readEntries(final)
+        return (Array(entries.prefix(limit)), entries.count > limit)
     }
 
     private func ids(_ query: SQLQueryString) async throws -> [String] {

@@ -134,17 +134,14 @@ struct EntryStore: Sendable {
     }
 
     func changes(userID: UUID, after cursor: Int, limit: Int) async throws -> (entries: [EntryRecord], hasMore: Bool) {
-        let rows = try await driver.read { db in
-            try await db.raw(
-                """
-                SELECT \(unsafeRaw: EntryRecord.columns) FROM entries
-                WHERE user_id = \(bind: userID.lowercased) AND change_seq > \(bind: cursor)
-                ORDER BY change_seq LIMIT \(literal: limit + 1)
-                """
-            ).all()
-        }
-        let entries = try rows.prefix(limit).map(EntryRecord.init(row:))
-        return (entries, rows.count > limit)
+        let entries = try await driver.readEntries(
+            """
+            SELECT \(unsafeRaw: EntryRecord.columns) FROM entries
+            WHERE user_id = \(bind: userID.lowercased) AND change_seq > \(bind: cursor)
+            ORDER BY change_seq LIMIT \(literal: limit + 1)
+            """
+        )
+        return (Array(entries.prefix(limit)), entries.count > limit)
     }
 
     /// Moves a `pending_upload` entry to `uploaded` and, in the same transaction, tells `pipeline` (with the

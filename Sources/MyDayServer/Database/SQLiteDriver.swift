@@ -4,7 +4,7 @@ import SQLiteKit
 import Synchronization
 
 /// The embedded default: one SQLite file in WAL mode, one writer at a time and a few readers beside it.
-final class SQLiteDriver: DatabaseDriver {
+final class SQLiteDriver: DatabaseDriver, EntryRowReading {
     let engine = SQLEngine.sqlite
     private let writer: SQLiteConnection
     private let readers: [SQLiteConnection]
@@ -41,6 +41,15 @@ final class SQLiteDriver: DatabaseDriver {
     func read<T: Sendable>(_ body: @escaping @Sendable (any SQLDatabase) async throws -> T) async throws -> T {
         let index = nextReader.wrappingAdd(1, ordering: .relaxed).oldValue
         return try await body(readers[index % readers.count].sql())
+    }
+
+    func readEntries(_ query: SQLQueryString) async throws -> [EntryRecord] {
+        let reader = readers[nextReader.wrappingAdd(1, ordering: .relaxed).oldValue % readers.count]
+        var serializer = SQLSerializer(database: reader.sql())
+        query.serialize(to: &serializer)
+        let encoder = SQLiteDataEncoder()
+        let binds = try serializer.binds.map { try encoder.encode($0) }
+        return try await reader.query(serializer.sql, binds).map(EntryRecord.init(sqlite:))
     }
 
     func write<T: Sendable>(_ body: @escaping @Sendable (any SQLDatabase) async throws -> T) async throws -> T {
