@@ -318,6 +318,45 @@ import Testing
     }
 
     @Test(arguments: TestDatabase.available)
+    func theAnswerIsTheGeneratedTypesBytes(_ database: TestDatabase) async throws {
+        try await run(database) { diary in
+            // Given entries whose fields need every kind of escape, matched in titles, tags and transcripts
+            for (index, text) in EntryJSONTests.awkward.enumerated() {
+                try await diary.add(
+                    "Lake \(text) and the lake again, \"quoted\" / slashed.", at: "2026-03-1\(index % 8)T09:00:00Z",
+                    title: index % 2 == 0 ? "Lake \(text)" : nil,
+                    tags: index % 3 == 0 ? ["lake", text.isEmpty ? "x" : text] : [],
+                    mood: index % 5 + 1)
+            }
+            let userID = try #require(UUID(uuidString: diary.session.userID))
+            // When searching as a client does, then each answer is what the generated types encode from the same search
+            for (query, extra) in [
+                ("lake", "&limit=3"), (#""the lake again""#, ""), ("lake last week", "&limit=2&read_dates=true"),
+                ("nothing matches this", ""), ("", "&mood=1&mood=2"), ("lake+again", "&tag=lake&kind=text&status=transcribed"),
+            ] {
+                let first = try await diary.search(query, extra)
+                #expect(first.status == .ok, "\(query): \(first.text)")
+                // A first page's cursor holds the moment it was answered: compare the pages after it, or pages without one
+                let cursor = first.json["next_cursor"] as? String
+                var reply = first
+                if let cursor { reply = try await diary.search(query, extra + "&cursor=\(cursor)") }
+                var parameters = try SearchResponder<MyDayRequestContext>.parameters(
+                    "q=\(query.addingPercentEncoding(withAllowedCharacters: .alphanumerics) ?? "")&tz=Europe/Berlin\(extra)")
+                parameters.cursor = cursor
+                let answer = try await diary.server.withDatabase { driver in
+                    try await EntrySearching.run(parameters, userID: userID, entries: EntryStore(driver: driver), now: Self.now)
+                }
+                let expected = String(decoding: try EntryJSONTests.encoder.encode(APIHandler.schema(answer)), as: UTF8.self)
+                #expect(reply.text == expected, "\(query) \(extra)")
+            }
+            // And "+" in a query string is a space, as forms send it
+            #expect(
+                try await diary.api.send(.get, "/v1/search?q=lake+again", token: diary.session.accessToken).json["interpreted"]
+                    .map { ($0 as? [String: Any])?["words"] as? [String] } == ["lake", "again"])
+        }
+    }
+
+    @Test(arguments: TestDatabase.available)
     func migratingADiaryFromBeforeSearchIndexesIt(_ database: TestDatabase) async throws {
         var configuration = try await database.freshConfiguration()
         configuration.searchClock = { Self.now }

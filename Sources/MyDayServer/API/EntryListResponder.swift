@@ -57,7 +57,7 @@ struct EntryListResponder<Context: RequestContext>: RouterMiddleware {
     }
 
     /// Requests that name other types than JSON go to the generated handler, which refuses them as it always has.
-    private static func acceptsJSON(_ accept: String?) -> Bool {
+    static func acceptsJSON(_ accept: String?) -> Bool {
         guard let accept else { return true }
         return accept.contains("application/json") || accept.contains("*/*") || accept.contains("application/*")
     }

@@ -79,6 +79,9 @@ func buildRouter(_ parts: ServerParts, speech: SpeechEngine?, changeFeed: Change
         maxUploadBytes: configuration.maxUploadBytes, limits: limits
     ).register(on: router)
     router.add(middleware: EntryListResponder(accessTokens: accessTokens, users: parts.users, entries: parts.entries))
+    router.add(
+        middleware: SearchResponder(
+            accessTokens: accessTokens, users: parts.users, entries: parts.entries, now: configuration.searchClock))
     let handler = APIHandler(
         users: parts.users, sessions: parts.sessions, entries: parts.entries, blobs: parts.blobs, exports: parts.exports,
         links: parts.links, passwords: passwords, accessTokens: accessTokens,
