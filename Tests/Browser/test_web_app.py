@@ -841,7 +841,9 @@ def filter_chips(driver):
 
 
 def search_for(driver, text):
-    box = driver.find_element(By.CSS_SELECTOR, "[data-slot=search]")
+    """Types into the Library's search box, once the Library is on screen (navigating there renders it a moment later)."""
+    box = wait(driver, lambda d: next(iter(d.find_elements(By.CSS_SELECTOR, "[data-slot=search]")), None),
+               message="the Library's search box")
     box.clear()
     box.send_keys(text)
 
