@@ -76,7 +76,7 @@ public final class LibrarySearchViewModel {
             readsDates = true
             return
         }
-        let request = SearchRequest(text: words, filters: filters, timeZone: timeZone, readsDates: readsDates)
+        let request = request(cursor: nil)
         let query = localQuery(words)
         do {
             let page = try await core.client.search(request)
@@ -102,10 +102,7 @@ public final class LibrarySearchViewModel {
     public func loadMore() async {
         guard let cursor, canLoadMore else { return }
         let current = generation
-        var request = SearchRequest(
-            text: text.trimmingCharacters(in: .whitespacesAndNewlines), filters: filters, timeZone: timeZone,
-            readsDates: readsDates)
-        request.cursor = cursor
+        let request = request(cursor: cursor)
         do {
             let page = try await core.client.search(request)
             guard current == generation else { return }
@@ -158,6 +155,13 @@ public final class LibrarySearchViewModel {
     /// Entries the server does not have yet that match, by the device's own search.
     private func unsentMatches(_ query: SearchQuery) throws -> [LocalEntry] {
         try core.store.search(query, filters: filters).filter { [.queued, .uploading, .uploadFailed].contains($0.state) }
+    }
+
+    /// The server's search for the words and filters now, from `cursor` on.
+    private func request(cursor: String?) -> SearchRequest {
+        SearchRequest(
+            text: text.trimmingCharacters(in: .whitespacesAndNewlines), filters: filters, timeZone: timeZone,
+            readsDates: readsDates, cursor: cursor)
     }
 
     private func localQuery(_ words: String) -> SearchQuery {

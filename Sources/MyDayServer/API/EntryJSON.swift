@@ -5,6 +5,7 @@ import MyDayAPI
 /// through `JSONEncoder` with sorted keys (absent optionals left out), several times faster.
 enum EntryJSON {
     static func write(_ entry: EntryRecord, to json: inout JSONWriter) {
+        // "content_type" sorts first and may be absent: the members after it each bring their own leading comma.
         json.raw("{")
         if let contentType = entry.contentType {
             json.key("content_type")
@@ -16,68 +17,24 @@ enum EntryJSON {
         json.raw(",")
         json.key("duration_s")
         json.double(entry.durationSeconds)
-        if let failureReason = entry.failureReason {
-            json.raw(",")
-            json.key("failure_reason")
-            json.string(failureReason)
-        }
-        json.raw(",")
-        json.key("filename")
-        json.string(entry.filename)
-        json.raw(",")
-        json.key("id")
-        json.string(entry.id.lowercased)
-        json.raw(",")
-        json.key("kind")
-        json.string(entry.kind.rawValue)
-        if let language = entry.language {
-            json.raw(",")
-            json.key("language")
-            json.string(language)
-        }
-        if let mood = entry.mood {
-            json.raw(",")
-            json.key("mood")
-            json.int(mood)
-        }
+        json.member("failure_reason", entry.failureReason)
+        json.member("filename", entry.filename)
+        json.member("id", entry.id.lowercased)
+        json.member("kind", entry.kind.rawValue)
+        json.member("language", entry.language)
+        json.member("mood", entry.mood)
         json.raw(",")
         json.key("no_speech")
         json.bool(entry.noSpeech)
-        if let sizeBytes = entry.sizeBytes {
-            json.raw(",")
-            json.key("size_bytes")
-            json.int(sizeBytes)
-        }
-        json.raw(",")
-        json.key("status")
-        json.string(entry.status.rawValue)
+        json.member("size_bytes", entry.sizeBytes)
+        json.member("status", entry.status.rawValue)
         json.raw(",")
         json.key("tags")
-        json.raw("[")
-        var first = true
-        for tag in entry.tags {
-            json.separator(&first)
-            json.string(tag)
-        }
-        json.raw("]")
-        if let title = entry.title {
-            json.raw(",")
-            json.key("title")
-            json.string(title)
-        }
-        if let transcriptClean = entry.transcriptClean {
-            json.raw(",")
-            json.key("transcript_clean")
-            json.string(transcriptClean)
-        }
-        if let transcriptRaw = entry.transcriptRaw {
-            json.raw(",")
-            json.key("transcript_raw")
-            json.string(transcriptRaw)
-        }
-        json.raw(",")
-        json.key("tz")
-        json.string(entry.timeZone)
+        json.strings(entry.tags)
+        json.member("title", entry.title)
+        json.member("transcript_clean", entry.transcriptClean)
+        json.member("transcript_raw", entry.transcriptRaw)
+        json.member("tz", entry.timeZone)
         json.raw(",")
         json.key("updated_at")
         date(entry.updatedAt, to: &json)

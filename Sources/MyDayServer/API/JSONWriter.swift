@@ -65,6 +65,33 @@ struct JSONWriter {
 
     mutating func bool(_ value: Bool) { value ? raw("true") : raw("false") }
 
+    /// `["…","…"]`.
+    mutating func strings(_ values: [String]) {
+        raw("[")
+        var first = true
+        for value in values {
+            separator(&first)
+            string(value)
+        }
+        raw("]")
+    }
+
+    /// `,"key":"value"` when there is a value; nothing when there is none (as `encodeIfPresent` leaves it out).
+    mutating func member(_ name: StaticString, _ value: String?) {
+        guard let value else { return }
+        raw(",")
+        key(name)
+        string(value)
+    }
+
+    /// `,"key":n` when there is a number; nothing when there is none.
+    mutating func member(_ name: StaticString, _ value: Int?) {
+        guard let value else { return }
+        raw(",")
+        key(name)
+        int(value)
+    }
+
     /// A comma before every member but the first of an object or array.
     mutating func separator(_ first: inout Bool) {
         if first { first = false } else { bytes.append(UInt8(ascii: ",")) }

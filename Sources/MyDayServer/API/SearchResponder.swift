@@ -151,7 +151,7 @@ enum SearchJSON {
         var first = true
         for phrase in phrases {
             json.separator(&first)
-            strings(phrase, to: &json)
+            json.strings(phrase)
         }
         json.raw("],")
         if let dates = query.dates {
@@ -160,17 +160,7 @@ enum SearchJSON {
             json.raw(",")
         }
         json.key("words")
-        strings(words, to: &json)
+        json.strings(words)
         json.raw("}")
-    }
-
-    private static func strings(_ values: [String], to json: inout JSONWriter) {
-        json.raw("[")
-        var first = true
-        for value in values {
-            json.separator(&first)
-            json.string(value)
-        }
-        json.raw("]")
     }
 }
