@@ -46,6 +46,16 @@ let package = Package(
         .target(name: "MyDayModels"),
         /// How search reads a query, folds words and marks matches: shared by the server and MyDayKit's offline search.
         .target(name: "MyDaySearch"),
+        /// S3-compatible object storage: AWS Signature Version 4 and the few S3 operations the server uses.
+        .target(
+            name: "ObjectStorage",
+            dependencies: [
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
+            ]
+        ),
         /// Command-line tools (ffmpeg, ffprobe) run as child processes, awaited without blocking Swift's thread pool.
         .target(name: "ChildProcesses"),
         /// `openapi.yaml` and the types generated from it, shared by the server and the client core (all `package`);
@@ -82,6 +92,7 @@ let package = Package(
                 "MyDayModels",
                 "MyDaySearch",
                 "MyDaySpeech",
+                "ObjectStorage",
                 .product(name: "ZIPFoundation", package: "ZIPFoundation"),
                 .product(name: "NIOSSL", package: "swift-nio-ssl"),
                 "MyDayAPI",
@@ -161,6 +172,13 @@ let package = Package(
             path: "Tests/ZIPLimits", swiftSettings: [.swiftLanguageMode(.v5)]),
         .testTarget(name: "MyDayModelsTests", dependencies: ["MyDayModels"]),
         .testTarget(name: "MyDaySearchTests", dependencies: ["MyDaySearch"]),
+        .testTarget(
+            name: "ObjectStorageTests",
+            dependencies: [
+                "ObjectStorage", "MyDayTestSupport", "ChildProcesses", .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                .product(name: "NIOCore", package: "swift-nio"),
+            ]),
         .testTarget(name: "ChildProcessesTests", dependencies: ["ChildProcesses", "MyDayTestSupport"]),
         /// OpenAI-compatible services (speech to text, chat) on a loopback port, as small Hummingbird apps.
         .target(

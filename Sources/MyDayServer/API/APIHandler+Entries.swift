@@ -24,11 +24,11 @@ extension APIHandler {
         }
         var answer = Components.Schemas.CreatedEntry(entry: Self.schema(result.entry))
         if result.entry.status == .pendingUpload, let key = result.entry.audioKey {
-            let link = links.upload(key: key)
+            let link = links.upload(
+                audioKey: key, contentType: result.entry.contentType ?? AudioContainer.mp4.rawValue,
+                length: result.entry.sizeBytes)
             answer.upload = .init(
-                url: link.url, method: .put,
-                headers: .init(additionalProperties: ["Content-Type": result.entry.contentType ?? AudioContainer.mp4.rawValue]),
-                expiresAt: link.expires)
+                url: link.url, method: .put, headers: .init(additionalProperties: link.headers), expiresAt: link.expires)
         }
         return result.created ? .created(.init(body: .json(answer))) : .ok(.init(body: .json(answer)))
     }
@@ -153,7 +153,8 @@ extension APIHandler {
         let entry = try await ownedEntry(input.path.id)
         guard entry.kind == .audio, let key = entry.audioKey else { throw APIError.notFound }
         guard entry.status != .pendingUpload else { throw APIError.conflict("The audio has not been uploaded yet.") }
-        let link = links.download(key: key)
+        let link = links.audioDownload(
+            key: key, filename: entry.filename, contentType: entry.contentType ?? "application/octet-stream")
         return .ok(.init(body: .json(.init(url: link.url, expiresAt: link.expires))))
     }
 

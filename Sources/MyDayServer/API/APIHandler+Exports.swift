@@ -69,7 +69,7 @@ extension APIHandler {
             }
         let link =
             export.isDownloadable(now: now)
-            ? export.blobKey.flatMap { key in export.linkExpiresAt.map { links.download(key: key, expires: $0) } } : nil
+            ? export.blobKey.flatMap { key in export.linkExpiresAt.map { links.exportDownload(key: key, expires: $0) } } : nil
         return .init(
             id: export.id.lowercased, from: export.from, to: export.to, tz: export.timeZone,
             formats: export.formats.compactMap(Components.Schemas.ExportFormat.init(rawValue:)), status: status,

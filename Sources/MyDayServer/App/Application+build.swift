@@ -18,7 +18,7 @@ public func buildApplication(
         if !applied.isEmpty { logger.info("database migrated", metadata: ["versions": "\(applied)"]) }
     }
     do {
-        parts.blobs.removeAbandonedUploads()
+        parts.diskBlobs?.removeAbandonedUploads()
         // Services stop in reverse order: the server drains first, then the worker, then the database closes.
         var services: [any Service] = [DatabaseService(driver: parts.driver)]
         var speech: SpeechEngine?
@@ -75,7 +75,7 @@ func buildRouter(_ parts: ServerParts, speech: SpeechEngine?, changeFeed: Change
         document: try OpenAPIDocument.yaml(), metricsToken: configuration.metricsToken
     ).register(on: router)
     BlobRoutes(
-        blobs: parts.blobs, entries: parts.entries, exports: parts.exports, signer: parts.signer,
+        disk: parts.diskBlobs, links: parts.links, entries: parts.entries, exports: parts.exports, signer: parts.signer,
         maxUploadBytes: configuration.maxUploadBytes, limits: limits
     ).register(on: router)
     router.add(middleware: EntryListResponder(accessTokens: accessTokens, users: parts.users, entries: parts.entries))
@@ -100,11 +100,14 @@ func buildRouter(_ parts: ServerParts, speech: SpeechEngine?, changeFeed: Change
             dateTranscoder: RFC3339DateTranscoder(), jsonEncodingOptions: [.sortedKeys, .withoutEscapingSlashes]),
         middlewares: [AbsentBodyMiddleware(), BearerAuthMiddleware(accessTokens: accessTokens, users: parts.users)])
     WebSessionRoutes(handler: handler, refreshTokenLifetime: configuration.refreshTokenLifetime).register(on: router)
+    let blobOrigin = configuration.objectStorage?.location.origin
     if let folder = configuration.webAppDirectory {
-        try WebAppRoutes(folder: URL(fileURLWithPath: folder, isDirectory: true), config: handler.clientConfig)
-            .register(on: router)
+        try WebAppRoutes(
+            folder: URL(fileURLWithPath: folder, isDirectory: true), config: handler.clientConfig, blobOrigin: blobOrigin
+        )
+        .register(on: router)
     } else {
-        try WebAppRoutes.bundled(config: handler.clientConfig).register(on: router)
+        try WebAppRoutes.bundled(config: handler.clientConfig, blobOrigin: blobOrigin).register(on: router)
     }
     return router
 }

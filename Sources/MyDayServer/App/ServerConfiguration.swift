@@ -1,6 +1,7 @@
 import Configuration
 import Foundation
 import JWTKit
+import ObjectStorage
 
 /// Everything `myday-server` can be told, with the embedded defaults: loopback, SQLite and blobs under `./data`.
 public struct ServerConfiguration: Sendable {
@@ -82,6 +83,8 @@ public struct ServerConfiguration: Sendable {
     /// Reverse proxies in front of the server whose `X-Forwarded-For` is believed; 0 uses the peer address.
     public var trustedProxyHops = 0
     public var rateLimits = RateLimitPolicy()
+    /// An S3-compatible bucket for audio and export archives (`MYDAY_S3_*`); nil keeps them under the data directory.
+    public var objectStorage: ObjectStorageSettings?
 
     public init() {}
 
@@ -185,6 +188,7 @@ public struct ServerConfiguration: Sendable {
         if let publicURL, URL(string: publicURL)?.host == nil {
             throw ConfigurationError("MYDAY_PUBLIC_URL must be an absolute URL such as https://diary.example.com")
         }
+        objectStorage = try ObjectStorageSettings(reader: reader)
     }
 
     /// All three parts of the team key, or none; the key must be the P-256 key Apple issued (a `.p8` file).

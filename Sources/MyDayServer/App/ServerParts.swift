@@ -1,5 +1,6 @@
 import Foundation
 import Logging
+import ObjectStorage
 import Prometheus
 
 /// Everything a `myday-server` process builds once from its configuration: the open, migrated database, the stores
@@ -13,7 +14,9 @@ struct ServerParts: Sendable {
     let entries: EntryStore
     let exports: ExportStore
     let jobs: JobQueue
-    let blobs: DiskBlobStore
+    let blobs: any BlobStore
+    /// The disk store, whose files this server serves itself; nil when blobs live in a bucket.
+    let diskBlobs: DiskBlobStore?
     let secret: [UInt8]
     let signer: URLSigner
     let links: BlobLinks
@@ -30,18 +33,31 @@ struct ServerParts: Sendable {
         return try await DatabaseDriverFactory.withOpenDriver(configuration: configuration, logger: logger) { driver in
             try await prepare(driver)
             let doorbell = JobDoorbell()
+            let (blobs, disk, bucket) = try blobStorage(configuration)
             return ServerParts(
                 configuration: configuration, logger: logger, driver: driver, users: UserStore(driver: driver),
                 sessions: SessionStore(driver: driver), entries: EntryStore(driver: driver),
                 exports: ExportStore(driver: driver, doorbell: doorbell), jobs: JobQueue(driver: driver, doorbell: doorbell),
-                blobs: try DiskBlobStore(root: configuration.blobDirectory), secret: secret,
-                signer: URLSigner(secret: secret), links: BlobLinks(configuration: configuration, secret: secret),
+                blobs: blobs, diskBlobs: disk, secret: secret, signer: URLSigner(secret: secret),
+                links: BlobLinks(configuration: configuration, secret: secret, bucket: bucket),
                 registry: PrometheusCollectorRegistry())
         }
     }
 }
 
 extension ServerParts {
+    /// The blob store the configuration names; with it the disk store when it is that one, or the bucket's client.
+    static func blobStorage(_ configuration: ServerConfiguration) throws -> (
+        store: any BlobStore, disk: DiskBlobStore?, bucket: S3Client?
+    ) {
+        guard let settings = configuration.objectStorage else {
+            let disk = try DiskBlobStore(root: configuration.blobDirectory)
+            return (disk, disk, nil)
+        }
+        let bucket = S3Client(location: settings.location, credentials: settings.credentials)
+        return (try S3BlobStore(client: bucket, scratch: configuration.scratchDirectory), nil, bucket)
+    }
+
     /// Apple's token endpoints for the configured team key; nil without one.
     var appleTokens: AppleAccountTokens? {
         configuration.appleTeamKey.map { AppleAccountTokens(key: $0, baseURL: configuration.appleAuthURL) }

@@ -1,39 +1,83 @@
 import Foundation
+import ObjectStorage
 
-/// Makes the signed, time-bound URLs of the disk blob store, served by `BlobRoutes`.
+/// Makes the time-bound URLs clients upload and download blobs with: this server's own signed URLs (served by
+/// `BlobRoutes`) for the disk store, presigned URLs of the bucket when blobs live in one.
 struct BlobLinks: Sendable {
     let signer: URLSigner
     let uploadLifetime: Duration
     let downloadLifetime: Duration
+    /// The bucket blobs live in; nil for the disk store.
+    let bucket: S3Client?
 
-    init(signer: URLSigner, uploadLifetime: Duration, downloadLifetime: Duration) {
+    /// Where to send a request, until when, and the headers it must carry.
+    struct Link: Equatable {
+        let url: String
+        let expires: Date
+        var headers: [String: String] = [:]
+    }
+
+    init(signer: URLSigner, uploadLifetime: Duration, downloadLifetime: Duration, bucket: S3Client? = nil) {
         self.signer = signer
         self.uploadLifetime = uploadLifetime
         self.downloadLifetime = downloadLifetime
+        self.bucket = bucket
     }
 
     /// The links of a server with this configuration and signing secret.
-    init(configuration: ServerConfiguration, secret: [UInt8]) {
+    init(configuration: ServerConfiguration, secret: [UInt8], bucket: S3Client?) {
         self.init(
             signer: URLSigner(secret: secret), uploadLifetime: configuration.uploadURLLifetime,
-            downloadLifetime: configuration.downloadURLLifetime)
+            downloadLifetime: configuration.downloadURLLifetime, bucket: bucket)
     }
 
-    func upload(key: String, now: Date = Date()) -> (url: String, expires: Date) {
-        link(method: "PUT", key: key, expires: now.addingTimeInterval(uploadLifetime.seconds))
+    /// Where the client PUTs the audio of `audioKey`: this server, or the bucket's `incoming/` key with the content type
+    /// and, when the entry declared it, the length bound into the signature.
+    func upload(audioKey: String, contentType: String, length: Int?, now: Date = Date()) -> Link {
+        let expires = Self.whole(now.addingTimeInterval(uploadLifetime.seconds))
+        guard let bucket else {
+            return Link(
+                url: serverURL("PUT", key: audioKey, expires: expires), expires: expires, headers: ["Content-Type": contentType])
+        }
+        var signed = [(name: "Content-Type", value: contentType)]
+        if let length { signed.append(("Content-Length", String(length))) }
+        let url = bucket.presignedURL(
+            method: "PUT", key: BlobKey.incoming(ofAudio: audioKey), headers: signed, expires: Int(uploadLifetime.seconds),
+            at: expires.addingTimeInterval(-uploadLifetime.seconds))
+        return Link(url: url, expires: expires, headers: ["Content-Type": contentType])
     }
 
-    func download(key: String, now: Date = Date()) -> (url: String, expires: Date) {
-        link(method: "GET", key: key, expires: now.addingTimeInterval(downloadLifetime.seconds))
+    /// Where the client plays or saves an entry's audio, named `filename`.
+    func audioDownload(key: String, filename: String, contentType: String, now: Date = Date()) -> Link {
+        let expires = Self.whole(now.addingTimeInterval(downloadLifetime.seconds))
+        return bucketDownload(
+            key: key, contentType: contentType, disposition: "inline; filename=\"\(filename)\"", lifetime: downloadLifetime,
+            now: expires.addingTimeInterval(-downloadLifetime.seconds))
+            ?? Link(url: serverURL("GET", key: key, expires: expires), expires: expires)
     }
 
-    /// A download link that stops working at `expires` (an export's, say, fixed when it was built).
-    func download(key: String, expires: Date) -> (url: String, expires: Date) {
-        link(method: "GET", key: key, expires: expires)
+    /// This server's link to an export's archive, which stops working at `expires` (fixed when it was built). The server
+    /// checks that the export may still be downloaded each time, so it is this server's even when archives live in a
+    /// bucket: then it sends the browser on to a presigned URL (`bucketDownload`).
+    func exportDownload(key: String, expires: Date) -> Link {
+        let whole = Self.whole(expires)
+        return Link(url: serverURL("GET", key: key, expires: whole), expires: whole)
     }
 
-    private func link(method: String, key: String, expires: Date) -> (url: String, expires: Date) {
-        let whole = Date(timeIntervalSince1970: floor(expires.timeIntervalSince1970))
-        return ("\(RequestOrigin.current)/v1/blobs/\(key)?\(signer.query(method: method, blobKey: key, expires: whole))", whole)
+    /// A presigned `GET` of the bucket that names the file as `disposition` says; nil without a bucket.
+    func bucketDownload(key: String, contentType: String, disposition: String, lifetime: Duration, now: Date = Date()) -> Link? {
+        guard let bucket else { return nil }
+        let expires = Self.whole(now.addingTimeInterval(lifetime.seconds))
+        let url = bucket.presignedURL(
+            method: "GET", key: key,
+            query: [("response-content-disposition", disposition), ("response-content-type", contentType)],
+            expires: Int(lifetime.seconds), at: expires.addingTimeInterval(-lifetime.seconds))
+        return Link(url: url, expires: expires)
     }
+
+    private func serverURL(_ method: String, key: String, expires: Date) -> String {
+        "\(RequestOrigin.current)/v1/blobs/\(key)?\(signer.query(method: method, blobKey: key, expires: expires))"
+    }
+
+    private static func whole(_ date: Date) -> Date { Date(timeIntervalSince1970: floor(date.timeIntervalSince1970)) }
 }

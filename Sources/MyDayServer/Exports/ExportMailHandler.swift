@@ -28,7 +28,7 @@ struct ExportMailHandler: JobHandler {
             logger.notice("export not mailed: MYDAY_PUBLIC_URL is not set", metadata: ["export": "\(id.lowercased)"])
             return { _ in }
         }
-        let link = RequestOrigin.$current.withValue(origin) { links.download(key: key, expires: expires) }
+        let link = RequestOrigin.$current.withValue(origin) { links.exportDownload(key: key, expires: expires) }
         let body = """
             Your My Day export is ready: the days from \(export.from) to \(export.to) (\(export.timeZone)), \
             \(export.entryCount ?? 0) entries.

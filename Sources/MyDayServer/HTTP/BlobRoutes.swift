@@ -5,21 +5,27 @@ import MyDayModels
 
 /// `PUT` and `GET /v1/blobs/audio/{user}/{entry}` and `GET /v1/blobs/exports/{user}/{export}`: the
 /// signed URLs of the disk blob store. They carry no bearer token: the signature is the permission,
-/// and it expires.
+/// and it expires. With a bucket, clients reach audio there, and an export's link sends them on to it.
 struct BlobRoutes<Context: RequestContext>: Sendable {
-    let blobs: DiskBlobStore
+    /// The disk store served here; nil when blobs live in a bucket.
+    let disk: DiskBlobStore?
+    let links: BlobLinks
     let entries: EntryStore
     let exports: ExportStore
     let signer: URLSigner
     let maxUploadBytes: Int
     let limits: RateLimitGuard
 
+    /// How long the bucket's URL an export's link sends the browser to works: long enough to start the download.
+    static var exportRedirectLifetime: Duration { .seconds(300) }
+
     func register(on router: Router<Context>) {
+        router.get("/v1/blobs/exports/:user/:export") { request, context in try await downloadExport(request, context) }
+        router.head("/v1/blobs/exports/:user/:export") { request, context in try await downloadExport(request, context) }
+        guard disk != nil else { return }
         router.put("/v1/blobs/audio/:user/:entry") { request, context in try await upload(request, context) }
         router.get("/v1/blobs/audio/:user/:entry") { request, context in try await download(request, context) }
         router.head("/v1/blobs/audio/:user/:entry") { request, context in try await download(request, context) }
-        router.get("/v1/blobs/exports/:user/:export") { request, context in try await downloadExport(request, context) }
-        router.head("/v1/blobs/exports/:user/:export") { request, context in try await downloadExport(request, context) }
     }
 
     private func blobKey(_ context: Context) throws -> String {
@@ -35,16 +41,18 @@ struct BlobRoutes<Context: RequestContext>: Sendable {
         else { throw APIError.notFound }
         let key = BlobKey.export(userID: user, exportID: exportID)
         try authorize("GET", key: key, request)
-        guard let export = try await exports.export(blobKey: key), export.isDownloadable(),
-            let size = try await blobs.size(key: key)
-        else { throw APIError.notFound }
+        guard let export = try await exports.export(blobKey: key), export.isDownloadable() else { throw APIError.notFound }
+        let disposition = "attachment; filename=\"myday-export-\(export.from)-\(export.to).zip\""
+        guard let disk else {
+            let target = links.bucketDownload(
+                key: key, contentType: "application/zip", disposition: disposition, lifetime: Self.exportRedirectLifetime)
+            return Response(status: .found, headers: [.location: target?.url ?? "", .cacheControl: "private, no-store"])
+        }
+        guard let size = try await disk.size(key: key) else { throw APIError.notFound }
         return try await serve(
-            path: try blobs.path(for: key), size: size,
-            headers: [
-                .contentType: "application/zip",
-                .contentDisposition: "attachment; filename=\"myday-export-\(export.from)-\(export.to).zip\"",
-                .cacheControl: "private, no-store",
-            ], request, context)
+            path: try disk.path(for: key), size: size,
+            headers: [.contentType: "application/zip", .contentDisposition: disposition, .cacheControl: "private, no-store"],
+            request, context)
     }
 
     private func authorize(_ method: String, key: String, _ request: Request) throws {
@@ -60,6 +68,7 @@ struct BlobRoutes<Context: RequestContext>: Sendable {
     }
 
     private func upload(_ request: Request, _ context: Context) async throws -> Response {
+        guard let disk else { throw APIError.notFound }
         let key = try blobKey(context)
         try authorize("PUT", key: key, request)
         if let declared = request.headers[.contentLength].flatMap(Int.init), declared > maxUploadBytes {
@@ -82,12 +91,12 @@ struct BlobRoutes<Context: RequestContext>: Sendable {
         }
         let incoming = BlobKey.incoming(ofAudio: key)
         do {
-            let stored = try await blobs.write(key: incoming, contents: UploadBody(base: request.body), maxBytes: allowed)
+            let stored = try await disk.write(key: incoming, contents: UploadBody(base: request.body), maxBytes: allowed)
             // The entry (or its account) may have been deleted, or completed by an earlier upload, while the bytes
             // streamed in: then they may not stay.
             let current = try await entries.entry(audioKey: key)
             guard current?.status == .pendingUpload else {
-                try await blobs.delete(key: incoming)
+                try await disk.delete(key: incoming)
                 if current == nil { throw APIError.notFound }
                 throw APIError.conflict("This entry's audio is already stored; it cannot be replaced.")
             }
@@ -102,13 +111,14 @@ struct BlobRoutes<Context: RequestContext>: Sendable {
     }
 
     private func download(_ request: Request, _ context: Context) async throws -> Response {
+        guard let disk else { throw APIError.notFound }
         let key = try blobKey(context)
         try authorize("GET", key: key, request)
         guard let entry = try await entries.entry(audioKey: key), entry.status != .pendingUpload,
-            let size = try await blobs.size(key: key), size > 0
+            let size = try await disk.size(key: key), size > 0
         else { throw APIError.notFound }
         return try await serve(
-            path: try blobs.path(for: key), size: size,
+            path: try disk.path(for: key), size: size,
             headers: [
                 .contentType: entry.contentType ?? "application/octet-stream",
                 .cacheControl: "private, no-store",

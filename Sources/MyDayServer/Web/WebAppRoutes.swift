@@ -21,7 +21,8 @@ struct WebAppRoutes<Context: RequestContext>: Sendable {
     let contentSecurityPolicy: String
 
     /// The app's files under `folder`, keyed by their path below it (`index.html`, `app/main.js`…).
-    init(folder: URL, config: Components.Schemas.ClientConfig) throws {
+    /// `blobOrigin` is the bucket's origin when blobs live in one: the app uploads and plays audio there.
+    init(folder: URL, config: Components.Schemas.ClientConfig, blobOrigin: String? = nil) throws {
         var files: [String: File] = [:]
         let base = folder.standardizedFileURL.path
         let enumerator = FileManager.default.enumerator(at: folder, includingPropertiesForKeys: [.isRegularFileKey])
@@ -34,15 +35,15 @@ struct WebAppRoutes<Context: RequestContext>: Sendable {
                 bytes: ByteBuffer(data: data), contentType: Self.contentType(of: url.pathExtension), etag: "\"\(digest)\"")
         }
         self.files = files
-        contentSecurityPolicy = Self.policy(config: config)
+        contentSecurityPolicy = Self.policy(config: config, blobOrigin: blobOrigin)
     }
 
     /// The app bundled with the server.
-    static func bundled(config: Components.Schemas.ClientConfig) throws -> WebAppRoutes {
+    static func bundled(config: Components.Schemas.ClientConfig, blobOrigin: String? = nil) throws -> WebAppRoutes {
         guard let folder = Bundle.module.url(forResource: "WebApp", withExtension: nil) else {
             throw CocoaError(.fileNoSuchFile, userInfo: [NSFilePathErrorKey: "WebApp"])
         }
-        return try WebAppRoutes(folder: folder, config: config)
+        return try WebAppRoutes(folder: folder, config: config, blobOrigin: blobOrigin)
     }
 
     func register(on router: Router<Context>) {
@@ -70,12 +71,18 @@ struct WebAppRoutes<Context: RequestContext>: Sendable {
         return Response(status: .ok, headers: headers, body: .init(byteBuffer: file.bytes))
     }
 
-    /// Scripts and styles from this origin only; Apple's and Google's sign-in scripts when configured.
-    static func policy(config: Components.Schemas.ClientConfig) -> String {
+    /// Scripts and styles from this origin only; Apple's and Google's sign-in scripts when configured; uploads and audio
+    /// from the bucket's origin too when blobs live in one.
+    static func policy(config: Components.Schemas.ClientConfig, blobOrigin: String? = nil) -> String {
         var scripts = ["'self'"]
         var styles = ["'self'"]
         var frames: [String] = []
         var connects = ["'self'"]
+        var media = ["'self'", "blob:"]
+        if let blobOrigin {
+            connects.append(blobOrigin)
+            media.append(blobOrigin)
+        }
         if config.signIn.apple {
             scripts.append("https://appleid.cdn-apple.com")
             frames.append("https://appleid.apple.com")
@@ -88,7 +95,8 @@ struct WebAppRoutes<Context: RequestContext>: Sendable {
         }
         return [
             "default-src 'self'", "script-src \(scripts.joined(separator: " "))", "style-src \(styles.joined(separator: " "))",
-            "img-src 'self' data: blob:", "media-src 'self' blob:", "connect-src \(connects.joined(separator: " "))",
+            "img-src 'self' data: blob:", "media-src \(media.joined(separator: " "))",
+            "connect-src \(connects.joined(separator: " "))",
             "frame-src \(frames.isEmpty ? "'none'" : frames.joined(separator: " "))", "worker-src 'self'",
             "manifest-src 'self'", "object-src 'none'", "base-uri 'none'", "form-action 'self'", "frame-ancestors 'none'",
         ].joined(separator: "; ")

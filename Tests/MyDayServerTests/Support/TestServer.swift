@@ -36,13 +36,14 @@ struct TestServer {
     func withHousekeeping<T>(_ body: (HousekeepingService) async throws -> T) async throws -> T {
         let configuration = configuration
         return try await withDatabase { driver in
+            let (blobs, disk, bucket) = try ServerParts.blobStorage(configuration)
             let parts = ServerParts(
                 configuration: configuration, logger: Logger(label: "test-housekeeping"), driver: driver,
                 users: UserStore(driver: driver), sessions: SessionStore(driver: driver), entries: EntryStore(driver: driver),
                 exports: ExportStore(driver: driver, doorbell: JobDoorbell()),
                 jobs: JobQueue(driver: driver, doorbell: JobDoorbell()),
-                blobs: try DiskBlobStore(root: configuration.blobDirectory), secret: [], signer: URLSigner(secret: [1]),
-                links: BlobLinks(configuration: configuration, secret: [1]), registry: .init())
+                blobs: blobs, diskBlobs: disk, secret: [], signer: URLSigner(secret: [1]),
+                links: BlobLinks(configuration: configuration, secret: [1], bucket: bucket), registry: .init())
             return try await body(makeHousekeeping(parts))
         }
     }

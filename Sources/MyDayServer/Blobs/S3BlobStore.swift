@@ -1,0 +1,130 @@
+import AsyncHTTPClient
+import Foundation
+import NIOCore
+import ObjectStorage
+import _NIOFileSystem
+
+/// Blobs as objects in an S3-compatible bucket. Clients upload and download with presigned URLs (`BlobLinks`); the
+/// server reads an object through a bounded download to its scratch folder, and writes large files as multipart
+/// uploads of `partSize` parts, so memory stays flat whatever the size.
+struct S3BlobStore: BlobStore {
+    let client: S3Client
+    /// Where downloads for ffmpeg and ffprobe go while they are read.
+    let scratch: URL
+    /// Files up to this size go in one `PUT`; larger ones in parts of this size (S3 wants 5 MiB at least).
+    var partSize = 16 * 1024 * 1024
+
+    init(client: S3Client, scratch: URL) throws {
+        self.client = client
+        self.scratch = scratch
+        try FileManager.default.createDirectory(at: scratch, withIntermediateDirectories: true)
+    }
+
+    func write<Contents: AsyncSequence & Sendable>(key: String, contents: Contents, maxBytes: Int) async throws -> Int
+    where Contents.Element == ByteBuffer {
+        let file = scratch.appendingPathComponent("\(UUID().lowercased).part")
+        defer { try? FileManager.default.removeItem(at: file) }
+        try await FileSystem.shared.withFileHandle(forWritingAt: FilePath(file.path), options: .newFile(replaceExisting: false)) {
+            handle in
+            try await handle.withBufferedWriter { writer in
+                var total = 0
+                for try await buffer in contents {
+                    total += buffer.readableBytes
+                    guard total <= maxBytes else { throw BlobStoreError.tooLarge(limit: maxBytes) }
+                    try await writer.write(contentsOf: buffer)
+                }
+            }
+        }
+        return try await store(fileAt: file, key: key)
+    }
+
+    func store(fileAt url: URL, key: String) async throws -> Int {
+        defer { try? FileManager.default.removeItem(at: url) }
+        let size = try Self.size(of: url)
+        try await FileSystem.shared.withFileHandle(forReadingAt: FilePath(url.path)) { file in
+            guard size > partSize else {
+                try await client.put(key, body: Self.body(file, range: 0..<Int64(size)), length: size)
+                return
+            }
+            try await uploadInParts(file, size: size, key: key)
+        }
+        return size
+    }
+
+    /// A multipart upload of `file`, part after part; an upload that fails is aborted, so no parts are left to pay for.
+    private func uploadInParts(_ file: ReadFileHandle, size: Int, key: String) async throws {
+        let uploadID = try await client.startMultipartUpload(key)
+        do {
+            var tags: [String] = []
+            for (index, start) in stride(from: 0, to: size, by: partSize).enumerated() {
+                let end = min(start + partSize, size)
+                tags.append(
+                    try await client.uploadPart(
+                        key, uploadID: uploadID, number: index + 1, body: Self.body(file, range: Int64(start)..<Int64(end)),
+                        length: end - start))
+            }
+            try await client.completeMultipartUpload(key, uploadID: uploadID, partTags: tags)
+        } catch {
+            try? await client.abortMultipartUpload(key, uploadID: uploadID)
+            throw error
+        }
+    }
+
+    private static func body(_ file: ReadFileHandle, range: Range<Int64>) -> HTTPClientRequest.Body {
+        .stream(file.readChunks(in: range, chunkLength: .kibibytes(256)), length: .known(Int64(range.count)))
+    }
+
+    private static func size(of url: URL) throws -> Int {
+        try (FileManager.default.attributesOfItem(atPath: url.path)[.size] as? Int) ?? 0
+    }
+
+    /// S3 cannot rename: the object is copied inside the bucket, then the source removed. Either step may be repeated.
+    func move(from source: String, to destination: String) async throws -> Bool {
+        guard try await client.head(source) != nil else { return false }
+        try await client.copy(from: source, to: destination)
+        try await client.delete(source)
+        return true
+    }
+
+    func size(key: String) async throws -> Int? {
+        try await client.head(key)?.size
+    }
+
+    func delete(key: String) async throws {
+        try await client.delete(key)
+    }
+
+    func deleteAll(under prefix: String) async throws {
+        let keys = try await client.list(prefix: prefix + "/").objects.map(\.key)
+        try await client.delete(keys: keys)
+    }
+
+    func folders(under prefix: String) async throws -> [String] {
+        guard BlobKey.userAreas.contains(prefix) else { throw BlobStoreError.notFound }
+        return try await client.list(prefix: prefix + "/", delimiter: "/").folders.map { folder in
+            String(folder.dropFirst(prefix.count + 1).dropLast(folder.hasSuffix("/") ? 1 : 0))
+        }
+    }
+
+    /// Downloads the object to the scratch folder (no more bytes than its size said when asked), runs `body` with the
+    /// file, and removes it.
+    func withLocalFile<T: Sendable>(key: String, _ body: (URL) async throws -> T) async throws -> T {
+        guard let info = try await client.head(key) else { throw BlobStoreError.notFound }
+        let file = scratch.appendingPathComponent("\(UUID().lowercased).download")
+        defer { try? FileManager.default.removeItem(at: file) }
+        try await FileSystem.shared.withFileHandle(forWritingAt: FilePath(file.path), options: .newFile(replaceExisting: false)) {
+            handle in
+            guard info.size > 0 else { return }
+            let bytes = try await client.get(key, range: 0...(info.size - 1))
+            try await handle.withBufferedWriter { writer in
+                var total = 0
+                for try await buffer in bytes {
+                    total += buffer.readableBytes
+                    guard total <= info.size else { throw BlobStoreError.tooLarge(limit: info.size) }
+                    try await writer.write(contentsOf: buffer)
+                }
+            }
+        }
+        return try await body(file)
+    }
+}

@@ -1,0 +1,257 @@
+import AsyncHTTPClient
+import Crypto
+import Foundation
+import NIOCore
+import NIOHTTP1
+
+/// An S3 answer other than success: its status and, when it sent one, S3's error code (`NoSuchKey`, `AccessDenied`).
+public struct S3Error: Error, CustomStringConvertible, Equatable {
+    public let status: UInt
+    public let code: String?
+    public let message: String?
+
+    public var description: String {
+        "object storage answered HTTP \(status)" + (code.map { " \($0)" } ?? "") + (message.map { ": \($0)" } ?? "")
+    }
+}
+
+/// The S3 operations My Day uses, signed with SigV4 and sent with AsyncHTTPClient. Keys are given without the
+/// location's prefix; bodies stream both ways.
+public struct S3Client: Sendable {
+    public let location: S3Location
+    let signer: SigV4Signer
+    let http: HTTPClient
+    let now: @Sendable () -> Date
+
+    public init(
+        location: S3Location, credentials: S3Credentials, http: HTTPClient = .objectStorage,
+        now: @escaping @Sendable () -> Date = { Date() }
+    ) {
+        self.location = location
+        signer = SigV4Signer(credentials: credentials, region: location.region)
+        self.http = http
+        self.now = now
+    }
+
+    public struct ObjectInfo: Sendable, Equatable {
+        public let size: Int
+        public let etag: String?
+    }
+
+    /// The object's size and entity tag; nil when there is none.
+    public func head(_ key: String) async throws -> ObjectInfo? {
+        let response = try await send("HEAD", key: key, allowing: [404])
+        guard response.status != .notFound else { return nil }
+        return ObjectInfo(
+            size: response.headers.first(name: "content-length").flatMap(Int.init) ?? 0,
+            etag: response.headers.first(name: "etag"))
+    }
+
+    /// Stores `length` bytes of `body` as `key`; nothing is visible under it until every byte has arrived.
+    public func put(_ key: String, body: HTTPClientRequest.Body, length: Int, contentType: String? = nil) async throws {
+        var headers = [("Content-Length", String(length))]
+        if let contentType { headers.append(("Content-Type", contentType)) }
+        try await send("PUT", key: key, headers: headers, body: body).drain()
+    }
+
+    /// The object's bytes (those in `range` when given), streamed; throws `S3Error` with status 404 when it is missing.
+    public func get(_ key: String, range: ClosedRange<Int>? = nil) async throws -> HTTPClientResponse.Body {
+        let headers = range.map { [("Range", "bytes=\($0.lowerBound)-\($0.upperBound)")] } ?? []
+        return try await send("GET", key: key, headers: headers).body
+    }
+
+    /// Copies `source` to `destination` inside the bucket.
+    public func copy(from source: String, to destination: String) async throws {
+        let sourcePath = SigV4Signer.encodePath("\(location.bucket)/\(location.keyPrefix)\(source)")
+        let response = try await send("PUT", key: destination, headers: [("x-amz-copy-source", sourcePath)])
+        // A copy can fail after its 200 has been sent: the error is then in the body.
+        let answer = String(buffer: try await response.body.collect(upTo: 1 << 16))
+        if let code = S3XML.value(of: "Code", in: answer), answer.contains("<Error>") {
+            throw S3Error(status: 200, code: code, message: S3XML.value(of: "Message", in: answer))
+        }
+    }
+
+    /// Removes `key`; removing a missing object is not an error.
+    public func delete(_ key: String) async throws {
+        try await send("DELETE", key: key, allowing: [404]).drain()
+    }
+
+    /// Removes `keys` with one `DeleteObjects` request per thousand; throws when any of them could not be removed.
+    public func delete(keys: [String]) async throws {
+        for start in stride(from: 0, to: keys.count, by: 1000) {
+            let batch = keys[start..<min(start + 1000, keys.count)]
+            let objects = batch.map { "<Object><Key>\(S3XML.escaped(location.keyPrefix + $0))</Key></Object>" }.joined()
+            let document = Data("<Delete><Quiet>true</Quiet>\(objects)</Delete>".utf8)
+            let response = try await send(
+                "POST", key: nil, query: [("delete", "")],
+                headers: [
+                    ("Content-Type", "application/xml"), ("Content-Length", String(document.count)),
+                    ("Content-MD5", Data(Insecure.MD5.hash(data: document)).base64EncodedString()),
+                ],
+                body: .bytes(ByteBuffer(bytes: document)), payloadHash: SHA256.hash(data: document).hex)
+            let answer = String(buffer: try await response.body.collect(upTo: 1 << 20))
+            let failures = S3XML.elements("Error", in: answer)
+            if let first = failures.first {
+                throw S3Error(
+                    status: 200, code: S3XML.value(of: "Code", in: first),
+                    message: "\(failures.count) of \(batch.count) objects were not removed")
+            }
+        }
+    }
+
+    /// One page of a listing: objects under `prefix` and, with a `delimiter`, the folders right under it.
+    public struct Listing: Sendable {
+        public var objects: [(key: String, size: Int)] = []
+        public var folders: [String] = []
+    }
+
+    /// Everything under `prefix` (keys without the location's prefix), all pages read, `pageSize` keys a page at most.
+    public func list(prefix: String, delimiter: String? = nil, pageSize: Int = 1000) async throws -> Listing {
+        var listing = Listing()
+        var continuation: String?
+        repeat {
+            var query = [("list-type", "2"), ("prefix", location.keyPrefix + prefix), ("max-keys", String(pageSize))]
+            if let delimiter { query.append(("delimiter", delimiter)) }
+            if let continuation { query.append(("continuation-token", continuation)) }
+            let response = try await send("GET", key: nil, query: query)
+            let answer = String(buffer: try await response.body.collect(upTo: 16 << 20))
+            for element in S3XML.elements("Contents", in: answer) {
+                guard let key = S3XML.value(of: "Key", in: element) else { continue }
+                listing.objects.append((unprefixed(key), S3XML.value(of: "Size", in: element).flatMap(Int.init) ?? 0))
+            }
+            for element in S3XML.elements("CommonPrefixes", in: answer) {
+                if let folder = S3XML.value(of: "Prefix", in: element) { listing.folders.append(unprefixed(folder)) }
+            }
+            continuation =
+                S3XML.value(of: "IsTruncated", in: answer) == "true" ? S3XML.value(of: "NextContinuationToken", in: answer) : nil
+        } while continuation != nil
+        return listing
+    }
+
+    private func unprefixed(_ key: String) -> String {
+        key.hasPrefix(location.keyPrefix) ? String(key.dropFirst(location.keyPrefix.count)) : key
+    }
+
+    // MARK: - Multipart uploads
+
+    /// Starts a multipart upload of `key`; answers its upload id.
+    public func startMultipartUpload(_ key: String, contentType: String? = nil) async throws -> String {
+        let headers = contentType.map { [("Content-Type", $0)] } ?? []
+        let response = try await send("POST", key: key, query: [("uploads", "")], headers: headers)
+        let answer = String(buffer: try await response.body.collect(upTo: 1 << 16))
+        guard let id = S3XML.value(of: "UploadId", in: answer) else {
+            throw S3Error(status: 200, code: nil, message: "the answer to a new multipart upload named no upload id")
+        }
+        return id
+    }
+
+    /// Uploads part `number` (from 1) of an upload; answers its entity tag, which completing needs.
+    public func uploadPart(
+        _ key: String, uploadID: String, number: Int, body: HTTPClientRequest.Body, length: Int
+    ) async throws -> String {
+        let response = try await send(
+            "PUT", key: key, query: [("partNumber", String(number)), ("uploadId", uploadID)],
+            headers: [("Content-Length", String(length))], body: body)
+        guard let etag = response.headers.first(name: "etag") else {
+            throw S3Error(status: response.status.code, code: nil, message: "an uploaded part came back without an ETag")
+        }
+        return etag
+    }
+
+    /// Joins the uploaded parts into the object; only now does it appear under `key`.
+    public func completeMultipartUpload(_ key: String, uploadID: String, partTags: [String]) async throws {
+        let parts = partTags.enumerated().map {
+            "<Part><PartNumber>\($0.offset + 1)</PartNumber><ETag>\(S3XML.escaped($0.element))</ETag></Part>"
+        }
+        let document = Data("<CompleteMultipartUpload>\(parts.joined())</CompleteMultipartUpload>".utf8)
+        let response = try await send(
+            "POST", key: key, query: [("uploadId", uploadID)],
+            headers: [("Content-Type", "application/xml"), ("Content-Length", String(document.count))],
+            body: .bytes(ByteBuffer(bytes: document)), payloadHash: SHA256.hash(data: document).hex)
+        let answer = String(buffer: try await response.body.collect(upTo: 1 << 16))
+        if answer.contains("<Error>") {
+            throw S3Error(status: 200, code: S3XML.value(of: "Code", in: answer), message: S3XML.value(of: "Message", in: answer))
+        }
+    }
+
+    /// Drops an unfinished upload and the parts it holds; an upload already gone is not an error.
+    public func abortMultipartUpload(_ key: String, uploadID: String) async throws {
+        try await send("DELETE", key: key, query: [("uploadId", uploadID)], allowing: [404]).drain()
+    }
+
+    /// Uploads still open under `prefix`, as (key, upload id, started).
+    public func openMultipartUploads(prefix: String) async throws -> [(key: String, uploadID: String, started: String)] {
+        let response = try await send("GET", key: nil, query: [("uploads", ""), ("prefix", location.keyPrefix + prefix)])
+        let answer = String(buffer: try await response.body.collect(upTo: 16 << 20))
+        return S3XML.elements("Upload", in: answer).compactMap { upload in
+            guard let key = S3XML.value(of: "Key", in: upload), let id = S3XML.value(of: "UploadId", in: upload) else {
+                return nil
+            }
+            return (unprefixed(key), id, S3XML.value(of: "Initiated", in: upload) ?? "")
+        }
+    }
+
+    // MARK: - Presigned URLs
+
+    /// A URL that lets anyone send `method` to `key` for `expires` seconds from `date` (now when nil), with exactly the
+    /// `headers` given (they are signed) and the `query` given (`response-content-disposition`, say).
+    public func presignedURL(
+        method: String, key: String, headers: [(name: String, value: String)] = [], query: [(name: String, value: String)] = [],
+        expires: Int, at date: Date? = nil
+    ) -> String {
+        let request = SignableRequest(
+            method: method, path: location.path(of: key), query: query, headers: [("Host", location.host)] + headers)
+        return location.url(of: signer.presign(request, expires: expires, at: date ?? now()))
+    }
+
+    // MARK: - Sending
+
+    /// The request with its `Host`, payload hash, date and `Authorization` headers.
+    func signedRequest(
+        _ method: String, key: String?, query: [(name: String, value: String)], headers: [(name: String, value: String)],
+        payloadHash: String
+    ) -> SignableRequest {
+        var signable = SignableRequest(
+            method: method, path: location.path(of: key), query: query,
+            headers: [("Host", location.host), ("x-amz-content-sha256", payloadHash)] + headers)
+        signer.sign(&signable, payloadHash: payloadHash, at: now())
+        return signable
+    }
+
+    private func send(
+        _ method: String, key: String?, query: [(name: String, value: String)] = [],
+        headers: [(name: String, value: String)] = [],
+        body: HTTPClientRequest.Body? = nil, payloadHash: String = SigV4Signer.unsignedPayload, allowing: Set<UInt> = []
+    ) async throws -> HTTPClientResponse {
+        let signable = signedRequest(method, key: key, query: query, headers: headers, payloadHash: payloadHash)
+        var request = HTTPClientRequest(url: location.url(of: signable))
+        request.method = HTTPMethod(rawValue: method)
+        for (name, value) in signable.headers where name != "Host" { request.headers.add(name: name, value: value) }
+        if let body { request.body = body }
+        let response = try await http.execute(request, timeout: .hours(6))
+        guard (200..<300).contains(response.status.code) || allowing.contains(response.status.code) else {
+            let answer = method == "HEAD" ? "" : String(buffer: (try? await response.body.collect(upTo: 1 << 16)) ?? ByteBuffer())
+            throw S3Error(
+                status: response.status.code, code: S3XML.value(of: "Code", in: answer),
+                message: S3XML.value(of: "Message", in: answer))
+        }
+        return response
+    }
+}
+
+extension HTTPClientResponse {
+    /// Reads an answer whose body says nothing needed, so that its connection can serve the next request.
+    fileprivate func drain() async throws {
+        for try await _ in body {}
+    }
+}
+
+extension HTTPClient {
+    /// The client for object storage: a transfer may take long, but a connection silent for a minute has failed.
+    public static let objectStorage: HTTPClient = {
+        var configuration = HTTPClient.Configuration()
+        configuration.timeout = .init(connect: .seconds(10), read: .seconds(60))
+        configuration.decompression = .disabled
+        return HTTPClient(eventLoopGroup: HTTPClient.defaultEventLoopGroup, configuration: configuration)
+    }()
+}

@@ -1,0 +1,54 @@
+import ChildProcesses
+import Foundation
+import Synchronization
+
+/// An S3-compatible bucket on loopback: moto's S3 server with every signature checked (`Tests/Tools/s3_server.py`),
+/// started once per test process and shared; each test keeps to a key prefix of its own.
+public struct LoopbackBucket: Sendable {
+    public let endpoint: URL
+    public let bucket: String
+    public let accessKeyID: String
+    public let secretAccessKey: String
+
+    /// The bucket of this test process, started on first use.
+    public static func shared() async throws -> LoopbackBucket {
+        try await starter.value
+    }
+
+    /// A key prefix no other test uses (`test-1a2b3c4d/`).
+    public static func freshPrefix() -> String { "test-\(UUID().uuidString.prefix(8).lowercased())/" }
+
+    /// The `MYDAY_S3_*` settings of a `myday-server` process using this bucket under `prefix`.
+    public func environment(prefix: String) -> [String: String] {
+        [
+            "MYDAY_S3_BUCKET": bucket, "MYDAY_S3_ENDPOINT": endpoint.absoluteString, "MYDAY_S3_REGION": "us-east-1",
+            "MYDAY_S3_ACCESS_KEY_ID": accessKeyID, "MYDAY_S3_SECRET_ACCESS_KEY": secretAccessKey, "MYDAY_S3_PREFIX": prefix,
+        ]
+    }
+
+    public struct Unavailable: Error, CustomStringConvertible {
+        public let reason: String
+        public var description: String { "no loopback bucket: \(reason)" }
+    }
+
+    /// Holds the server for the life of the test process; its lifeline ends it when the process does.
+    private static let process = Mutex<ChildProcess?>(nil)
+    private static let starter = Task<LoopbackBucket, any Error> {
+        guard let python = RepositoryFiles.python else {
+            throw Unavailable(reason: "no .build/python: run scripts/install-python-tools first")
+        }
+        let child = try ChildProcess(python.path, [RepositoryFiles.tool("s3_server.py").path], lifeline: true)
+        process.withLock { $0 = child }
+        let ready = try await child.waitUntil { snapshot -> [String]? in
+            let text = String(decoding: snapshot.standardOutput, as: UTF8.self)
+            guard let line = text.split(separator: "\n").first(where: { $0.hasPrefix("ready ") }) else { return nil }
+            return line.split(separator: " ").map(String.init)
+        }
+        guard ready.count == 5, let port = Int(ready[1]) else {
+            throw Unavailable(reason: "the S3 server said: \(ready.joined(separator: " "))")
+        }
+        return LoopbackBucket(
+            endpoint: URL(string: "http://127.0.0.1:\(port)")!, bucket: ready[2], accessKeyID: ready[3], secretAccessKey: ready[4]
+        )
+    }
+}
