@@ -200,6 +200,7 @@ let package = Package(
             name: "MyDayServerTests",
             dependencies: [
                 "MyDayServer",
+                "ObjectStorage",
                 "MyDayTestSupport",
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "HummingbirdTesting", package: "hummingbird"),

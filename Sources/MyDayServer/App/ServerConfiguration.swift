@@ -85,6 +85,8 @@ public struct ServerConfiguration: Sendable {
     public var rateLimits = RateLimitPolicy()
     /// An S3-compatible bucket for audio and export archives (`MYDAY_S3_*`); nil keeps them under the data directory.
     public var objectStorage: ObjectStorageSettings?
+    /// Files larger than this go to the bucket as multipart uploads of parts this size; tests lower it to S3's 5 MiB.
+    var objectStoragePartBytes = 16 * 1024 * 1024
 
     public init() {}
 

@@ -55,7 +55,9 @@ extension ServerParts {
             return (disk, disk, nil)
         }
         let bucket = S3Client(location: settings.location, credentials: settings.credentials)
-        return (try S3BlobStore(client: bucket, scratch: configuration.scratchDirectory), nil, bucket)
+        var store = try S3BlobStore(client: bucket, scratch: configuration.scratchDirectory)
+        store.partSize = configuration.objectStoragePartBytes
+        return (store, nil, bucket)
     }
 
     /// Apple's token endpoints for the configured team key; nil without one.
