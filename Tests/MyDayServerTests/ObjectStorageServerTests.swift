@@ -1,3 +1,4 @@
+import Configuration
 import Foundation
 import HTTPTypes
 import MyDayTestSupport
@@ -20,9 +21,13 @@ import Testing
             let id = UUID()
             let created = try await api.createAudioEntry(session, id: id, sizeBytes: audio.count)
             let url = try #require(created.uploadURL)
-            #expect(url.hasPrefix("\(bucket.location.endpoint.absoluteString)/\(bucket.location.bucket)/\(bucket.location.keyPrefix)incoming/"))
+            #expect(
+                url.hasPrefix(
+                    "\(bucket.location.endpoint.absoluteString)/\(bucket.location.bucket)/\(bucket.location.keyPrefix)incoming/"))
             #expect(url.contains("X-Amz-SignedHeaders=content-length%3Bcontent-type%3Bhost"))
-            #expect((created.reply.json["upload"] as? [String: Any])?["headers"] as? [String: String] == ["Content-Type": "audio/mp4"])
+            #expect(
+                (created.reply.json["upload"] as? [String: Any])?["headers"] as? [String: String] == ["Content-Type": "audio/mp4"]
+            )
 
             // When other bytes than declared are sent, the bucket refuses them, and completing finds no audio
             #expect(try await api.upload(url, audio + Data([0])).status == .forbidden)
@@ -139,6 +144,43 @@ import Testing
         }
     }
 
+    @Test func housekeepingRemovesLateUploadsAndAbandonedMultipartUploads() async throws {
+        let (server, bucket) = try await TestServer.withBucket(.sqlite)
+        try await server.run { api in
+            // Given a completed entry whose upload URL is used again, and another entry still waiting for its upload
+            let session = try await api.register()
+            let audio = try await TestAudio.m4a()
+            let done = UUID()
+            let created = try await api.createAudioEntry(session, id: done, sizeBytes: audio.count)
+            let url = try #require(created.uploadURL)
+            #expect(try await api.upload(url, audio).status == .ok)
+            try await api.send(.post, "/v1/entries/\(done)/complete", token: session.accessToken, expecting: .ok)
+            #expect(try await api.upload(url, audio).status == .ok)
+            let waiting = try await api.createAndUpload(session, audio)
+            // And an archive's multipart upload nobody finished
+            let abandoned = try await bucket.startMultipartUpload("exports/\(session.userID)/\(UUID().uuidString.lowercased())")
+
+            // When housekeeping runs
+            let swept = try await server.withHousekeeping { try await $0.sweepStrayUploads() }
+            // (moto says every multipart upload began in 2010, so only the cut-off's side of now can be checked here)
+            let old = try await server.withHousekeeping {
+                try await $0.blobs.removeAbandonedWrites(startedBefore: Date().addingTimeInterval(60))
+            }
+
+            // Then the late upload is gone, the waiting one and the audio stay, and the abandoned upload was aborted
+            let user = session.userID
+            #expect(swept == 1)
+            #expect(
+                try await bucket.allKeys() == [
+                    "audio/\(user)/\(done.uuidString.lowercased())", "incoming/\(user)/\(waiting.uuidString.lowercased())",
+                ])
+            #expect(old == 1)
+            #expect(S3BlobStore.time("2026-11-25T10:00:00.000Z") == Date(timeIntervalSince1970: 1_795_600_800))
+            #expect(S3BlobStore.time("2026-11-25T10:00:00Z") == Date(timeIntervalSince1970: 1_795_600_800))
+            #expect(try await bucket.openMultipartUploads(prefix: "").map(\.uploadID).contains(abandoned) == false)
+        }
+    }
+
     @Test func theWebAppMayReachTheBucket() async throws {
         // Given a server whose blobs are in a bucket
         let (server, bucket) = try await TestServer.withBucket(.sqlite)
@@ -152,5 +194,57 @@ import Testing
             #expect(policy.contains("connect-src 'self' \(origin)"))
             #expect(policy.contains("media-src 'self' blob: \(origin)"))
         }
+    }
+}
+
+/// `MYDAY_S3_*` and the standard `AWS_*` variables: all that is needed, or a sentence naming what is wrong.
+@Suite struct ObjectStorageSettingsTests {
+    static func configuration(_ environment: [String: String]) throws -> ServerConfiguration {
+        try ServerConfiguration(reader: ConfigReader(provider: EnvironmentVariablesProvider(environmentVariables: environment)))
+    }
+
+    @Test func aBucketWithItsKeysOrTheDataDirectory() throws {
+        // Without a bucket, blobs stay on disk
+        #expect(try Self.configuration([:]).objectStorage == nil)
+
+        // A bucket on a server of one's own: path-style, the prefix ending in a slash
+        let own = try #require(
+            try Self.configuration([
+                "MYDAY_S3_BUCKET": "diaries", "MYDAY_S3_ENDPOINT": "http://127.0.0.1:9000", "MYDAY_S3_ACCESS_KEY_ID": "id",
+                "MYDAY_S3_SECRET_ACCESS_KEY": "secret", "MYDAY_S3_PREFIX": "myday",
+            ]).objectStorage)
+        #expect(own.location.addressing == .path && own.location.keyPrefix == "myday/" && own.location.region == "us-east-1")
+        #expect(own.location.origin == "http://127.0.0.1:9000")
+        #expect(!"\(own)".contains("secret"))
+
+        // AWS: no endpoint, virtual-hosted, the keys and region from the standard variables
+        let aws = try #require(
+            try Self.configuration([
+                "MYDAY_S3_BUCKET": "diaries", "AWS_REGION": "eu-west-3", "AWS_ACCESS_KEY_ID": "AKIA1",
+                "AWS_SECRET_ACCESS_KEY": "s", "AWS_SESSION_TOKEN": "t",
+            ]).objectStorage)
+        #expect(aws.location.origin == "https://diaries.s3.eu-west-3.amazonaws.com")
+        #expect(aws.credentials == S3Credentials(accessKeyID: "AKIA1", secretAccessKey: "s", sessionToken: "t"))
+    }
+
+    @Test(arguments: [
+        ["MYDAY_S3_ENDPOINT": "http://127.0.0.1:9000"],
+        ["MYDAY_S3_BUCKET": "diaries"],
+        ["MYDAY_S3_BUCKET": "Diaries!", "MYDAY_S3_ACCESS_KEY_ID": "i", "MYDAY_S3_SECRET_ACCESS_KEY": "s"],
+        [
+            "MYDAY_S3_BUCKET": "diaries", "MYDAY_S3_ENDPOINT": "s3.example.com", "MYDAY_S3_ACCESS_KEY_ID": "i",
+            "MYDAY_S3_SECRET_ACCESS_KEY": "s",
+        ],
+        [
+            "MYDAY_S3_BUCKET": "diaries", "MYDAY_S3_ADDRESSING": "sideways", "MYDAY_S3_ACCESS_KEY_ID": "i",
+            "MYDAY_S3_SECRET_ACCESS_KEY": "s",
+        ],
+        [
+            "MYDAY_S3_BUCKET": "diaries", "MYDAY_S3_PREFIX": "/abs", "MYDAY_S3_ACCESS_KEY_ID": "i",
+            "MYDAY_S3_SECRET_ACCESS_KEY": "s",
+        ],
+    ])
+    func incompleteOrWrongSettingsAreNamed(_ environment: [String: String]) {
+        #expect(throws: ConfigurationError.self) { try Self.configuration(environment) }
     }
 }

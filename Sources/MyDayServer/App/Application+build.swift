@@ -18,7 +18,7 @@ public func buildApplication(
         if !applied.isEmpty { logger.info("database migrated", metadata: ["versions": "\(applied)"]) }
     }
     do {
-        parts.diskBlobs?.removeAbandonedUploads()
+        _ = try await parts.diskBlobs?.removeAbandonedWrites(startedBefore: Date().addingTimeInterval(-3600))
         // Services stop in reverse order: the server drains first, then the worker, then the database closes.
         var services: [any Service] = [DatabaseService(driver: parts.driver)]
         var speech: SpeechEngine?

@@ -21,6 +21,8 @@ struct HousekeepingService: Service {
     /// An entry whose upload has not come this long after its upload URL expired is abandoned: an upload that started
     /// just before the expiry may still be streaming until then.
     static let uploadGrace: TimeInterval = 3600
+    /// A blob write (an archive's multipart upload, say) unfinished this long after it began was abandoned.
+    static let abandonedWriteAge: TimeInterval = 24 * 3600
 
     func run() async throws {
         // A graceful shutdown cancels the wait between rounds (and a round under way).
@@ -42,7 +44,10 @@ struct HousekeepingService: Service {
     func round(now: Date = Date()) async throws {
         try await deleteExpiredArchives(now: now)
         try await sweepAbandonedUploads(now: now)
+        try await sweepStrayUploads()
         try await deleteFoldersOfGoneAccounts()
+        let unfinished = try await blobs.removeAbandonedWrites(startedBefore: now.addingTimeInterval(-Self.abandonedWriteAge))
+        if unfinished > 0 { logger.info("unfinished blob writes removed", metadata: ["count": "\(unfinished)"]) }
         pruneOutbox(now: now)
     }
 
@@ -71,6 +76,21 @@ struct HousekeepingService: Service {
             if incoming.count < 100 { break }
         }
         if count > 0 { logger.info("abandoned uploads removed", metadata: ["count": "\(count)"]) }
+        return count
+    }
+
+    /// Removes uploads that arrived after their entry stopped waiting for one (it was completed or deleted): a client
+    /// may PUT again with a URL that has not expired, and such bytes belong to nothing. Answers how many.
+    @discardableResult
+    func sweepStrayUploads() async throws -> Int {
+        var count = 0
+        for key in try await blobs.keys(under: "incoming") {
+            let audioKey = "audio/" + key.dropFirst("incoming/".count)
+            guard try await entries.entry(audioKey: audioKey)?.status != .pendingUpload else { continue }
+            try await blobs.delete(key: key)
+            count += 1
+        }
+        if count > 0 { logger.info("stray uploads removed", metadata: ["count": "\(count)"]) }
         return count
     }
 

@@ -27,6 +27,13 @@ protocol BlobStore: Sendable {
     /// The names of the folders right under `prefix` (`audio`, say: one per user); none when it does not exist.
     func folders(under prefix: String) async throws -> [String]
 
+    /// The keys of every blob under the folder `prefix` (`incoming`, say), at any depth.
+    func keys(under prefix: String) async throws -> [String]
+
+    /// Removes writes a crash or a failure left unfinished (partial files, open multipart uploads) that started before
+    /// `date`; answers how many.
+    func removeAbandonedWrites(startedBefore date: Date) async throws -> Int
+
     /// Runs `body` with a local file holding the blob (for tools such as ffprobe).
     func withLocalFile<T: Sendable>(key: String, _ body: (URL) async throws -> T) async throws -> T
 }

@@ -114,9 +114,24 @@ struct DiskBlobStore: BlobStore {
         return try await body(URL(fileURLWithPath: path))
     }
 
+    func keys(under prefix: String) async throws -> [String] {
+        guard BlobKey.isWellFormed(prefix + "/x") else { throw BlobStoreError.notFound }
+        let folder = root.appendingPathComponent(prefix, isDirectory: true).path
+        let enumerator = FileManager.default.enumerator(
+            at: URL(fileURLWithPath: folder, isDirectory: true), includingPropertiesForKeys: [.isRegularFileKey])
+        var keys: [String] = []
+        while let url = enumerator?.nextObject() as? URL {
+            guard (try? url.resourceValues(forKeys: [.isRegularFileKey]).isRegularFile) == true else { continue }
+            let key = prefix + "/" + url.path.dropFirst(folder.count + 1)
+            if BlobKey.isWellFormed(key) { keys.append(key) }
+        }
+        return keys
+    }
+
     /// Removes partial uploads that a crash left behind; they never became blobs.
-    func removeAbandonedUploads(olderThan age: TimeInterval = 3600) {
-        FileManager.default.removeFiles(in: temporaryDirectory, endingWith: ".part", olderThan: age)
+    func removeAbandonedWrites(startedBefore date: Date) async throws -> Int {
+        FileManager.default.removeFiles(
+            in: temporaryDirectory, endingWith: ".part", olderThan: Date().timeIntervalSince(date))
     }
 
     /// fsync, so a rename never points at bytes still in the page cache.

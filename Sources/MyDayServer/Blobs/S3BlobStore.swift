@@ -106,6 +106,27 @@ struct S3BlobStore: BlobStore {
         }
     }
 
+    func keys(under prefix: String) async throws -> [String] {
+        try await client.list(prefix: prefix + "/").objects.map(\.key)
+    }
+
+    /// Aborts multipart uploads begun before `date` that nobody finished (a worker killed while writing an archive).
+    func removeAbandonedWrites(startedBefore date: Date) async throws -> Int {
+        var aborted = 0
+        for upload in try await client.openMultipartUploads(prefix: "") {
+            guard let started = S3BlobStore.time(upload.started), started < date else { continue }
+            try await client.abortMultipartUpload(upload.key, uploadID: upload.uploadID)
+            aborted += 1
+        }
+        return aborted
+    }
+
+    /// A time as S3 writes it (`2026-11-25T10:00:00.000Z`).
+    static func time(_ text: String) -> Date? {
+        (try? Date.ISO8601FormatStyle(includingFractionalSeconds: true).parse(text))
+            ?? (try? Date.ISO8601FormatStyle().parse(text))
+    }
+
     /// Downloads the object to the scratch folder (no more bytes than its size said when asked), runs `body` with the
     /// file, and removes it.
     func withLocalFile<T: Sendable>(key: String, _ body: (URL) async throws -> T) async throws -> T {

@@ -91,7 +91,9 @@ struct APIClient: Sendable {
         if let body { request.body = .bytes(body) }
         let response = try await HTTPClient.notFollowingRedirects.execute(request, timeout: .seconds(120))
         var fields = HTTPFields()
-        for (name, value) in response.headers { if let name = HTTPField.Name(name) { fields.append(.init(name: name, value: value)) } }
+        for (name, value) in response.headers {
+            if let name = HTTPField.Name(name) { fields.append(.init(name: name, value: value)) }
+        }
         let answer = try await response.body.collect(upTo: 256 << 20)
         return (HTTPResponse(status: .init(code: Int(response.status.code)), headerFields: fields), answer)
     }

@@ -13,7 +13,8 @@ extension TestServer {
         let loopback = try await LoopbackBucket.shared()
         let settings = ObjectStorageSettings(
             location: S3Location(
-                bucket: loopback.bucket, endpoint: loopback.endpoint, region: "us-east-1", keyPrefix: LoopbackBucket.freshPrefix()),
+                bucket: loopback.bucket, endpoint: loopback.endpoint, region: "us-east-1", keyPrefix: LoopbackBucket.freshPrefix()
+            ),
             credentials: S3Credentials(accessKeyID: loopback.accessKeyID, secretAccessKey: loopback.secretAccessKey))
         let server = try await make(database) {
             $0.objectStorage = settings
