@@ -13,7 +13,7 @@ struct MyDayServerCommand: AsyncParsableCommand {
         commandName: "myday-server",
         abstract: "The My Day API server.",
         discussion: "Settings come from MYDAY_* environment variables; see the README.",
-        subcommands: [Serve.self, Worker.self, Migrate.self, Transcribe.self],
+        subcommands: [Serve.self, Worker.self, Migrate.self, MigrateBlobs.self, Transcribe.self],
         defaultSubcommand: Serve.self
     )
 }
@@ -62,6 +62,26 @@ struct Migrate: AsyncParsableCommand {
                 applied.isEmpty
                     ? "Schema is up to date at version \(version)." : "Applied \(applied); schema is at version \(version).")
         }
+    }
+}
+
+struct MigrateBlobs: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "migrate-blobs",
+        abstract: "Copy the audio and export archives of the data directory into the bucket of MYDAY_S3_*.",
+        discussion: """
+            Blobs already in the bucket with the same size and SHA-256 are skipped, so running it again carries on \
+            where it stopped. Stop the server first (or run it again after the last upload), then start it with MYDAY_S3_*.
+            """)
+
+    @Option(help: "The folder of the disk blob store (default: the data directory's blobs).")
+    var from: String?
+
+    func run() async throws {
+        let (configuration, _) = try CommandSettings.load()
+        let migration = try BlobMigration(configuration: configuration, from: from.map { URL(fileURLWithPath: $0) })
+        let report = try await migration.run { print($0) }
+        print("Done: \(report).")
     }
 }
 

@@ -36,22 +36,32 @@ public struct S3Client: Sendable {
     public struct ObjectInfo: Sendable, Equatable {
         public let size: Int
         public let etag: String?
+        /// The object's user metadata (`x-amz-meta-*`), by name without the prefix.
+        public var metadata: [String: String] = [:]
     }
 
-    /// The object's size and entity tag; nil when there is none.
+    /// The object's size, entity tag and metadata; nil when there is none.
     public func head(_ key: String) async throws -> ObjectInfo? {
         let response = try await send("HEAD", key: key, allowing: [404])
         guard response.status != .notFound else { return nil }
+        var metadata: [String: String] = [:]
+        for (name, value) in response.headers where name.lowercased().hasPrefix("x-amz-meta-") {
+            metadata[String(name.lowercased().dropFirst("x-amz-meta-".count))] = value
+        }
         return ObjectInfo(
             size: response.headers.first(name: "content-length").flatMap(Int.init) ?? 0,
-            etag: response.headers.first(name: "etag"))
+            etag: response.headers.first(name: "etag"), metadata: metadata)
     }
 
-    /// Stores `length` bytes of `body` as `key`; nothing is visible under it until every byte has arrived.
-    public func put(_ key: String, body: HTTPClientRequest.Body, length: Int, contentType: String? = nil) async throws {
+    /// Stores `length` bytes of `body` as `key`; nothing is visible under it until every byte has arrived. `headers`
+    /// may add `Content-MD5` (the service then refuses bytes that changed on the way) and `x-amz-meta-*` metadata.
+    public func put(
+        _ key: String, body: HTTPClientRequest.Body, length: Int, contentType: String? = nil,
+        headers extra: [(name: String, value: String)] = []
+    ) async throws {
         var headers = [("Content-Length", String(length))]
         if let contentType { headers.append(("Content-Type", contentType)) }
-        try await send("PUT", key: key, headers: headers, body: body).drain()
+        try await send("PUT", key: key, headers: headers + extra, body: body).drain()
     }
 
     /// The object's bytes (those in `range` when given), streamed; throws `S3Error` with status 404 when it is missing.
@@ -135,8 +145,10 @@ public struct S3Client: Sendable {
     // MARK: - Multipart uploads
 
     /// Starts a multipart upload of `key`; answers its upload id.
-    public func startMultipartUpload(_ key: String, contentType: String? = nil) async throws -> String {
-        let headers = contentType.map { [("Content-Type", $0)] } ?? []
+    public func startMultipartUpload(
+        _ key: String, contentType: String? = nil, headers extra: [(name: String, value: String)] = []
+    ) async throws -> String {
+        let headers = (contentType.map { [("Content-Type", $0)] } ?? []) + extra
         let response = try await send("POST", key: key, query: [("uploads", "")], headers: headers)
         let answer = String(buffer: try await response.body.collect(upTo: 1 << 16))
         guard let id = S3XML.value(of: "UploadId", in: answer) else {
@@ -145,13 +157,15 @@ public struct S3Client: Sendable {
         return id
     }
 
-    /// Uploads part `number` (from 1) of an upload; answers its entity tag, which completing needs.
+    /// Uploads part `number` (from 1) of an upload, checked against `contentMD5` (base64) when given; answers its
+    /// entity tag, which completing needs.
     public func uploadPart(
-        _ key: String, uploadID: String, number: Int, body: HTTPClientRequest.Body, length: Int
+        _ key: String, uploadID: String, number: Int, body: HTTPClientRequest.Body, length: Int, contentMD5: String? = nil
     ) async throws -> String {
+        var headers = [("Content-Length", String(length))]
+        if let contentMD5 { headers.append(("Content-MD5", contentMD5)) }
         let response = try await send(
-            "PUT", key: key, query: [("partNumber", String(number)), ("uploadId", uploadID)],
-            headers: [("Content-Length", String(length))], body: body)
+            "PUT", key: key, query: [("partNumber", String(number)), ("uploadId", uploadID)], headers: headers, body: body)
         guard let etag = response.headers.first(name: "etag") else {
             throw S3Error(status: response.status.code, code: nil, message: "an uploaded part came back without an ETag")
         }

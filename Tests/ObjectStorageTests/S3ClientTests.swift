@@ -1,4 +1,5 @@
 import AsyncHTTPClient
+import Crypto
 import Foundation
 import MyDayTestSupport
 import NIOCore
@@ -91,6 +92,26 @@ import Testing
         #expect(Array(read.readableBytesView) == bytes)
         #expect(try await s3.head("exports/u/y") == nil)
         #expect(try await s3.openMultipartUploads(prefix: "exports/").map(\.key).contains("exports/u/y") == false)
+    }
+
+    @Test func bytesThatChangedOnTheWayAreRefused() async throws {
+        // Given bytes sent with the MD5 of other bytes, whole and as a part
+        let s3 = try await Self.client()
+        let otherMD5 = Data(Insecure.MD5.hash(data: Data("other".utf8))).base64EncodedString()
+        let id = try await s3.startMultipartUpload("exports/u/x")
+
+        // Then the service refuses both, and stores nothing
+        await #expect(throws: S3Error.self) {
+            try await s3.put(
+                "audio/u/e", body: .bytes(ByteBuffer(string: "hello")), length: 5, headers: [("Content-MD5", otherMD5)])
+        }
+        await #expect(throws: S3Error.self) {
+            _ = try await s3.uploadPart(
+                "exports/u/x", uploadID: id, number: 1, body: .bytes(ByteBuffer(string: "hello")), length: 5,
+                contentMD5: otherMD5)
+        }
+        #expect(try await s3.head("audio/u/e") == nil)
+        try await s3.abortMultipartUpload("exports/u/x", uploadID: id)
     }
 
     @Test func aWrongSecretIsRefused() async throws {

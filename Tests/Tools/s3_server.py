@@ -3,12 +3,15 @@
 moto checks header-signed requests itself once an IAM user, an access key and a policy exist (it lets the first few
 requests through unsigned to make them). It cannot check presigned URLs, so a small front on the port the tests use
 checks those with botocore's own signer (signature, signed headers, expiry), then sends them on to moto signed in
-headers; header-signed requests pass through to moto unchanged, Host header and all.
+headers; header-signed requests pass through to moto unchanged, Host header and all. moto ignores Content-MD5, so the
+front checks it as S3 does (400 BadDigest).
 
 Prints "ready PORT BUCKET ACCESS_KEY SECRET_KEY" once the bucket exists; runs until its standard input closes.
 """
 
+import base64
 import datetime
+import hashlib
 import http.client
 import json
 import os
@@ -58,7 +61,10 @@ class Front(BaseHTTPRequestHandler):
         path, _, query = self.path.partition("?")
         pairs = urllib.parse.parse_qsl(query, keep_blank_values=True)
         params = dict(pairs)
-        if "X-Amz-Signature" in params:
+        digest = self.headers.get("Content-MD5")
+        if digest is not None and base64.b64encode(hashlib.md5(body).digest()).decode() != digest:
+            self.answer(400, {"Content-Type": "application/xml"}, error("BadDigest", "The Content-MD5 does not match."))
+        elif "X-Amz-Signature" in params:
             problem = self.presign_problem(path, pairs, params)
             if problem:
                 self.answer(403, {"Content-Type": "application/xml"}, error(*problem))

@@ -1,4 +1,5 @@
 import AsyncHTTPClient
+import Crypto
 import Foundation
 import NIOCore
 import ObjectStorage
@@ -40,28 +41,41 @@ struct S3BlobStore: BlobStore {
 
     func store(fileAt url: URL, key: String) async throws -> Int {
         defer { try? FileManager.default.removeItem(at: url) }
+        return try await upload(fileAt: url, key: key)
+    }
+
+    /// Uploads `file` as `key`, leaving the file in place: in one `PUT` up to `partSize`, else in parts. Given the file's
+    /// SHA-256, each request carries its bytes' MD5, which the service verifies on arrival, and the object keeps the
+    /// SHA-256 as `x-amz-meta-sha256`. Answers the size.
+    @discardableResult
+    func upload(fileAt url: URL, key: String, sha256: String? = nil) async throws -> Int {
         let size = try Self.size(of: url)
+        let checked = sha256 != nil
         try await FileSystem.shared.withFileHandle(forReadingAt: FilePath(url.path)) { file in
+            let metadata = sha256.map { [(name: "x-amz-meta-sha256", value: $0)] } ?? []
             guard size > partSize else {
-                try await client.put(key, body: Self.body(file, range: 0..<Int64(size)), length: size)
+                let md5 = checked ? [(name: "Content-MD5", value: try await Self.md5(file, range: 0..<Int64(size)))] : []
+                try await client.put(key, body: Self.body(file, range: 0..<Int64(size)), length: size, headers: md5 + metadata)
                 return
             }
-            try await uploadInParts(file, size: size, key: key)
+            try await uploadInParts(file, size: size, key: key, checked: checked, metadata: metadata)
         }
         return size
     }
 
     /// A multipart upload of `file`, part after part; an upload that fails is aborted, so no parts are left to pay for.
-    private func uploadInParts(_ file: ReadFileHandle, size: Int, key: String) async throws {
-        let uploadID = try await client.startMultipartUpload(key)
+    private func uploadInParts(
+        _ file: ReadFileHandle, size: Int, key: String, checked: Bool, metadata: [(name: String, value: String)]
+    ) async throws {
+        let uploadID = try await client.startMultipartUpload(key, headers: metadata)
         do {
             var tags: [String] = []
             for (index, start) in stride(from: 0, to: size, by: partSize).enumerated() {
-                let end = min(start + partSize, size)
+                let range = Int64(start)..<Int64(min(start + partSize, size))
                 tags.append(
                     try await client.uploadPart(
-                        key, uploadID: uploadID, number: index + 1, body: Self.body(file, range: Int64(start)..<Int64(end)),
-                        length: end - start))
+                        key, uploadID: uploadID, number: index + 1, body: Self.body(file, range: range), length: range.count,
+                        contentMD5: checked ? try await Self.md5(file, range: range) : nil))
             }
             try await client.completeMultipartUpload(key, uploadID: uploadID, partTags: tags)
         } catch {
@@ -74,7 +88,25 @@ struct S3BlobStore: BlobStore {
         .stream(file.readChunks(in: range, chunkLength: .kibibytes(256)), length: .known(Int64(range.count)))
     }
 
-    private static func size(of url: URL) throws -> Int {
+    /// The SHA-256 of a file, in hex.
+    static func sha256(of url: URL) async throws -> String {
+        try await FileSystem.shared.withFileHandle(forReadingAt: FilePath(url.path)) { file in
+            var hash = SHA256()
+            for try await chunk in file.readChunks(chunkLength: .mebibytes(1)) { hash.update(data: chunk.readableBytesView) }
+            return hash.finalize().hex
+        }
+    }
+
+    /// The MD5 of `range` of the file, in base64, as `Content-MD5` wants it.
+    private static func md5(_ file: ReadFileHandle, range: Range<Int64>) async throws -> String {
+        var hash = Insecure.MD5()
+        for try await chunk in file.readChunks(in: range, chunkLength: .mebibytes(1)) {
+            hash.update(data: chunk.readableBytesView)
+        }
+        return Data(hash.finalize()).base64EncodedString()
+    }
+
+    static func size(of url: URL) throws -> Int {
         try (FileManager.default.attributesOfItem(atPath: url.path)[.size] as? Int) ?? 0
     }
 
