@@ -26,6 +26,7 @@ bench:
 	bench/export
 	bench/kit
 	bench/web
+	bench/scaleout
 
 ## Regenerates the code made from Sources/MyDayAPI/openapi.yaml (types, client, server stubs) after it changed.
 generate:

@@ -124,21 +124,24 @@ extension APIHandler {
             guard case .json(let json) = body, let sent = json.transcript else { return nil }
             return try ClientTranscript.validated(sent)
         }
-        guard try await claimCompletion(of: entry, userID: user.id) else {
+        guard let claimed = try await claimCompletion(of: entry, userID: user.id) else {
             // Completed already (by this request's earlier attempt, say): answer the entry as it is now.
             return .ok(.init(body: .json(Self.schema(try await ownedEntry(input.path.id)))))
         }
         let uploaded: EntryRecord
         do {
-            let duration = try await checkUploadedAudio(of: entry, key: key)
-            try transcript?.check(fitsWithin: duration ?? entry.durationSeconds)
-            guard
-                let marked = try await entries.markUploaded(
-                    id: entry.id, userID: user.id, pipeline: pipeline, clientTranscript: transcript, durationSeconds: duration)
-            else {
-                throw APIError.notFound
+            uploaded = try await holdingCompletion(of: entry.id, claimedUntil: claimed) {
+                let duration = try await checkUploadedAudio(of: entry, key: key)
+                try transcript?.check(fitsWithin: duration ?? entry.durationSeconds)
+                guard
+                    let marked = try await entries.markUploaded(
+                        id: entry.id, userID: user.id, pipeline: pipeline, clientTranscript: transcript,
+                        durationSeconds: duration)
+                else {
+                    throw APIError.notFound
+                }
+                return marked
             }
-            uploaded = marked
         } catch {
             try? await entries.releaseCompletion(id: entry.id)
             throw error
@@ -165,19 +168,49 @@ extension APIHandler {
         return entry
     }
 
-    /// Takes this entry's completion for this request, waiting while another request (on any node) holds it; false
-    /// once the entry no longer waits for its upload.
-    private func claimCompletion(of entry: EntryRecord, userID: UUID) async throws -> Bool {
-        let lease = 120_000
-        let deadline = ContinuousClock.now + .milliseconds(lease)
+    /// How long a completion claim lasts unless renewed: a node that dies while checking an upload holds it no longer.
+    static let completionLease = 15_000
+
+    /// Takes this entry's completion for this request, waiting while another request (on any node) holds it; answers
+    /// until when it holds it, or nil once the entry no longer waits for its upload.
+    private func claimCompletion(of entry: EntryRecord, userID: UUID) async throws -> Int? {
+        let deadline = ContinuousClock.now + .seconds(120)
         while true {
             let now = StoredTime.now()
-            if try await entries.claimCompletion(id: entry.id, userID: userID, until: now + lease, now: now) { return true }
-            guard try await ownedEntry(entry.id.lowercased).status == .pendingUpload else { return false }
+            if try await entries.claimCompletion(id: entry.id, userID: userID, until: now + Self.completionLease, now: now) {
+                return now + Self.completionLease
+            }
+            guard try await ownedEntry(entry.id.lowercased).status == .pendingUpload else { return nil }
             guard ContinuousClock.now < deadline else {
                 throw APIError.conflict("This upload is still being checked; try again in a moment.")
             }
             try await Task.sleep(for: .milliseconds(200))
+        }
+    }
+
+    /// Runs `body` while renewing this request's completion claim every third of its lease, so that a long check
+    /// keeps it and a crashed node's claim ends soon.
+    private func holdingCompletion<T: Sendable>(
+        of id: UUID, claimedUntil: Int, _ body: @Sendable @escaping () async throws -> T
+    ) async throws -> T {
+        try await withThrowingTaskGroup(of: T?.self) { group in
+            group.addTask {
+                var held = claimedUntil
+                while true {
+                    try await Task.sleep(for: .milliseconds(Self.completionLease / 3))
+                    let until = StoredTime.now() + Self.completionLease
+                    guard try await entries.renewCompletion(id: id, held: held, until: until) else { return nil }
+                    held = until
+                }
+            }
+            group.addTask { try await body() }
+            while let finished = try await group.next() {
+                if let value = finished {
+                    group.cancelAll()
+                    return value
+                }
+            }
+            throw CancellationError()
         }
     }
 

@@ -162,6 +162,19 @@ struct EntryStore: Sendable {
         }
     }
 
+    /// Extends a completion claim this request still holds (its `completing_until` is still `held`) to `until`; false
+    /// when it holds it no more.
+    func renewCompletion(id: UUID, held: Int, until: Int) async throws -> Bool {
+        try await driver.write { db in
+            try await db.raw(
+                """
+                UPDATE entries SET completing_until = \(bind: until)
+                WHERE id = \(bind: id.lowercased) AND completing_until = \(bind: held) RETURNING id
+                """
+            ).first() != nil
+        }
+    }
+
     /// Gives up the right `claimCompletion` took (the upload was refused).
     func releaseCompletion(id: UUID) async throws {
         try await driver.write { db in
