@@ -19,6 +19,30 @@ def server():
     shutil.rmtree(data, ignore_errors=True)
 
 
+@pytest.fixture
+def bucket():
+    """An S3-compatible bucket on loopback that checks every signature (Tests/Tools/s3_server.py): a dict with its
+    settings for myday-server and a boto3 client (for its CORS rule and a look inside)."""
+    import subprocess
+    import sys
+
+    import boto3
+
+    tool = os.path.join(os.path.dirname(__file__), "..", "Tools", "s3_server.py")
+    process = subprocess.Popen([sys.executable, tool], stdout=subprocess.PIPE, stdin=subprocess.PIPE, text=True)
+    _, port, name, key, secret = process.stdout.readline().split()
+    endpoint = f"http://127.0.0.1:{port}"
+    yield {
+        "settings": {"MYDAY_S3_BUCKET": name, "MYDAY_S3_ENDPOINT": endpoint, "MYDAY_S3_ACCESS_KEY_ID": key,
+                     "MYDAY_S3_SECRET_ACCESS_KEY": secret, "MYDAY_S3_REGION": "us-east-1"},
+        "client": boto3.client("s3", endpoint_url=endpoint, region_name="us-east-1", aws_access_key_id=key,
+                               aws_secret_access_key=secret),
+        "name": name, "endpoint": endpoint,
+    }
+    process.stdin.close()
+    process.wait(timeout=30)
+
+
 @pytest.fixture(scope="session")
 def speech():
     """A WAV of a diary sentence, spoken with a pause after it, for the fake microphone (Chromium loops it)."""

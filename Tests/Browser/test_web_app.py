@@ -972,3 +972,34 @@ def test_search_finds_marks_filters_and_pages(server, browser):
     wait(driver, lambda d: d.find_element(By.CSS_SELECTOR, "[data-slot=no-matches]").is_displayed(), message="no 'No matches' offline")
     look(driver, "library-search-offline")
     network(driver)
+
+
+def test_a_recording_goes_to_the_bucket_and_plays_from_it(bucket, browser):
+    # Given a server whose blobs live in a bucket, and the bucket's CORS rule for the server's origin (docs/deploy.md)
+    data = tempfile.mkdtemp(prefix="myday-web-")
+    server = Server(data, **bucket["settings"])
+    try:
+        bucket["client"].put_bucket_cors(Bucket=bucket["name"], CORSConfiguration={"CORSRules": [{
+            "AllowedOrigins": [server.url], "AllowedMethods": ["PUT", "GET", "HEAD"], "AllowedHeaders": ["Content-Type"],
+            "ExposeHeaders": ["ETag"], "MaxAgeSeconds": 3600}]})
+        driver = browser
+        register(driver, server)
+        # When a recording is made, then it is uploaded to the bucket (the page may reach it) and transcribed
+        record_seconds(driver, 3)
+        wait(driver, lambda d: [e["status"] for e in server_entries(server, d)] == ["transcribed"],
+             message="the recording was not uploaded to the bucket and transcribed")
+        keys = [item["Key"] for item in bucket["client"].list_objects_v2(Bucket=bucket["name"]).get("Contents", [])]
+        assert len(keys) == 1 and keys[0].startswith("audio/"), keys
+        # And it plays from the bucket in the entry's page
+        driver.find_element(By.CSS_SELECTOR, "[aria-label=Library]").click()
+        click(driver, ".entry")
+        audio = driver.find_element(By.CSS_SELECTOR, "[data-slot=audio]")
+        wait(driver, lambda d: (audio.get_attribute("src") or "").startswith(bucket["endpoint"]),
+             message="the audio does not come from the bucket")
+        wait(driver, lambda d: d.execute_script("return Number.isFinite(arguments[0].duration) && arguments[0].duration > 0", audio),
+             message="the bucket's audio does not play")
+        refused = [entry["message"] for entry in driver.get_log("browser") if "Content Security Policy" in entry["message"]]
+        assert not refused, refused
+    finally:
+        server.stop()
+        shutil.rmtree(data, ignore_errors=True)

@@ -4,7 +4,8 @@ moto checks header-signed requests itself once an IAM user, an access key and a 
 requests through unsigned to make them). It cannot check presigned URLs, so a small front on the port the tests use
 checks those with botocore's own signer (signature, signed headers, expiry), then sends them on to moto signed in
 headers; header-signed requests pass through to moto unchanged, Host header and all. moto ignores Content-MD5, so the
-front checks it as S3 does (400 BadDigest).
+front checks it as S3 does (400 BadDigest), and it answers browsers' CORS preflights from the bucket's CORS rules
+(moto, checking signatures, refuses them).
 
 Prints "ready PORT BUCKET ACCESS_KEY SECRET_KEY" once the bucket exists; runs until its standard input closes.
 """
@@ -133,6 +134,12 @@ class Front(BaseHTTPRequestHandler):
         connection.close()
 
     def answer(self, status: int, headers: dict, body: bytes) -> None:
+        rule = self.cors_rule(self.command) if self.command != "OPTIONS" else None
+        if rule is not None:
+            headers = dict(headers)
+            headers["Access-Control-Allow-Origin"] = self.headers["Origin"]
+            headers["Access-Control-Expose-Headers"] = ", ".join(rule.get("ExposeHeaders", []))
+            headers["Vary"] = "Origin"
         self.send_response(status)
         for name, value in headers.items():
             if name.lower() not in ("server", "date"):
@@ -141,6 +148,38 @@ class Front(BaseHTTPRequestHandler):
             self.send_header("Content-Length", str(len(body)))
         self.end_headers()
         self.wfile.write(body)
+
+    def do_OPTIONS(self) -> None:
+        """A browser's CORS preflight, answered from the bucket's CORS rules as S3 does (moto, checking signatures,
+        cannot: a preflight carries none)."""
+        rule = self.cors_rule(self.headers.get("Access-Control-Request-Method", ""))
+        requested = [h.strip().lower() for h in self.headers.get("Access-Control-Request-Headers", "").split(",") if h.strip()]
+        allowed = [h.lower() for h in (rule or {}).get("AllowedHeaders", [])]
+        if rule is None or any(h not in allowed and "*" not in allowed for h in requested):
+            self.answer(403, {"Content-Type": "application/xml"}, error("AccessForbidden", "CORSResponse: not allowed."))
+            return
+        self.answer(200, {
+            "Access-Control-Allow-Origin": self.headers["Origin"],
+            "Access-Control-Allow-Methods": ", ".join(rule["AllowedMethods"]),
+            "Access-Control-Allow-Headers": ", ".join(requested),
+            "Access-Control-Max-Age": str(rule.get("MaxAgeSeconds", 0)),
+            "Vary": "Origin, Access-Control-Request-Headers, Access-Control-Request-Method",
+        }, b"")
+
+    def cors_rule(self, method: str) -> dict | None:
+        """The bucket's first CORS rule that lets this request's Origin use `method`."""
+        origin = self.headers.get("Origin")
+        if not origin:
+            return None
+        bucket = self.path.split("?")[0].split("/")[1]
+        try:
+            rules = self.storage.get_bucket_cors(Bucket=bucket)["CORSRules"]
+        except Exception:
+            return None
+        for rule in rules:
+            if (origin in rule["AllowedOrigins"] or "*" in rule["AllowedOrigins"]) and method in rule["AllowedMethods"]:
+                return rule
+        return None
 
     do_GET = do_PUT = do_POST = do_DELETE = do_HEAD = handle_any
 
@@ -167,6 +206,13 @@ def main() -> None:
     ).create_bucket(Bucket=BUCKET)
     Front.moto_port = moto_port
     Front.credentials = credentials
+    Front.storage = boto3.client(
+        "s3",
+        endpoint_url=endpoint,
+        region_name=REGION,
+        aws_access_key_id=credentials.access_key,
+        aws_secret_access_key=credentials.secret_key,
+    )
     front = ThreadingHTTPServer(("127.0.0.1", 0), Front)
     front.daemon_threads = True
     threading.Thread(target=front.serve_forever, daemon=True).start()

@@ -71,6 +71,31 @@ import Testing
         #expect(try firstStore.entries().count == 2)
     }
 
+    @Test func aServerWithABucketTakesTheRecordingThereAndTranscribesIt() async throws {
+        // Given a server whose blobs live in a bucket (it then serves no upload route of its own)
+        let bucket = try await LoopbackBucket.shared()
+        let server = try await ServerProcess(
+            dataDirectory: Given.folder(),
+            environment: bucket.environment(prefix: LoopbackBucket.freshPrefix()).merging(["MYDAY_WORKERS": "1"]) { $1 })
+        let client = CommandLineClient(home: Given.folder(), server: server.url)
+        #expect(try await client.run(["register", "--email", "bucket@example.com"]).status == 0)
+
+        // When a recording is added with the CLI
+        let file = Given.folder().appendingPathComponent("day.m4a")
+        try await TestSpeech.m4a(spoken[0], silenceAfter: 1).write(to: file)
+        let added = try await client.run(["add", file.path])
+
+        // Then it went to the bucket's presigned URL, was completed, and is transcribed from there
+        #expect(added.status == 0, "\(added.errorText)")
+        let store = try LocalStore(path: client.home.appendingPathComponent("myday.sqlite").path)
+        #expect(try store.pendingUploads().isEmpty)
+        try await pollUntil("the recording is transcribed", deadline: .seconds(180), every: .milliseconds(500)) {
+            try await client.run(["sync"])
+            return try store.entries().allSatisfy { $0.state == .transcribed }
+        }
+        #expect(!(try store.entries().first?.transcriptRaw ?? "").isEmpty)
+    }
+
     @Test func searchFindsMarksFiltersAndFallsBackToTheDevice() async throws {
         let data = Given.folder()
         let server = try await ServerProcess(dataDirectory: data)
