@@ -4,7 +4,8 @@ import Foundation
 import NIOCore
 import NIOHTTP1
 
-/// An S3 answer other than success: its status and, when it sent one, S3's error code (`NoSuchKey`, `AccessDenied`).
+/// An S3 answer other than success: its status and, when it sent one, S3's error code (`NoSuchKey`, `AccessDenied`);
+/// status 0 when the service did not answer at all.
 public struct S3Error: Error, CustomStringConvertible, Equatable {
     public let status: UInt
     public let code: String?
@@ -242,7 +243,12 @@ public struct S3Client: Sendable {
         request.method = HTTPMethod(rawValue: method)
         for (name, value) in signable.headers where name != "Host" { request.headers.add(name: name, value: value) }
         if let body { request.body = body }
-        let response = try await http.execute(request, timeout: .hours(6))
+        let response: HTTPClientResponse
+        do {
+            response = try await http.execute(request, timeout: .hours(6))
+        } catch {
+            throw S3Error(status: 0, code: "Unreachable", message: "\(location.host) did not answer: \(error)")
+        }
         guard (200..<300).contains(response.status.code) || allowing.contains(response.status.code) else {
             let answer = method == "HEAD" ? "" : String(buffer: (try? await response.body.collect(upTo: 1 << 16)) ?? ByteBuffer())
             throw S3Error(

@@ -181,6 +181,30 @@ import Testing
         }
     }
 
+    @Test func anUnreachableBucketAnswers503AndChangesNothing() async throws {
+        // Given a server whose bucket does not answer (a closed port)
+        let server = try await TestServer.make(.sqlite) {
+            $0.objectStorage = ObjectStorageSettings(
+                location: S3Location(bucket: "gone", endpoint: URL(string: "http://127.0.0.1:9")!, region: "us-east-1"),
+                credentials: S3Credentials(accessKeyID: "id", secretAccessKey: "secret"))
+        }
+        try await server.run { api in
+            let session = try await api.register()
+            let id = UUID()
+            _ = try await api.createAudioEntry(session, id: id, sizeBytes: 1000)
+
+            // When the upload is completed
+            let completed = try await api.send(.post, "/v1/entries/\(id)/complete", token: session.accessToken)
+
+            // Then the answer says to try again, names no secret, and the entry still waits for its upload
+            #expect(completed.status == .serviceUnavailable && completed.errorCode == "storage_unavailable")
+            #expect(completed.headers[.retryAfter] == "5")
+            #expect(!completed.text.contains("secret"))
+            let entry = try await api.send(.get, "/v1/entries/\(id)", token: session.accessToken, expecting: .ok)
+            #expect(entry.json["status"] as? String == "pending_upload")
+        }
+    }
+
     @Test func theWebAppMayReachTheBucket() async throws {
         // Given a server whose blobs are in a bucket
         let (server, bucket) = try await TestServer.withBucket(.sqlite)

@@ -40,6 +40,11 @@ struct APIError: Error, Equatable {
             status: .tooManyRequests, code: "rate_limited",
             message: "Too many requests; try again in \(retryAfterSeconds) seconds.", retryAfterSeconds: retryAfterSeconds)
     }
+    /// The blob store (a bucket) could not be reached or refused the server: nothing was changed; try again.
+    static let storageUnavailable = APIError(
+        status: .serviceUnavailable, code: "storage_unavailable",
+        message: "The storage of recordings cannot be reached just now; nothing was changed. Try again in a moment.",
+        retryAfterSeconds: 5)
     static let serverFault = APIError(
         status: .internalServerError, code: "internal", message: "Something went wrong on the server. Try again later.")
 }

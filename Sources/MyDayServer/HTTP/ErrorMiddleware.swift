@@ -1,6 +1,7 @@
 import Foundation
 import Hummingbird
 import MyDayAPI
+import ObjectStorage
 import OpenAPIRuntime
 
 /// Turns every error into the one JSON shape `{"error": {"code", "message"}}`; never a stack trace.
@@ -11,7 +12,7 @@ struct ErrorMiddleware<Context: RequestContext>: RouterMiddleware {
             return try await next(request, context)
         } catch {
             let apiError = Self.apiError(for: error)
-            if apiError.status == .internalServerError {
+            if apiError.status == .internalServerError || apiError == .storageUnavailable {
                 // The underlying error only: a ServerError's description holds the request's headers and tokens.
                 let cause = (error as? ServerError)?.underlyingError ?? error
                 context.logger.error("request failed", metadata: ["error": "\(String(reflecting: cause))"])
@@ -24,8 +25,11 @@ struct ErrorMiddleware<Context: RequestContext>: RouterMiddleware {
         switch error {
         case let error as APIError:
             return error
+        case is S3Error:
+            return .storageUnavailable
         case let error as ServerError:
             if let apiError = error.underlyingError as? APIError { return apiError }
+            if error.underlyingError is S3Error { return .storageUnavailable }
             if let decoding = error.underlyingError as? DecodingError { return .badRequest(describe(decoding)) }
             if let date = error.underlyingError as? RFC3339DateTranscoder.InvalidDate {
                 return .badRequest("'\(date.text)' is not an RFC 3339 date-time such as 2026-05-01T08:30:00Z.")
