@@ -2,14 +2,7 @@
 enum S3XML {
     /// The text of every `<name>` element in `document`, in order, unescaped.
     static func values(of name: String, in document: String) -> [String] {
-        var values: [String] = []
-        var rest = document[...]
-        while let open = rest.range(of: "<\(name)>") {
-            guard let close = rest.range(of: "</\(name)>", range: open.upperBound..<rest.endIndex) else { break }
-            values.append(unescaped(rest[open.upperBound..<close.lowerBound]))
-            rest = rest[close.upperBound...]
-        }
-        return values
+        elements(name, in: document).map { unescaped($0[...]) }
     }
 
     /// The whole of every `<name>…</name>` element, for reading its children.
