@@ -11,6 +11,16 @@ public struct S3Error: Error, CustomStringConvertible, Equatable {
     public let code: String?
     public let message: String?
 
+    public init(status: UInt, code: String?, message: String?) {
+        self.status = status
+        self.code = code
+        self.message = message
+    }
+
+    /// Whether trying again later may work: no answer, a fault or overload of the service. Other answers (a wrong key,
+    /// no permission) need the operator.
+    public var isTransient: Bool { status == 0 || status >= 500 || status == 408 || status == 429 }
+
     public var description: String {
         "object storage answered HTTP \(status)" + (code.map { " \($0)" } ?? "") + (message.map { ": \($0)" } ?? "")
     }
@@ -87,26 +97,35 @@ public struct S3Client: Sendable {
         try await send("DELETE", key: key, allowing: [404]).drain()
     }
 
-    /// Removes `keys` with one `DeleteObjects` request per thousand; throws when any of them could not be removed.
+    /// Removes `keys` with one `DeleteObjects` request per thousand (one `DELETE` each where the service has no
+    /// `DeleteObjects`, as Google Cloud Storage long had not); throws when any of them could not be removed.
     public func delete(keys: [String]) async throws {
         for start in stride(from: 0, to: keys.count, by: 1000) {
             let batch = keys[start..<min(start + 1000, keys.count)]
-            let objects = batch.map { "<Object><Key>\(S3XML.escaped(location.keyPrefix + $0))</Key></Object>" }.joined()
-            let document = Data("<Delete><Quiet>true</Quiet>\(objects)</Delete>".utf8)
-            let response = try await send(
-                "POST", key: nil, query: [("delete", "")],
-                headers: [
-                    ("Content-Type", "application/xml"), ("Content-Length", String(document.count)),
-                    ("Content-MD5", Data(Insecure.MD5.hash(data: document)).base64EncodedString()),
-                ],
-                body: .bytes(ByteBuffer(bytes: document)), payloadHash: SHA256.hash(data: document).hex)
-            let answer = String(buffer: try await response.body.collect(upTo: 1 << 20))
-            let failures = S3XML.elements("Error", in: answer)
-            if let first = failures.first {
-                throw S3Error(
-                    status: 200, code: S3XML.value(of: "Code", in: first),
-                    message: "\(failures.count) of \(batch.count) objects were not removed")
+            do {
+                try await deleteObjects(batch)
+            } catch let error as S3Error where error.code == "NotImplemented" {
+                for key in batch { try await delete(key) }
             }
+        }
+    }
+
+    private func deleteObjects(_ batch: ArraySlice<String>) async throws {
+        let objects = batch.map { "<Object><Key>\(S3XML.escaped(location.keyPrefix + $0))</Key></Object>" }.joined()
+        let document = Data("<Delete><Quiet>true</Quiet>\(objects)</Delete>".utf8)
+        let response = try await send(
+            "POST", key: nil, query: [("delete", "")],
+            headers: [
+                ("Content-Type", "application/xml"), ("Content-Length", String(document.count)),
+                ("Content-MD5", Data(Insecure.MD5.hash(data: document)).base64EncodedString()),
+            ],
+            body: .bytes(ByteBuffer(bytes: document)), payloadHash: SHA256.hash(data: document).hex)
+        let answer = String(buffer: try await response.body.collect(upTo: 1 << 20))
+        let failures = S3XML.elements("Error", in: answer)
+        if let first = failures.first {
+            throw S3Error(
+                status: 200, code: S3XML.value(of: "Code", in: first),
+                message: "\(failures.count) of \(batch.count) objects were not removed")
         }
     }
 
@@ -167,6 +186,7 @@ public struct S3Client: Sendable {
         if let contentMD5 { headers.append(("Content-MD5", contentMD5)) }
         let response = try await send(
             "PUT", key: key, query: [("partNumber", String(number)), ("uploadId", uploadID)], headers: headers, body: body)
+        try await response.drain()
         guard let etag = response.headers.first(name: "etag") else {
             throw S3Error(status: response.status.code, code: nil, message: "an uploaded part came back without an ETag")
         }
@@ -194,16 +214,31 @@ public struct S3Client: Sendable {
         try await send("DELETE", key: key, query: [("uploadId", uploadID)], allowing: [404]).drain()
     }
 
-    /// Uploads still open under `prefix`, as (key, upload id, started).
-    public func openMultipartUploads(prefix: String) async throws -> [(key: String, uploadID: String, started: String)] {
-        let response = try await send("GET", key: nil, query: [("uploads", ""), ("prefix", location.keyPrefix + prefix)])
-        let answer = String(buffer: try await response.body.collect(upTo: 16 << 20))
-        return S3XML.elements("Upload", in: answer).compactMap { upload in
-            guard let key = S3XML.value(of: "Key", in: upload), let id = S3XML.value(of: "UploadId", in: upload) else {
-                return nil
+    /// Uploads still open under `prefix`, as (key, upload id, started), all pages read, `pageSize` a page at most.
+    public func openMultipartUploads(prefix: String, pageSize: Int = 1000) async throws -> [(
+        key: String, uploadID: String, started: String
+    )] {
+        var uploads: [(key: String, uploadID: String, started: String)] = []
+        var markers: (key: String, uploadID: String)?
+        repeat {
+            var query = [("uploads", ""), ("prefix", location.keyPrefix + prefix), ("max-uploads", String(pageSize))]
+            if let markers { query += [("key-marker", markers.key), ("upload-id-marker", markers.uploadID)] }
+            let response = try await send("GET", key: nil, query: query)
+            let answer = String(buffer: try await response.body.collect(upTo: 16 << 20))
+            for upload in S3XML.elements("Upload", in: answer) {
+                guard let key = S3XML.value(of: "Key", in: upload), let id = S3XML.value(of: "UploadId", in: upload) else {
+                    continue
+                }
+                uploads.append((unprefixed(key), id, S3XML.value(of: "Initiated", in: upload) ?? ""))
             }
-            return (unprefixed(key), id, S3XML.value(of: "Initiated", in: upload) ?? "")
-        }
+            markers = nil
+            if S3XML.value(of: "IsTruncated", in: answer) == "true", let key = S3XML.value(of: "NextKeyMarker", in: answer),
+                let id = S3XML.value(of: "NextUploadIdMarker", in: answer)
+            {
+                markers = (key, id)
+            }
+        } while markers != nil
+        return uploads
     }
 
     // MARK: - Presigned URLs
@@ -246,6 +281,8 @@ public struct S3Client: Sendable {
         let response: HTTPClientResponse
         do {
             response = try await http.execute(request, timeout: .hours(6))
+        } catch is CancellationError {
+            throw CancellationError()
         } catch {
             throw S3Error(status: 0, code: "Unreachable", message: "\(location.host) did not answer: \(error)")
         }

@@ -17,12 +17,13 @@ public struct S3Location: Sendable, Equatable {
     /// Put before every key (`myday/`), so that one bucket can hold other things too.
     public var keyPrefix: String
 
-    /// A bucket at `endpoint`, or on AWS in `region` when `endpoint` is nil (then virtual-hosted by default).
+    /// A bucket at `endpoint`, or on AWS in `region` when `endpoint` is nil (then virtual-hosted by default, unless the
+    /// bucket's name has a dot: `my.bucket.s3…` matches no wildcard certificate, so such buckets go path-style).
     public init(bucket: String, endpoint: URL?, region: String, addressing: Addressing? = nil, keyPrefix: String = "") {
         self.bucket = bucket
         self.endpoint = endpoint ?? URL(string: "https://s3.\(region).amazonaws.com")!
         self.region = region
-        self.addressing = addressing ?? (endpoint == nil ? .virtualHosted : .path)
+        self.addressing = addressing ?? (endpoint == nil && !bucket.contains(".") ? .virtualHosted : .path)
         self.keyPrefix = keyPrefix
     }
 

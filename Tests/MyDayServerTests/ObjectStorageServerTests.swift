@@ -205,6 +205,49 @@ import Testing
         }
     }
 
+    @Test func onlyFailuresThatMayPassAreWorthRetrying() {
+        // A bucket that does not answer or fails: try again; one that refuses the server's keys: the operator's to fix
+        typealias Errors = ErrorMiddleware<MyDayRequestContext>
+        #expect(Errors.apiError(for: S3Error(status: 0, code: "Unreachable", message: nil)) == .storageUnavailable)
+        #expect(Errors.apiError(for: S3Error(status: 503, code: "SlowDown", message: nil)) == .storageUnavailable)
+        #expect(Errors.apiError(for: S3Error(status: 403, code: "AccessDenied", message: nil)) == .serverFault)
+    }
+
+    @Test func aCompletionClaimIsRenewedWhileHeldAndLetGoWhenTakenOver() async throws {
+        let server = try await TestServer.make(.sqlite)
+        try await server.run { api in
+            // Given an entry waiting for its upload, claimed for a lease of 300 ms
+            let session = try await api.register()
+            let id = UUID()
+            _ = try await api.createAudioEntry(session, id: id, sizeBytes: 1000)
+            let userID = try #require(UUID(uuidString: session.userID))
+            try await server.withDatabase { driver in
+                let entries = EntryStore(driver: driver)
+                let now = StoredTime.now()
+                #expect(try await entries.claimCompletion(id: id, userID: userID, until: now + 300, now: now))
+                let lease = CompletionLease(until: now + 300)
+                let renewing = Task { try await lease.keepRenewing(id: id, in: entries, lease: 300) }
+
+                // When it has been renewed, then it lasts beyond its first end and nobody else may claim it
+                try await pollUntil("the claim is renewed") { lease.until > now + 300 }
+                #expect(!(try await entries.claimCompletion(id: id, userID: userID, until: now + 10_000, now: now + 301)))
+
+                // When another request's claim replaces it (as after a lease that ran out), then renewing stops
+                try await driver.write { db in
+                    try await db.raw("UPDATE entries SET completing_until = 1 WHERE id = \(bind: id.lowercased)").run()
+                }
+                try await renewing.value
+                // And giving it back leaves the other claim alone
+                try await entries.releaseCompletion(id: id, held: lease.until)
+                let kept = try await driver.read { db in
+                    try await db.raw("SELECT completing_until FROM entries WHERE id = \(bind: id.lowercased)").first()?
+                        .decode(column: "completing_until", as: Int?.self)
+                }
+                #expect(kept == 1)
+            }
+        }
+    }
+
     @Test func theWebAppMayReachTheBucket() async throws {
         // Given a server whose blobs are in a bucket
         let (server, bucket) = try await TestServer.withBucket(.sqlite)
@@ -265,6 +308,10 @@ import Testing
         ],
         [
             "MYDAY_S3_BUCKET": "diaries", "MYDAY_S3_PREFIX": "/abs", "MYDAY_S3_ACCESS_KEY_ID": "i",
+            "MYDAY_S3_SECRET_ACCESS_KEY": "s",
+        ],
+        [
+            "MYDAY_S3_BUCKET": "my.diaries", "MYDAY_S3_ADDRESSING": "virtual", "MYDAY_S3_ACCESS_KEY_ID": "i",
             "MYDAY_S3_SECRET_ACCESS_KEY": "s",
         ],
     ])

@@ -94,6 +94,25 @@ import Testing
         #expect(try await s3.openMultipartUploads(prefix: "exports/").map(\.key).contains("exports/u/y") == false)
     }
 
+    @Test func listsOpenMultipartUploadsAcrossPages() async throws {
+        // Given three uploads begun and not finished
+        let s3 = try await Self.client()
+        var started: [String] = []
+        for name in ["a", "b", "c"] { started.append(try await s3.startMultipartUpload("exports/u/\(name)")) }
+
+        // When they are listed two to a page, then all three are found
+        let open = try await s3.openMultipartUploads(prefix: "exports/", pageSize: 2)
+        #expect(Set(open.map(\.uploadID)) == Set(started))
+        for (name, id) in zip(["a", "b", "c"], started) { try await s3.abortMultipartUpload("exports/u/\(name)", uploadID: id) }
+    }
+
+    @Test func aBucketWithADotIsReachedPathStyleOnAWS() {
+        let dotted = S3Location(bucket: "my.diaries", endpoint: nil, region: "eu-west-1")
+        let plain = S3Location(bucket: "diaries", endpoint: nil, region: "eu-west-1")
+        #expect(dotted.addressing == .path && dotted.origin == "https://s3.eu-west-1.amazonaws.com")
+        #expect(plain.addressing == .virtualHosted && plain.origin == "https://diaries.s3.eu-west-1.amazonaws.com")
+    }
+
     @Test func bytesThatChangedOnTheWayAreRefused() async throws {
         // Given bytes sent with the MD5 of other bytes, whole and as a part
         let s3 = try await Self.client()

@@ -128,23 +128,16 @@ extension APIHandler {
             // Completed already (by this request's earlier attempt, say): answer the entry as it is now.
             return .ok(.init(body: .json(Self.schema(try await ownedEntry(input.path.id)))))
         }
-        let uploaded: EntryRecord
-        do {
-            uploaded = try await holdingCompletion(of: entry.id, claimedUntil: claimed) {
-                let duration = try await checkUploadedAudio(of: entry, key: key)
-                try transcript?.check(fitsWithin: duration ?? entry.durationSeconds)
-                guard
-                    let marked = try await entries.markUploaded(
-                        id: entry.id, userID: user.id, pipeline: pipeline, clientTranscript: transcript,
-                        durationSeconds: duration)
-                else {
-                    throw APIError.notFound
-                }
-                return marked
+        let uploaded = try await holdingCompletion(of: entry.id, claimedUntil: claimed) {
+            let duration = try await checkUploadedAudio(of: entry, key: key)
+            try transcript?.check(fitsWithin: duration ?? entry.durationSeconds)
+            guard
+                let marked = try await entries.markUploaded(
+                    id: entry.id, userID: user.id, pipeline: pipeline, clientTranscript: transcript, durationSeconds: duration)
+            else {
+                throw APIError.notFound
             }
-        } catch {
-            try? await entries.releaseCompletion(id: entry.id)
-            throw error
+            return marked
         }
         logger.info(
             "entry uploaded",
@@ -189,28 +182,30 @@ extension APIHandler {
     }
 
     /// Runs `body` while renewing this request's completion claim every third of its lease, so that a long check
-    /// keeps it and a crashed node's claim ends soon.
+    /// keeps it and a crashed node's claim ends soon. When the claim is lost (the database did not answer for a whole
+    /// lease, and another request took it), `body` is cancelled: two requests never check one upload at once. When
+    /// `body` fails, the claim is given back.
     private func holdingCompletion<T: Sendable>(
         of id: UUID, claimedUntil: Int, _ body: @Sendable @escaping () async throws -> T
     ) async throws -> T {
-        try await withThrowingTaskGroup(of: T?.self) { group in
-            group.addTask {
-                var held = claimedUntil
-                while true {
-                    try await Task.sleep(for: .milliseconds(Self.completionLease / 3))
-                    let until = StoredTime.now() + Self.completionLease
-                    guard try await entries.renewCompletion(id: id, held: held, until: until) else { return nil }
-                    held = until
+        let lease = CompletionLease(until: claimedUntil)
+        do {
+            return try await withThrowingTaskGroup(of: T?.self) { group in
+                group.addTask {
+                    try await lease.keepRenewing(id: id, in: entries, lease: Self.completionLease)
+                    return nil
                 }
-            }
-            group.addTask { try await body() }
-            while let finished = try await group.next() {
-                if let value = finished {
-                    group.cancelAll()
-                    return value
+                group.addTask { try await body() }
+                let first = try await group.next() ?? nil
+                group.cancelAll()
+                guard let value = first else {
+                    throw APIError.conflict("Checking this upload took too long and was taken over; try again in a moment.")
                 }
+                return value
             }
-            throw CancellationError()
+        } catch {
+            try? await entries.releaseCompletion(id: id, held: lease.until)
+            throw error
         }
     }
 

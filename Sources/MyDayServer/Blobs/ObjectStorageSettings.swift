@@ -62,6 +62,11 @@ public struct ObjectStorageSettings: Sendable, Equatable {
                 "MYDAY_S3_BUCKET needs MYDAY_S3_ACCESS_KEY_ID and MYDAY_S3_SECRET_ACCESS_KEY (or AWS_ACCESS_KEY_ID and "
                     + "AWS_SECRET_ACCESS_KEY)")
         }
+        if addressing == .virtualHosted, bucket.contains("."), endpoint?.scheme ?? "https" == "https" {
+            throw ConfigurationError(
+                "MYDAY_S3_ADDRESSING=virtual cannot reach a bucket whose name has a dot over https (no certificate "
+                    + "matches it): use path, or a name without dots")
+        }
         let token =
             config.string(forKey: "session.token", isSecret: true) ?? reader.string(forKey: "aws.session.token", isSecret: true)
         location = S3Location(bucket: bucket, endpoint: endpoint, region: region, addressing: addressing, keyPrefix: prefix)

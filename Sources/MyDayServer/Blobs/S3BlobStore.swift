@@ -142,15 +142,22 @@ struct S3BlobStore: BlobStore {
         try await client.list(prefix: prefix + "/").objects.map(\.key)
     }
 
-    /// Aborts multipart uploads begun before `date` that nobody finished (a worker killed while writing an archive).
+    /// Aborts multipart uploads of this server's keys begun before `date` that nobody finished (a worker killed while
+    /// writing an archive), and removes the scratch copies a killed process left (downloads, uploads being written).
     func removeAbandonedWrites(startedBefore date: Date) async throws -> Int {
-        var aborted = 0
-        for upload in try await client.openMultipartUploads(prefix: "") {
-            guard let started = S3BlobStore.time(upload.started), started < date else { continue }
-            try await client.abortMultipartUpload(upload.key, uploadID: upload.uploadID)
-            aborted += 1
+        var removed = 0
+        for area in BlobKey.userAreas {
+            for upload in try await client.openMultipartUploads(prefix: area + "/") {
+                guard let started = S3BlobStore.time(upload.started), started < date else { continue }
+                try await client.abortMultipartUpload(upload.key, uploadID: upload.uploadID)
+                removed += 1
+            }
         }
-        return aborted
+        let age = Date().timeIntervalSince(date)
+        for suffix in [".download", ".part"] {
+            removed += FileManager.default.removeFiles(in: scratch, endingWith: suffix, olderThan: age)
+        }
+        return removed
     }
 
     /// A time as S3 writes it (`2026-11-25T10:00:00.000Z`).

@@ -175,10 +175,13 @@ struct EntryStore: Sendable {
         }
     }
 
-    /// Gives up the right `claimCompletion` took (the upload was refused).
-    func releaseCompletion(id: UUID) async throws {
+    /// Gives up the right `claimCompletion` took (the upload was refused), if this request still holds it (its
+    /// `completing_until` is still `held`).
+    func releaseCompletion(id: UUID, held: Int) async throws {
         try await driver.write { db in
-            try await db.raw("UPDATE entries SET completing_until = NULL WHERE id = \(bind: id.lowercased)").run()
+            try await db.raw(
+                "UPDATE entries SET completing_until = NULL WHERE id = \(bind: id.lowercased) AND completing_until = \(bind: held)"
+            ).run()
         }
     }
 

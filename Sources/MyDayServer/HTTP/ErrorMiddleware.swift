@@ -25,11 +25,11 @@ struct ErrorMiddleware<Context: RequestContext>: RouterMiddleware {
         switch error {
         case let error as APIError:
             return error
-        case is S3Error:
-            return .storageUnavailable
+        case let error as S3Error:
+            return error.isTransient ? .storageUnavailable : .serverFault
         case let error as ServerError:
             if let apiError = error.underlyingError as? APIError { return apiError }
-            if error.underlyingError is S3Error { return .storageUnavailable }
+            if let storage = error.underlyingError as? S3Error { return storage.isTransient ? .storageUnavailable : .serverFault }
             if let decoding = error.underlyingError as? DecodingError { return .badRequest(describe(decoding)) }
             if let date = error.underlyingError as? RFC3339DateTranscoder.InvalidDate {
                 return .badRequest("'\(date.text)' is not an RFC 3339 date-time such as 2026-05-01T08:30:00Z.")
