@@ -25,6 +25,7 @@ import Testing
                 url.hasPrefix(
                     "\(bucket.location.endpoint.absoluteString)/\(bucket.location.bucket)/\(bucket.location.keyPrefix)incoming/"))
             #expect(url.contains("X-Amz-SignedHeaders=content-length%3Bcontent-type%3Bhost"))
+            #expect(url.contains("X-Amz-Expires=3600&"))
             #expect(
                 (created.reply.json["upload"] as? [String: Any])?["headers"] as? [String: String] == ["Content-Type": "audio/mp4"]
             )

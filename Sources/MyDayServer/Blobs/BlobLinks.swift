@@ -24,10 +24,16 @@ struct BlobLinks: Sendable {
         self.bucket = bucket
     }
 
+    /// How long a bucket's upload URL works: it cannot be taken back, so it is short. The bucket checks the time when an
+    /// upload starts, not when it ends, and a client whose URL expired creates the entry again for a fresh one.
+    static let bucketUploadLifetime: Duration = .seconds(3600)
+
     /// The links of a server with this configuration and signing secret.
     init(configuration: ServerConfiguration, secret: [UInt8], bucket: S3Client?) {
         self.init(
-            signer: URLSigner(secret: secret), uploadLifetime: configuration.uploadURLLifetime,
+            signer: URLSigner(secret: secret),
+            uploadLifetime: bucket == nil
+                ? configuration.uploadURLLifetime : min(configuration.uploadURLLifetime, Self.bucketUploadLifetime),
             downloadLifetime: configuration.downloadURLLifetime, bucket: bucket)
     }
 
