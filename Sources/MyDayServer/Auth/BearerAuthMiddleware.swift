@@ -1,5 +1,6 @@
 import Foundation
 import HTTPTypes
+import MyDayModels
 import OpenAPIRuntime
 
 /// The user a request is made for, set by `BearerAuthMiddleware` for the operation's handler.
@@ -59,7 +60,7 @@ struct BearerAuthMiddleware: ServerMiddleware {
         guard let header, header.lowercased().hasPrefix("bearer "),
             let claims = await accessTokens.verify(
                 String(header.dropFirst("bearer ".count)).trimmingCharacters(in: .whitespaces)),
-            let userID = UUID(uuidString: claims.sub.value),
+            let userID = UUID(text: claims.sub.value),
             let user = try await users.user(id: userID),
             user.tokenVersion == claims.ver
         else { throw APIError.unauthorized }

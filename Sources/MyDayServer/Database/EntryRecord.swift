@@ -104,7 +104,7 @@ extension EntryRecord {
             guard let value = Value(rawValue: try text(index)) else { throw SQLiteRowError("column \(index) is unknown") }
             return value
         }
-        guard let id = UUID(uuidString: try text(0)), let userID = UUID(uuidString: try text(1)) else {
+        guard let id = UUID(text: try text(0)), let userID = UUID(text: try text(1)) else {
             throw SQLiteRowError("an entry row holds no UUID")
         }
         self.id = id

@@ -1,9 +1,10 @@
 import Foundation
+import MyDayModels
 import SQLKit
 
 extension UUID {
     /// The form ids are stored and shown in: lowercase with hyphens.
-    var lowercased: String { uuidString.lowercased() }
+    var lowercased: String { lowercasedString }
 }
 
 extension SQLRow {
@@ -23,7 +24,7 @@ extension SQLRow {
 
     func decodeUUID(column: String) throws -> UUID {
         let text = try decode(column: column, as: String.self)
-        guard let id = UUID(uuidString: text) else {
+        guard let id = UUID(text: text) else {
             throw DecodingError.dataCorrupted(.init(codingPath: [], debugDescription: "\(column) holds no UUID"))
         }
         return id

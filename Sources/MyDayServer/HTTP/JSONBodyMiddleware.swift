@@ -25,6 +25,10 @@ struct JSONBodyMiddleware<Context: RequestContext>: RouterMiddleware {
     {
         let path = request.uri.path
         guard !path.hasPrefix("/v1/blobs/") else { return try await next(request, context) }
+        // No Content-Length and no Transfer-Encoding: HTTP/1.1 says there is no body (most GETs), so nothing to read.
+        guard request.headers[.contentLength] != nil || request.headers[.transferEncoding] != nil else {
+            return try await next(request, context)
+        }
         let authenticated = await hasGenuineToken(request)
         let limit =
             !authenticated
