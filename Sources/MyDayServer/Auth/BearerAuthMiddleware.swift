@@ -57,9 +57,7 @@ struct BearerAuthMiddleware: ServerMiddleware {
     static func authenticate(_ header: String?, accessTokens: AccessTokens, users: UserStore) async throws -> (
         UserRecord, AccessTokens.Claims
     ) {
-        guard let header, header.lowercased().hasPrefix("bearer "),
-            let claims = await accessTokens.verify(
-                String(header.dropFirst("bearer ".count)).trimmingCharacters(in: .whitespaces)),
+        guard let token = BearerCredential.token(in: header), let claims = await accessTokens.verify(String(token)),
             let userID = UUID(text: claims.sub.value),
             let user = try await users.user(id: userID),
             user.tokenVersion == claims.ver

@@ -65,8 +65,8 @@ struct JSONBodyMiddleware<Context: RequestContext>: RouterMiddleware {
 
     /// A signed, unexpired access token (whether its user still exists is the operation's check).
     private func hasGenuineToken(_ request: Request) async -> Bool {
-        guard let header = request.headers[.authorization], header.lowercased().hasPrefix("bearer ") else { return false }
-        return await accessTokens.verify(String(header.dropFirst("bearer ".count)).trimmingCharacters(in: .whitespaces)) != nil
+        guard let token = BearerCredential.token(in: request.headers[.authorization]) else { return false }
+        return await accessTokens.verify(String(token)) != nil
     }
 
     private func refusal(path: String, authenticated: Bool, limit: Int) -> APIError {

@@ -57,8 +57,8 @@ struct OperationsRoutes<Context: RequestContext>: Sendable {
 
     /// Whether the request's `Authorization` is `Bearer` and `token`, compared in constant time.
     private static func carries(_ token: String, _ request: Request) -> Bool {
-        guard let header = request.headers[.authorization], header.lowercased().hasPrefix("bearer ") else { return false }
-        let sent = Array(header.dropFirst("bearer ".count).utf8)
+        guard let credential = BearerCredential.token(in: request.headers[.authorization]) else { return false }
+        let sent = Array(credential.utf8)
         let expected = Array(token.utf8)
         guard sent.count == expected.count else { return false }
         return zip(sent, expected).reduce(UInt8(0)) { $0 | ($1.0 ^ $1.1) } == 0
