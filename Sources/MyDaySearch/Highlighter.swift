@@ -53,12 +53,17 @@ public struct Highlighter: Sendable {
         let lead = min(6, best.start, maxWords / 4)
         let startToken = best.start - lead
         let endToken = min(tokens.count, startToken + maxWords) - 1
-        let utf16 = Array(text.utf16)
+        // Cut by UTF-16 offsets straight into the string: copying it into an array of code units cost more than
+        // finding the words.
+        let length = text.utf16.count
         let from = startToken == 0 ? 0 : tokens[startToken].utf16Range.lowerBound
-        let to = endToken == tokens.count - 1 ? utf16.count : tokens[endToken].utf16Range.upperBound
+        let to = endToken == tokens.count - 1 ? length : tokens[endToken].utf16Range.upperBound
         let prefix = from > 0 ? "…" : ""
-        let suffix = to < utf16.count ? "…" : ""
-        let body = String(decoding: utf16[from..<to], as: UTF16.self)
+        let suffix = to < length ? "…" : ""
+        let body =
+            String(
+                text.utf16[text.utf16.index(text.startIndex, offsetBy: from)..<text.utf16.index(text.startIndex, offsetBy: to)])
+            ?? ""
         let shift = prefix.utf16.count - from
         let inside = matched.map { tokens[$0.index].utf16Range }.filter { $0.lowerBound >= from && $0.upperBound <= to }
         return Highlight(
