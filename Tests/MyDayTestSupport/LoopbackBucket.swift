@@ -34,11 +34,22 @@ public struct LoopbackBucket: Sendable {
     /// Holds the server for the life of the test process; its lifeline ends it when the process does.
     private static let process = Mutex<ChildProcess?>(nil)
     private static let starter = Task<LoopbackBucket, any Error> {
+        let (bucket, child) = try await start()
+        process.withLock { $0 = child }
+        return bucket
+    }
+
+    /// A bucket of its own, answering DeleteObjects as a service without it does (501 NotImplemented), with the
+    /// process that serves it (ended when this process ends, or sooner by the caller).
+    public static func withoutDeleteObjects() async throws -> (bucket: LoopbackBucket, server: ChildProcess) {
+        try await start(["--without-delete-objects"])
+    }
+
+    private static func start(_ options: [String] = []) async throws -> (LoopbackBucket, ChildProcess) {
         guard let python = RepositoryFiles.python else {
             throw Unavailable(reason: "no .build/python: run scripts/install-python-tools first")
         }
-        let child = try ChildProcess(python.path, [RepositoryFiles.tool("s3_server.py").path], lifeline: true)
-        process.withLock { $0 = child }
+        let child = try ChildProcess(python.path, [RepositoryFiles.tool("s3_server.py").path] + options, lifeline: true)
         let ready = try await child.waitUntil { snapshot -> [String]? in
             let text = String(decoding: snapshot.standardOutput, as: UTF8.self)
             guard let line = text.split(separator: "\n").first(where: { $0.hasPrefix("ready ") }) else { return nil }
@@ -47,8 +58,9 @@ public struct LoopbackBucket: Sendable {
         guard ready.count == 5, let port = Int(ready[1]) else {
             throw Unavailable(reason: "the S3 server said: \(ready.joined(separator: " "))")
         }
-        return LoopbackBucket(
+        let bucket = LoopbackBucket(
             endpoint: URL(string: "http://127.0.0.1:\(port)")!, bucket: ready[2], accessKeyID: ready[3], secretAccessKey: ready[4]
         )
+        return (bucket, child)
     }
 }

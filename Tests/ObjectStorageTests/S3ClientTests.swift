@@ -133,6 +133,21 @@ import Testing
         try await s3.abortMultipartUpload("exports/u/x", uploadID: id)
     }
 
+    @Test func whereDeleteObjectsIsMissingEachObjectIsDeleted() async throws {
+        // Given a service without DeleteObjects, holding three objects
+        let (bucket, server) = try await LoopbackBucket.withoutDeleteObjects()
+        defer { server.signal(SIGKILL) }
+        let s3 = S3Client(
+            location: S3Location(bucket: bucket.bucket, endpoint: bucket.endpoint, region: "us-east-1"),
+            credentials: S3Credentials(accessKeyID: bucket.accessKeyID, secretAccessKey: bucket.secretAccessKey))
+        let keys = ["audio/u/1", "audio/u/2", "exports/u/1"]
+        for key in keys { try await s3.put(key, body: .bytes(ByteBuffer(string: key)), length: key.utf8.count) }
+
+        // When they are removed together, then each is gone
+        try await s3.delete(keys: keys)
+        #expect(try await s3.list(prefix: "").objects.isEmpty)
+    }
+
     @Test func aWrongSecretIsRefused() async throws {
         // Given a client whose secret is not the bucket's
         let s3 = try await Self.client(secret: "not-the-secret")

@@ -7,7 +7,8 @@ headers; header-signed requests pass through to moto unchanged, Host header and 
 front checks it as S3 does (400 BadDigest), and it answers browsers' CORS preflights from the bucket's CORS rules
 (moto, checking signatures, refuses them).
 
-Prints "ready PORT BUCKET ACCESS_KEY SECRET_KEY" once the bucket exists; runs until its standard input closes.
+Prints "ready PORT BUCKET ACCESS_KEY SECRET_KEY" once the bucket exists; runs until its standard input closes. With
+--without-delete-objects it refuses DeleteObjects as a service without it does.
 """
 
 import base64
@@ -22,6 +23,8 @@ import urllib.parse
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
 SETUP_REQUESTS = 4
+# --without-delete-objects answers DeleteObjects as Google Cloud Storage's XML API long did: 501 NotImplemented.
+WITHOUT_DELETE_OBJECTS = "--without-delete-objects" in sys.argv
 os.environ["INITIAL_NO_AUTH_ACTION_COUNT"] = str(SETUP_REQUESTS)
 
 import boto3  # noqa: E402
@@ -65,6 +68,8 @@ class Front(BaseHTTPRequestHandler):
         digest = self.headers.get("Content-MD5")
         if digest is not None and base64.b64encode(hashlib.md5(body).digest()).decode() != digest:
             self.answer(400, {"Content-Type": "application/xml"}, error("BadDigest", "The Content-MD5 does not match."))
+        elif WITHOUT_DELETE_OBJECTS and self.command == "POST" and "delete" in params:
+            self.answer(501, {"Content-Type": "application/xml"}, error("NotImplemented", "DeleteObjects is not offered."))
         elif "X-Amz-Signature" in params:
             problem = self.presign_problem(path, pairs, params)
             if problem:
