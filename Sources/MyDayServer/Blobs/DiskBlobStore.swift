@@ -29,20 +29,7 @@ struct DiskBlobStore: BlobStore {
         let finalPath = try path(for: key)
         let temporaryPath = temporaryDirectory.appendingPathComponent("\(UUID().lowercased).part").path
         do {
-            let written = try await FileSystem.shared.withFileHandle(
-                forWritingAt: FilePath(temporaryPath), options: .newFile(replaceExisting: false)
-            ) { handle in
-                let written = try await handle.withBufferedWriter { writer in
-                    var total = 0
-                    for try await buffer in contents {
-                        total += buffer.readableBytes
-                        guard total <= maxBytes else { throw BlobStoreError.tooLarge(limit: maxBytes) }
-                        try await writer.write(contentsOf: buffer)
-                    }
-                    return total
-                }
-                return written
-            }
+            let written = try await writeNewFile(at: temporaryPath, from: contents, maxBytes: maxBytes)
             try Self.flush(path: temporaryPath)
             let folder = (finalPath as NSString).deletingLastPathComponent
             try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)

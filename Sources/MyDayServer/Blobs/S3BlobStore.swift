@@ -25,17 +25,7 @@ struct S3BlobStore: BlobStore {
     where Contents.Element == ByteBuffer {
         let file = scratch.appendingPathComponent("\(UUID().lowercased).part")
         defer { try? FileManager.default.removeItem(at: file) }
-        try await FileSystem.shared.withFileHandle(forWritingAt: FilePath(file.path), options: .newFile(replaceExisting: false)) {
-            handle in
-            try await handle.withBufferedWriter { writer in
-                var total = 0
-                for try await buffer in contents {
-                    total += buffer.readableBytes
-                    guard total <= maxBytes else { throw BlobStoreError.tooLarge(limit: maxBytes) }
-                    try await writer.write(contentsOf: buffer)
-                }
-            }
-        }
+        _ = try await writeNewFile(at: file.path, from: contents, maxBytes: maxBytes)
         return try await store(fileAt: file, key: key)
     }
 
@@ -172,18 +162,11 @@ struct S3BlobStore: BlobStore {
         guard let info = try await client.head(key) else { throw BlobStoreError.notFound }
         let file = scratch.appendingPathComponent("\(UUID().lowercased).download")
         defer { try? FileManager.default.removeItem(at: file) }
-        try await FileSystem.shared.withFileHandle(forWritingAt: FilePath(file.path), options: .newFile(replaceExisting: false)) {
-            handle in
-            guard info.size > 0 else { return }
-            let bytes = try await client.get(key, range: 0...(info.size - 1))
-            try await handle.withBufferedWriter { writer in
-                var total = 0
-                for try await buffer in bytes {
-                    total += buffer.readableBytes
-                    guard total <= info.size else { throw BlobStoreError.tooLarge(limit: info.size) }
-                    try await writer.write(contentsOf: buffer)
-                }
-            }
+        if info.size > 0 {
+            _ = try await writeNewFile(
+                at: file.path, from: try await client.get(key, range: 0...(info.size - 1)), maxBytes: info.size)
+        } else {
+            guard FileManager.default.createFile(atPath: file.path, contents: nil) else { throw CocoaError(.fileWriteUnknown) }
         }
         return try await body(file)
     }
