@@ -146,7 +146,21 @@ class Settings:
     kill_after: int = 8
 
 
-class Cluster:
+class System:
+    """The processes of one setup, by name: their peak memory sampled, stopped together (the bucket last)."""
+
+    processes: dict
+
+    def sample(self):
+        for process in self.processes.values():
+            process.sample()
+
+    def stop(self):
+        for name in sorted(self.processes, key=lambda n: n == "bucket"):
+            self.processes[name].stop()
+
+
+class Cluster(System):
     """PostgreSQL (a fresh database), the bucket, API nodes, nginx in front of them, and workers."""
 
     def __init__(self, settings: Settings, workdir: str):
@@ -270,14 +284,6 @@ class Cluster:
         if name.startswith("api-"):
             self.wait_until_ready(name)
 
-    def sample(self):
-        for process in self.processes.values():
-            process.sample()
-
-    def stop(self):
-        for name in sorted(self.processes, key=lambda n: n == "bucket"):
-            self.processes[name].stop()
-
     # ---- looking inside
 
     def bucket_keys(self):
@@ -297,7 +303,7 @@ class Cluster:
         return psql(self.database_url, sql)
 
 
-class SingleMachine:
+class SingleMachine(System):
     """The baseline: one `myday-server serve` with its embedded defaults (SQLite, blobs on disk, jobs in process),
     reached directly, nothing killed."""
 
@@ -323,14 +329,6 @@ class SingleMachine:
 
     def tls(self):
         return None
-
-    def sample(self):
-        for process in self.processes.values():
-            process.sample()
-
-    def stop(self):
-        for process in self.processes.values():
-            process.stop()
 
 
 class Failure(Exception):
@@ -407,27 +405,27 @@ class Client:
         self.confirmed.append(entry_id)
         self.stats.completed()
 
-    def sync(self):
-        """One delta sync from the cursor, every page; the view takes what changed."""
+    def changes(self, cursor):
+        """Every page of a delta sync from `cursor`, in order."""
         while True:
-            page = self.api("GET", f"/v1/entries?since={self.cursor}&limit=50")
+            page = self.api("GET", f"/v1/entries?since={cursor}&limit=50")
+            yield page
+            cursor = page["next_cursor"]
+            if not page["has_more"]:
+                return
+
+    def sync(self):
+        """One delta sync from the cursor; the view takes what changed."""
+        for page in self.changes(self.cursor):
             for entry in page["entries"]:
                 self.view[entry["id"]] = entry
             for gone in page["deleted_ids"]:
                 self.view.pop(gone, None)
             self.cursor = page["next_cursor"]
-            if not page["has_more"]:
-                return
 
     def everything(self):
         """What a device that never synced before would see."""
-        seen, cursor = {}, "0"
-        while True:
-            page = self.api("GET", f"/v1/entries?since={cursor}&limit=50")
-            seen.update({entry["id"]: entry for entry in page["entries"]})
-            cursor = page["next_cursor"]
-            if not page["has_more"]:
-                return seen
+        return {entry["id"]: entry for page in self.changes("0") for entry in page["entries"]}
 
     def export(self):
         asked = self.api("POST", "/v1/exports", {"from": "2026-05-01", "to": "2026-05-01", "tz": "Europe/Paris"})
