@@ -993,9 +993,11 @@ def test_a_recording_goes_to_the_bucket_and_plays_from_it(bucket, browser):
         # And it plays from the bucket in the entry's page
         driver.find_element(By.CSS_SELECTOR, "[aria-label=Library]").click()
         click(driver, ".entry")
-        audio = driver.find_element(By.CSS_SELECTOR, "[data-slot=audio]")
-        wait(driver, lambda d: (audio.get_attribute("src") or "").startswith(bucket["endpoint"]),
+        # The entry's page is drawn after the click: wait for its player, then for its source
+        wait(driver, lambda d: any((a.get_attribute("src") or "").startswith(bucket["endpoint"])
+                                   for a in d.find_elements(By.CSS_SELECTOR, "[data-slot=audio]")),
              message="the audio does not come from the bucket")
+        audio = driver.find_element(By.CSS_SELECTOR, "[data-slot=audio]")
         wait(driver, lambda d: d.execute_script("return Number.isFinite(arguments[0].duration) && arguments[0].duration > 0", audio),
              message="the bucket's audio does not play")
         refused = [entry["message"] for entry in driver.get_log("browser") if "Content Security Policy" in entry["message"]]
