@@ -14,6 +14,13 @@ public struct S3Credentials: Sendable, Equatable {
     }
 }
 
+/// Printed, dumped or logged, credentials show the access key id alone: never the secret or the session token.
+extension S3Credentials: CustomStringConvertible, CustomDebugStringConvertible, CustomReflectable {
+    public var description: String { "S3Credentials(access key \(accessKeyID), secret hidden)" }
+    public var debugDescription: String { description }
+    public var customMirror: Mirror { Mirror(self, children: ["accessKeyID": accessKeyID], displayStyle: .struct) }
+}
+
 /// A request as AWS Signature Version 4 sees it: the path and query unencoded, the headers as sent.
 public struct SignableRequest: Sendable, Equatable {
     public var method: String

@@ -142,6 +142,23 @@ import Testing
         // Then the signatures differ
         #expect(original.header("Authorization") != changed.header("Authorization"))
     }
+
+    @Test func credentialsNeverShowTheirSecret() {
+        // Given credentials with a secret and a session token, and a signer and client holding them
+        let credentials = S3Credentials(accessKeyID: "AKIDEXAMPLE", secretAccessKey: "s3cr3t-key", sessionToken: "t0ken")
+        let signer = SigV4Signer(credentials: credentials, region: "us-east-1", service: "s3")
+
+        // When they are interpolated, described for debugging and dumped
+        var dumped = ""
+        dump(signer, to: &dumped)
+        let shown = ["\(credentials)", String(reflecting: credentials), "\(signer)", String(reflecting: signer), dumped]
+
+        // Then the access key id may show, the secret and the token never do
+        for text in shown {
+            #expect(text.contains("AKIDEXAMPLE"))
+            #expect(!text.contains("s3cr3t-key") && !text.contains("t0ken"), "\(text)")
+        }
+    }
 }
 
 /// SHA-256 of text, in hex.
