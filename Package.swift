@@ -200,6 +200,7 @@ let package = Package(
             name: "MyDayServerTests",
             dependencies: [
                 "MyDayServer",
+                "MyDaySpeech",
                 "ObjectStorage",
                 "MyDayTestSupport",
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),

@@ -1,7 +1,9 @@
 import Configuration
 import Foundation
 import HTTPTypes
+import MyDaySpeech
 import MyDayTestSupport
+import NIOCore
 import ObjectStorage
 import Testing
 
@@ -25,7 +27,7 @@ import Testing
                 url.hasPrefix(
                     "\(bucket.location.endpoint.absoluteString)/\(bucket.location.bucket)/\(bucket.location.keyPrefix)incoming/"))
             #expect(url.contains("X-Amz-SignedHeaders=content-length%3Bcontent-type%3Bhost"))
-            #expect(url.contains("X-Amz-Expires=3600&"))
+            #expect(url.contains("X-Amz-Expires=900&"))
             #expect(
                 (created.reply.json["upload"] as? [String: Any])?["headers"] as? [String: String] == ["Content-Type": "audio/mp4"]
             )
@@ -53,6 +55,44 @@ import Testing
             #expect(played.headers[.contentDisposition]?.hasPrefix("inline; filename=\"2026-05-01_10-30-00_") == true)
             #expect(played.headers[.contentType] == "audio/mp4")
         }
+    }
+
+    @Test func ffprobeReadsAnUploadWhereItLiesInTheBucket() async throws {
+        // Given audio whose index is at its end, the same cut off, and bytes that are no audio, in the bucket
+        let loopback = try await LoopbackBucket.shared()
+        let client = S3Client(
+            location: S3Location(
+                bucket: loopback.bucket, endpoint: loopback.endpoint, region: "us-east-1", keyPrefix: LoopbackBucket.freshPrefix()
+            ),
+            credentials: S3Credentials(accessKeyID: loopback.accessKeyID, secretAccessKey: loopback.secretAccessKey))
+        let files = ["whole": try await TestAudio.m4a(), "cut": try await TestAudio.truncatedM4A(), "noise": TestAudio.notAudio]
+        for (key, data) in files {
+            try await client.put(key, body: .bytes(ByteBuffer(data: data)), length: data.count, contentType: "audio/mp4")
+        }
+        // And a store with nowhere to download to: its scratch folder is a file
+        let scratch = FileManager.default.temporaryDirectory.appendingPathComponent("myday-scratch-\(UUID())")
+        let store = try S3BlobStore(client: client, scratch: scratch)
+        try FileManager.default.removeItem(at: scratch)
+        #expect(FileManager.default.createFile(atPath: scratch.path, contents: Data("not a folder".utf8)))
+        defer { try? FileManager.default.removeItem(at: scratch) }
+
+        // When ffprobe checks each through the URL the store gives
+        func verdict(_ key: String) async throws -> AudioProbe.Verdict {
+            try await store.withReadableURL(key: key) { try await AudioProbe().probe($0, expected: .mp4) }
+        }
+
+        // Then the audio is found with its length, the cut and the noise are refused, and nothing was downloaded
+        let whole = try await verdict("whole")
+        guard case .audio(let finding) = whole else {
+            Issue.record("the audio was refused: \(whole)")
+            return
+        }
+        #expect(abs((finding.durationSeconds ?? 0) - 1.5) < 0.1)
+        for damaged in ["cut", "noise"] {
+            if case .audio = try await verdict(damaged) { Issue.record("\(damaged) passed as audio") }
+        }
+        await #expect(throws: (any Error).self) { try await store.withLocalFile(key: "whole") { _ in () } }
+        await #expect(throws: BlobStoreError.notFound) { try await verdict("missing") }
     }
 
     @Test(arguments: TestDatabase.available)

@@ -209,8 +209,9 @@ extension APIHandler {
         }
     }
 
-    /// Moves the newest upload into place, then rejects (and removes) it when it is missing, of the wrong size, too
-    /// long or not audio; answers its duration when known. A recording players could not seek in (browsers' WebM, or
+    /// Moves the newest upload into place, then rejects (and removes) it when it is missing, of the wrong size (asked
+    /// first: a `HEAD` in a bucket), too long or not audio (ffprobe reads only the parts it needs, where the file lies);
+    /// answers its duration when known. A recording players could not seek in (browsers' WebM, or
     /// any file that does not say how long it is) is made seekable.
     private func checkUploadedAudio(of entry: EntryRecord, key: String) async throws -> Double? {
         _ = try await blobs.move(from: BlobKey.incoming(ofAudio: key), to: key)
@@ -222,7 +223,7 @@ extension APIHandler {
             problem = "The upload has \(size) bytes but the entry declared \(declared); upload it again."
         } else {
             let container = AudioContainer(rawValue: entry.contentType ?? "") ?? .mp4
-            switch try await blobs.withLocalFile(key: key, { try await audioProbe.probe($0, expected: container) }) {
+            switch try await blobs.withReadableURL(key: key, { try await audioProbe.probe($0, expected: container) }) {
             case .audio(let finding):
                 guard let seconds = finding.durationSeconds, seconds > Double(maxRecordingSeconds) else {
                     // Browsers write WebM as a live stream, without the index players seek by: every WebM is remuxed.

@@ -26,7 +26,7 @@ struct BlobLinks: Sendable {
 
     /// How long a bucket's upload URL works: it cannot be taken back, so it is short. The bucket checks the time when an
     /// upload starts, not when it ends, and a client whose URL expired creates the entry again for a fresh one.
-    static let bucketUploadLifetime: Duration = .seconds(3600)
+    static let bucketUploadLifetime: Duration = .seconds(900)
 
     /// The links of a server with this configuration and signing secret.
     init(configuration: ServerConfiguration, secret: [UInt8], bucket: S3Client?) {

@@ -1,14 +1,7 @@
 import Foundation
-import NIOCore
 
 /// Durable storage for audio (and, later, export archives), addressed by `BlobKey`s.
 protocol BlobStore: Sendable {
-    /// Streams `contents` into `key`, replacing what was there only once every byte is durable.
-    /// Throws `BlobStoreError.tooLarge` as soon as more than `maxBytes` arrive; then nothing changes.
-    /// Answers the number of bytes stored.
-    func write<Contents: AsyncSequence & Sendable>(key: String, contents: Contents, maxBytes: Int) async throws -> Int
-    where Contents.Element == ByteBuffer
-
     /// Moves a finished local file (in the data directory's scratch folder) into `key`; answers its size.
     func store(fileAt url: URL, key: String) async throws -> Int
 
@@ -36,6 +29,10 @@ protocol BlobStore: Sendable {
 
     /// Runs `body` with a local file holding the blob (for tools such as ffprobe).
     func withLocalFile<T: Sendable>(key: String, _ body: (URL) async throws -> T) async throws -> T
+
+    /// Runs `body` with a URL ffprobe and ffmpeg can read the blob from where it lies: the file itself on disk, a
+    /// short-lived presigned `GET` in a bucket (they read only the byte ranges they need, nothing is copied).
+    func withReadableURL<T: Sendable>(key: String, _ body: (URL) async throws -> T) async throws -> T
 }
 
 enum BlobStoreError: Error, Equatable {

@@ -101,6 +101,10 @@ struct DiskBlobStore: BlobStore {
         return try await body(URL(fileURLWithPath: path))
     }
 
+    func withReadableURL<T: Sendable>(key: String, _ body: (URL) async throws -> T) async throws -> T {
+        try await withLocalFile(key: key, body)
+    }
+
     func keys(under prefix: String) async throws -> [String] {
         guard BlobKey.isWellFormed(prefix + "/x") else { throw BlobStoreError.notFound }
         let folder = root.appendingPathComponent(prefix, isDirectory: true).path

@@ -6,8 +6,8 @@ import ObjectStorage
 import _NIOFileSystem
 
 /// Blobs as objects in an S3-compatible bucket. Clients upload and download with presigned URLs (`BlobLinks`); the
-/// server reads an object through a bounded download to its scratch folder, and writes large files as multipart
-/// uploads of `partSize` parts, so memory stays flat whatever the size.
+/// server lets ffprobe read an object by ranges where it lies, reads it whole through a bounded download to its scratch
+/// folder, and writes large files as multipart uploads of `partSize` parts, so memory stays flat whatever the size.
 struct S3BlobStore: BlobStore {
     let client: S3Client
     /// Where downloads for ffmpeg and ffprobe go while they are read.
@@ -19,14 +19,6 @@ struct S3BlobStore: BlobStore {
         self.client = client
         self.scratch = scratch
         try FileManager.default.createDirectory(at: scratch, withIntermediateDirectories: true)
-    }
-
-    func write<Contents: AsyncSequence & Sendable>(key: String, contents: Contents, maxBytes: Int) async throws -> Int
-    where Contents.Element == ByteBuffer {
-        let file = scratch.appendingPathComponent("\(UUID().lowercased).part")
-        defer { try? FileManager.default.removeItem(at: file) }
-        _ = try await writeNewFile(at: file.path, from: contents, maxBytes: maxBytes)
-        return try await store(fileAt: file, key: key)
     }
 
     func store(fileAt url: URL, key: String) async throws -> Int {
@@ -169,5 +161,15 @@ struct S3BlobStore: BlobStore {
             guard FileManager.default.createFile(atPath: file.path, contents: nil) else { throw CocoaError(.fileWriteUnknown) }
         }
         return try await body(file)
+    }
+
+    /// How long the URL ffprobe reads an object by stays valid: a probe that takes longer fails and is retried.
+    static let readableURLLifetime = 600
+
+    func withReadableURL<T: Sendable>(key: String, _ body: (URL) async throws -> T) async throws -> T {
+        guard try await client.head(key) != nil else { throw BlobStoreError.notFound }
+        let url = client.presignedURL(method: "GET", key: key, expires: Self.readableURLLifetime)
+        guard let readable = URL(string: url) else { throw BlobStoreError.notFound }
+        return try await body(readable)
     }
 }

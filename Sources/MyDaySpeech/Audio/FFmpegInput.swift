@@ -2,15 +2,26 @@ import ChildProcesses
 import Foundation
 import MyDayModels
 
-/// How ffmpeg and ffprobe open an uploaded file: as a local file only (no network, pipe or concatenation protocols a
-/// crafted file could name) and with the demuxer of the container the client declared, never a guessed one.
+/// How ffmpeg and ffprobe open an uploaded file: with the protocols its own URL needs and no others (no pipe,
+/// concatenation or other protocols a crafted file could name) and with the demuxer of the container the client
+/// declared, never a guessed one (so no playlist a file holds is followed).
 public enum FFmpegInput {
     /// The input options and the file, for a recording in `container` (nil: a file named on the command line, whose
-    /// container ffmpeg finds itself).
+    /// container ffmpeg finds itself). `file` is a local file, or an object in a bucket behind an `http(s)` URL, read
+    /// by byte ranges.
     public static func arguments(_ file: URL, container: AudioContainer?) -> [String] {
-        var arguments = ["-protocol_whitelist", "file"]
+        var arguments = ["-protocol_whitelist", protocols(for: file)]
         if let container { arguments += ["-f", demuxer(for: container)] }
-        return arguments + ["-i", file.path]
+        return arguments + ["-i", file.isFileURL ? file.path : file.absoluteString]
+    }
+
+    /// The protocols ffmpeg may use to read `file`.
+    static func protocols(for file: URL) -> String {
+        switch file.scheme {
+        case "https": "https,tls,tcp"
+        case "http": "http,tcp"
+        default: "file"
+        }
     }
 
     /// ffmpeg's demuxer for each container.
