@@ -17,10 +17,10 @@ struct SearchResponder<Context: RequestContext>: RouterMiddleware {
         guard request.method == .get, request.uri.path == "/v1/search",
             EntryListResponder<Context>.acceptsJSON(request.headers[.accept])
         else { return try await next(request, context) }
-        let (user, _) = try await BearerAuthMiddleware.authenticate(
+        let (userID, _) = try await BearerAuthMiddleware.authenticateAccount(
             request.headers[.authorization], accessTokens: accessTokens, users: users)
         let parameters = try Self.parameters(request.uri.query ?? "")
-        let answer = try await EntrySearching.run(parameters, userID: user.id, entries: entries, now: now())
+        let answer = try await EntrySearching.run(parameters, userID: userID, entries: entries, now: now())
         return Response(
             status: .ok, headers: [.contentType: "application/json; charset=utf-8"],
             body: .init(byteBuffer: ByteBuffer(bytes: SearchJSON.write(answer))))

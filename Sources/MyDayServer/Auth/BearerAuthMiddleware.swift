@@ -64,4 +64,17 @@ struct BearerAuthMiddleware: ServerMiddleware {
         else { throw APIError.unauthorized }
         return (user, claims)
     }
+
+    /// The account of an `Authorization: Bearer` header and its state, for reads of its entries: the same checks as
+    /// `authenticate`, with the account's narrow row instead of the user's.
+    static func authenticateAccount(_ header: String?, accessTokens: AccessTokens, users: UserStore) async throws -> (
+        userID: UUID, state: AccountState
+    ) {
+        guard let token = BearerCredential.token(in: header), let claims = await accessTokens.verify(String(token)),
+            let userID = UUID(text: claims.sub.value),
+            let state = try await users.accountState(id: userID),
+            state.tokenVersion == claims.ver
+        else { throw APIError.unauthorized }
+        return (userID, state)
+    }
 }

@@ -19,16 +19,34 @@ public protocol DatabaseDriver: Sendable {
     func shutdown() async
 }
 
-/// A driver that reads entry rows by position, without SQLKit's decoders (the dearest part of a listing).
-protocol EntryRowReading {
+/// A driver that reads rows by position, without SQLKit's decoders (the dearest part of a listing).
+protocol PositionalRowReading {
     func readEntries(_ query: SQLQueryString) async throws -> [EntryRecord]
+    func readIntegers(_ query: SQLQueryString) async throws -> [[Int]]
+    func readTexts(_ query: SQLQueryString) async throws -> [String]
 }
 
 extension DatabaseDriver {
     /// Runs a read that selects `EntryRecord.columns`, in that order, and answers the entries.
     func readEntries(_ query: SQLQueryString) async throws -> [EntryRecord] {
-        if let reader = self as? any EntryRowReading { return try await reader.readEntries(query) }
+        if let reader = self as? any PositionalRowReading { return try await reader.readEntries(query) }
         return try await read { db in try await db.raw(query).all().map(EntryRecord.init(row:)) }
+    }
+
+    /// Runs a read that selects whole numbers only (none NULL) and answers each row's, in the order selected.
+    func readIntegers(_ query: SQLQueryString) async throws -> [[Int]] {
+        if let reader = self as? any PositionalRowReading { return try await reader.readIntegers(query) }
+        return try await read { db in
+            try await db.raw(query).all().map { row in try row.allColumns.map { try row.decode(column: $0, as: Int.self) } }
+        }
+    }
+
+    /// Runs a read that selects one text column (never NULL) and answers its values.
+    func readTexts(_ query: SQLQueryString) async throws -> [String] {
+        if let reader = self as? any PositionalRowReading { return try await reader.readTexts(query) }
+        return try await read { db in
+            try await db.raw(query).all().map { row in try row.decode(column: row.allColumns[0], as: String.self) }
+        }
     }
 }
 

@@ -4,7 +4,7 @@ import SQLiteKit
 import Synchronization
 
 /// The embedded default: one SQLite file in WAL mode, one writer at a time and a few readers beside it.
-final class SQLiteDriver: DatabaseDriver, EntryRowReading {
+final class SQLiteDriver: DatabaseDriver, PositionalRowReading {
     let engine = SQLEngine.sqlite
     private let writer: SQLiteConnection
     private let readers: [SQLiteConnection]
@@ -44,12 +44,32 @@ final class SQLiteDriver: DatabaseDriver, EntryRowReading {
     }
 
     func readEntries(_ query: SQLQueryString) async throws -> [EntryRecord] {
+        try await readRows(query).map(EntryRecord.init(sqlite:))
+    }
+
+    func readIntegers(_ query: SQLQueryString) async throws -> [[Int]] {
+        try await readRows(query).map { row in
+            try row.columns.map { column in
+                guard case .integer(let value) = column.data else { throw SQLiteRowError("a column is not an integer") }
+                return value
+            }
+        }
+    }
+
+    func readTexts(_ query: SQLQueryString) async throws -> [String] {
+        try await readRows(query).map { row in
+            guard case .text(let text) = row.columns.first?.data else { throw SQLiteRowError("the column is not text") }
+            return text
+        }
+    }
+
+    private func readRows(_ query: SQLQueryString) async throws -> [SQLiteRow] {
         let reader = readers[nextReader.wrappingAdd(1, ordering: .relaxed).oldValue % readers.count]
         var serializer = SQLSerializer(database: reader.sql())
         query.serialize(to: &serializer)
         let encoder = SQLiteDataEncoder()
         let binds = try serializer.binds.map { try encoder.encode($0) }
-        return try await reader.query(serializer.sql, binds).map(EntryRecord.init(sqlite:))
+        return try await reader.query(serializer.sql, binds)
     }
 
     func write<T: Sendable>(_ body: @escaping @Sendable (any SQLDatabase) async throws -> T) async throws -> T {

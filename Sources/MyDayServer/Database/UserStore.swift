@@ -13,6 +13,12 @@ struct UserRecord: Sendable, Equatable {
     var emailVerified = false
 }
 
+/// What a read of an account's entries checks: whether a token is still of its version, and how far its changes went.
+struct AccountState: Sendable, Equatable {
+    let tokenVersion: Int
+    let changeSeq: Int
+}
+
 /// A way to sign in: email and password, or an Apple or Google account, keyed by the provider's subject.
 struct IdentityRecord: Sendable, Equatable {
     let provider: String
@@ -119,6 +125,13 @@ struct UserStore: Sendable {
             )
             .first().map(Self.user(from:))
         }
+    }
+
+    /// The open account's token version and change sequence: all a read of its entries needs to know of it.
+    func accountState(id: UUID) async throws -> AccountState? {
+        try await driver.readIntegers(
+            "SELECT token_version, change_seq FROM users WHERE id = \(bind: id.lowercased) AND deleted_at IS NULL"
+        ).first.map { AccountState(tokenVersion: $0[0], changeSeq: $0[1]) }
     }
 
     /// The change sequence and token version of each open account among `ids` (closed and unknown ones are left out),

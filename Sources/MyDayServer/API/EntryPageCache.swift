@@ -1,0 +1,65 @@
+import Foundation
+import NIOCore
+import Synchronization
+
+/// The JSON of entry-list pages answered lately, by account, cursor and limit, each kept with the account's change
+/// sequence when it was read. Every change to an entry moves that sequence in its own transaction (ADR 0003), so
+/// while it stands still the page's rows are the same, whichever node changed them: a page is answered from here only
+/// when the sequence read for the request equals the one it was kept with. Bounded by `maxBytes`; pages larger than
+/// `maxPageBytes` (a first sync's, read once) are not kept.
+final class EntryPageCache: Sendable {
+    struct Key: Hashable, Sendable {
+        let userID: UUID
+        let cursor: Int
+        let limit: Int
+    }
+
+    private struct Page {
+        let changeSeq: Int
+        let body: ByteBuffer
+    }
+
+    private struct Pages {
+        var byKey: [Key: Page] = [:]
+        var bytes = 0
+    }
+
+    let maxBytes: Int
+    let maxPageBytes: Int
+    private let pages = Mutex(Pages())
+
+    init(maxBytes: Int = 32 << 20, maxPageBytes: Int = 256 << 10) {
+        self.maxBytes = maxBytes
+        self.maxPageBytes = maxPageBytes
+    }
+
+    /// The page kept for `key`, if it was read at `changeSeq`.
+    func page(_ key: Key, changeSeq: Int) -> ByteBuffer? {
+        pages.withLock { pages in
+            guard let page = pages.byKey[key], page.changeSeq == changeSeq else { return nil }
+            return page.body
+        }
+    }
+
+    /// Keeps `body`, read at `changeSeq`, unless a page read later is kept already; when full, about half the pages go.
+    func keep(_ body: ByteBuffer, for key: Key, changeSeq: Int) {
+        guard body.readableBytes <= maxPageBytes else { return }
+        pages.withLock { pages in
+            if let kept = pages.byKey[key] {
+                guard kept.changeSeq < changeSeq else { return }
+                pages.bytes -= kept.body.readableBytes
+            }
+            if pages.bytes + body.readableBytes > maxBytes {
+                for (key, page) in pages.byKey where pages.bytes > maxBytes / 2 {
+                    pages.byKey[key] = nil
+                    pages.bytes -= page.body.readableBytes
+                }
+            }
+            pages.byKey[key] = Page(changeSeq: changeSeq, body: body)
+            pages.bytes += body.readableBytes
+        }
+    }
+
+    /// The bytes of every page kept.
+    var keptBytes: Int { pages.withLock { $0.bytes } }
+}
