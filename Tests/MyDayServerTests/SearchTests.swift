@@ -302,18 +302,32 @@ import Testing
                         at: "2026-01-\(String(format: "%02d", index / 60 + 1))T10:\(minute):00Z"))
             }
             // When they are read a page at a time
-            var seen: [String] = []
-            var cursor: String?
-            repeat {
-                let reply = try await diary.search("harbour", "&limit=100" + (cursor.map { "&cursor=\($0)" } ?? ""))
-                #expect(reply.status == .ok)
-                seen += Diary.ids(reply)
-                cursor = reply.json["next_cursor"] as? String
-            } while cursor != nil
+            @Sendable func everyHit() async throws -> [String] {
+                var seen: [String] = []
+                var cursor: String?
+                repeat {
+                    let reply = try await diary.search("harbour", "&limit=100" + (cursor.map { "&cursor=\($0)" } ?? ""))
+                    #expect(reply.status == .ok)
+                    seen += Diary.ids(reply)
+                    cursor = reply.json["next_cursor"] as? String
+                } while cursor != nil
+                return seen
+            }
+            let seen = try await everyHit()
             // Then the title and the tag come first, then the rest, each once, the most recently written first
             #expect(Array(seen.prefix(2)) == [titled, tagged])
             #expect(seen.count == others.count + 2 && Set(seen) == Set(others + [titled, tagged]))
             #expect(Array(seen.dropFirst(2)) == others.reversed())
+
+            // When the title is taken away, the tagged entry deleted, and one of the others given the word as a tag
+            let token = diary.session.accessToken
+            try await diary.api.send(.patch, "/v1/entries/\(titled)", token: token, json: ["title": ""], expecting: .ok)
+            try await diary.api.send(.delete, "/v1/entries/\(tagged)", token: token, expecting: .noContent)
+            try await diary.api.send(
+                .patch, "/v1/entries/\(others[7])", token: token, json: ["tags": ["harbour"]], expecting: .ok)
+
+            // Then the newly tagged one comes first, then the others newest first; the two are found no more
+            #expect(try await everyHit() == [others[7]] + others.reversed().filter { $0 != others[7] })
         }
     }
 
@@ -382,7 +396,8 @@ import Testing
                 ).run()
             }
             // When the server migrates it
-            #expect(try await Migrator.migrate(driver) == [SearchIndex.migration.version])
+            #expect(
+                try await Migrator.migrate(driver) == [SearchIndex.migration.version, SearchIndex.prefixMigration.version])
             // Then the entry is in the index, and its day is its own time zone's
             let store = EntryStore(driver: driver)
             for words in ["fire", "old times", "archive"] {

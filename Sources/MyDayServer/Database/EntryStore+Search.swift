@@ -35,27 +35,26 @@ extension EntryStore {
                 order: "e.created_at DESC, e.id DESC",
                 offset: offset, limit: limit)
         }
-        let matching: SQLQueryString = "SELECT \(unsafeRaw: Self.entryColumns) FROM " + sql.from + " WHERE " + all + filters
-        let probe: SQLQueryString =
-            "SELECT COUNT(*) AS n FROM (SELECT e.id FROM " + sql.from + " WHERE " + all + filters
-            + " LIMIT \(literal: Self.rankedMatches + 1)) AS probe"
-        let count = try await driver.read { db in try await db.raw(probe).first()?.decode(column: "n", as: Int.self) ?? 0 }
-        if count <= Self.rankedMatches {
+        let matching: SQLQueryString =
+            "SELECT \(unsafeRaw: Self.entryColumns) FROM " + sql.from(titlesAndTagsOnly: false) + " WHERE " + all + filters
+        // The newest matches, as many as could be ranked one by one and one more, or as many as the page needs: they
+        // tell whether there are too many to rank and, when there are, are the page's tail.
+        let wanted = offset + limit + 1
+        let newest = try await driver.readTexts(
+            "SELECT e.id FROM " + sql.from(titlesAndTagsOnly: false) + " WHERE " + all + filters + " ORDER BY " + sql.recent
+                + " LIMIT \(literal: max(Self.rankedMatches + 1, wanted))")
+        if newest.count <= Self.rankedMatches {
             return try await page(matching, order: sql.rank(inTitlesAndTagsOnly: false), offset: offset, limit: limit)
         }
         // Many matches: titles and tags first, ranked; then the others, newest first.
         let head = sql.match(inTitlesAndTagsOnly: true)!
-        let headIDs = try await ids(
-            "SELECT e.id FROM " + sql.from + " WHERE " + head + filters + " ORDER BY " + sql.rank(inTitlesAndTagsOnly: true)
-                + " LIMIT \(literal: Self.rankedMatches)")
-        let wanted = offset + limit + 1
+        let headIDs = try await driver.readTexts(
+            "SELECT e.id FROM " + sql.from(titlesAndTagsOnly: true) + " WHERE " + head + filters + " ORDER BY "
+                + sql.rank(inTitlesAndTagsOnly: true) + " LIMIT \(literal: Self.rankedMatches)")
         var order = headIDs
         if wanted > headIDs.count {
             let seen = Set(headIDs)
-            let rest = try await ids(
-                "SELECT e.id FROM " + sql.from + " WHERE " + all + filters + " ORDER BY " + sql.recent
-                    + " LIMIT \(literal: wanted)")
-            order += rest.filter { !seen.contains($0) }
+            order += newest.prefix(wanted).filter { !seen.contains($0) }
         }
         let pageIDs = Array(order.dropFirst(offset).prefix(limit + 1))
         guard !pageIDs.isEmpty else { return ([], false) }
@@ -76,10 +75,6 @@ extension EntryStore {
         let final = query + " ORDER BY " + order + " LIMIT \(literal: limit + 1) OFFSET \(literal: offset)"
         let entries = try await driver.readEntries(final)
         return (Array(entries.prefix(limit)), entries.count > limit)
-    }
-
-    private func ids(_ query: SQLQueryString) async throws -> [String] {
-        try await driver.read { db in try await db.raw(query).all().map { try $0.decode(column: "id", as: String.self) } }
     }
 
     /// `AND …` for the owner, liveness, the moment of the first page and every filter.
@@ -115,8 +110,12 @@ private struct SearchSQL {
     let query: SearchQuery
     let userID: UUID
 
-    var from: SQLQueryString {
-        engine == .postgres ? "entries e" : "entries_search JOIN entries e ON e.rowid = entries_search.rowid"
+    /// The entries, joined on SQLite to the index searched: titles and tags have one of their own (`entries_labels`).
+    func from(titlesAndTagsOnly: Bool) -> SQLQueryString {
+        guard engine == .sqlite else { return "entries e" }
+        return titlesAndTagsOnly
+            ? "entries_labels JOIN entries e ON e.rowid = entries_labels.rowid"
+            : "entries_search JOIN entries e ON e.rowid = entries_search.rowid"
     }
 
     /// The condition that the words match; nil when there are none.
@@ -128,7 +127,8 @@ private struct SearchSQL {
         let columns = inTitlesAndTagsOnly ? ["title", "tags"] : ["title", "tags", "body"]
         guard let words = query.fts5Expression(columns: columns) else { return nil }
         let owner = userID.lowercased.replacingOccurrences(of: "-", with: "")
-        return "entries_search MATCH \(bind: "owner : \"\(owner)\" AND \(words)")"
+        let index: SQLQueryString = inTitlesAndTagsOnly ? "entries_labels" : "entries_search"
+        return index + " MATCH \(bind: "owner : \"\(owner)\" AND \(words)")"
     }
 
     /// Best first: title over tags over transcript, more matches first; then newest.
@@ -139,7 +139,9 @@ private struct SearchSQL {
                 e.created_at DESC, e.id DESC
                 """
         }
-        return "bm25(entries_search, 0.0, 4.0, 2.0, 1.0), e.created_at DESC, e.id DESC"
+        return inTitlesAndTagsOnly
+            ? "bm25(entries_labels, 0.0, 4.0, 2.0), e.created_at DESC, e.id DESC"
+            : "bm25(entries_search, 0.0, 4.0, 2.0, 1.0), e.created_at DESC, e.id DESC"
     }
 
     /// Newest first: by recording time on PostgreSQL; on SQLite by arrival (the index's own order, read without a sort).

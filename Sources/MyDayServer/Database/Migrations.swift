@@ -197,6 +197,7 @@ public enum Migrator {
             ]
         ),
         SearchIndex.migration,
+        SearchIndex.prefixMigration,
     ]
 
     /// Applies every migration the database lacks and answers their versions. Safe to run from many processes at once.
