@@ -18,7 +18,9 @@ def main():
         with tempfile.TemporaryDirectory(prefix="myday-scale-") as folder:
             runs[name] = cluster.run(settings, folder, single_machine=single)
     print(f"{CLIENTS} clients × {ENTRIES} entries (1.5 s AAC each), each client: sign up, record (create, PUT, complete),")
-    print("delta sync after each, wait until all transcribed, one export downloaded.\n")
+    print("delta sync after each, exports asked for while recording (the last after the last entry), wait until all")
+    print("transcribed, every export downloaded and checked. One API node is killed holding client requests, one worker")
+    print("while it builds an export.\n")
     print("| | cluster (2 API nodes behind nginx/TLS, 2 workers × 2 slots, PostgreSQL, bucket; SIGKILLs) "
           "| one machine (serve, SQLite, disk, 4 job slots) |")
     print("|---|---|---|")
@@ -27,11 +29,15 @@ def main():
         ("uploads per second (create + PUT + complete + sync)", "uploads_per_second", "{:.1f}"),
         ("seconds until all transcribed", "seconds_to_transcribed", "{:.1f}"),
         ("client retries (requests that met a dead node)", "retries", "{}"),
+        ("exports built while recording", "exports", "{}"),
     ]
     for label, key, form in rows:
         print(f"| {label} | {form.format(runs['cluster'][key])} | {form.format(runs['one machine'][key])} |")
     ratio = runs["cluster"]["entries_per_minute"] / runs["one machine"]["entries_per_minute"]
     print(f"| cluster / one machine, entries per minute | {ratio:.2f} | 1 |")
+    taken_over = ", ".join(runs["cluster"]["jobs_taken_over"])
+    print(f"\nThe killed API node held {runs['cluster']['requests_in_killed_node']} unread requests; the killed worker's"
+          f" jobs, taken over by another: {taken_over}.")
     print("\nPeak RSS (MB, VmHWM; a killed process's peak before and after its restart):\n")
     for name, run in runs.items():
         print(f"- {name}: " + ", ".join(f"{process} {mb:.0f}" for process, mb in sorted(run["peak_rss_mb"].items())))

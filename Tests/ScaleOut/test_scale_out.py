@@ -1,6 +1,8 @@
-"""The scale-out run, small: two API nodes behind nginx (deploy/nginx/myday.conf, TLS), two workers, PostgreSQL and
-the bucket, six people recording at once while an API node and a worker are killed with SIGKILL and started again.
-cluster.check() holds the promises; bench/scaleout runs the same at a larger size and reports its figures."""
+"""The scale-out run, small: two API nodes behind nginx (deploy/nginx/myday.conf, TLS), two workers, started as
+deploy/systemd's units start them, PostgreSQL and the bucket; six people recording and exporting at once while an API
+node (holding their requests) and a worker (building an export) are killed with SIGKILL and started again.
+cluster.check() and check_exports() hold the promises; bench/scaleout runs the same at a larger size and reports its
+figures."""
 
 import shutil
 import subprocess
@@ -15,16 +17,18 @@ def test_many_people_record_while_nodes_die():
         results = cluster.run(cluster.Settings(), folder)
     finally:
         shutil.rmtree(folder, ignore_errors=True)
-    assert results["entries"] == 24
+    assert results["entries"] == 24 and results["exports"] >= 6
+    assert "build_export" in results["jobs_taken_over"] and results["retries"] > 0
     assert set(results["peak_rss_mb"]) == {"bucket", "nginx", "api-0", "api-1", "worker-0", "worker-1"}
 
 
 def test_the_proxy_configuration_is_the_one_operators_install():
     with open(f"{cluster.ROOT}/deploy/nginx/myday.conf") as source:
         site = source.read()
-    rendered = cluster.render_nginx(site, 8443, [9001, 9002], "/c.pem", "/k.pem")
-    assert "server 127.0.0.1:9001" in rendered and "server 127.0.0.1:9002" in rendered
-    assert "10.0.0.11" not in rendered
+    rendered = cluster.render_nginx(site, 8443, [9001, 9002], "/c.pem", "/k.pem", 8080)
+    assert "server 127.0.0.1:9001 max_fails=1 fail_timeout=10s;" in rendered and "server 127.0.0.1:9002" in rendered
+    assert "10.0.0.11" not in rendered and "[::]" not in rendered
+    assert "listen 127.0.0.1:8443 ssl http2;" in rendered and "listen 127.0.0.1:8080;" in rendered
     for directive in ("proxy_buffering off;", "proxy_request_buffering off;", "X-Forwarded-For"):
         assert directive in rendered
 
