@@ -171,7 +171,7 @@ let package = Package(
             name: "ZIPLimits", dependencies: [.product(name: "ZIPFoundation", package: "ZIPFoundation")],
             path: "Tests/ZIPLimits", swiftSettings: [.swiftLanguageMode(.v5)]),
         .testTarget(name: "MyDayModelsTests", dependencies: ["MyDayModels"]),
-        .testTarget(name: "MyDaySearchTests", dependencies: ["MyDaySearch"]),
+        .testTarget(name: "MyDaySearchTests", dependencies: ["MyDaySearch", "MyDayTestSupport"]),
         .testTarget(
             name: "ObjectStorageTests",
             dependencies: [

@@ -13,6 +13,40 @@ public struct SearchToken: Sendable, Equatable {
 /// case and accents do not count ("Über" is "uber", "café" is "cafe").
 public enum SearchText {
     public static func tokens(in text: String) -> [SearchToken] {
+        var text = text
+        // Most diaries are ASCII throughout: their words are found and lower-cased byte by byte, a fifth of the cost.
+        if let tokens = text.withUTF8({ $0.allSatisfy { $0 < 0x80 } ? asciiTokens(in: $0) : nil }) { return tokens }
+        return scalarTokens(in: text)
+    }
+
+    /// The tokens of ASCII text: runs of letters and digits, lower-cased; a byte's offset is its UTF-16 offset.
+    static func asciiTokens(in bytes: UnsafeBufferPointer<UInt8>) -> [SearchToken] {
+        func isWord(_ byte: UInt8) -> Bool {
+            (0x30...0x39).contains(byte) || (0x41...0x5A).contains(byte) || (0x61...0x7A).contains(byte)
+        }
+        var tokens: [SearchToken] = []
+        var index = 0
+        while index < bytes.count {
+            guard isWord(bytes[index]) else {
+                index += 1
+                continue
+            }
+            let start = index
+            while index < bytes.count, isWord(bytes[index]) { index += 1 }
+            let folded = String(unsafeUninitializedCapacity: index - start) { folded in
+                for offset in 0..<(index - start) {
+                    let byte = bytes[start + offset]
+                    folded[offset] = (0x41...0x5A).contains(byte) ? byte | 0x20 : byte
+                }
+                return index - start
+            }
+            tokens.append(SearchToken(folded: folded, utf16Range: start..<index))
+        }
+        return tokens
+    }
+
+    /// The tokens of any text, scalar by scalar.
+    static func scalarTokens(in text: String) -> [SearchToken] {
         var tokens: [SearchToken] = []
         var word = String.UnicodeScalarView()
         var start = 0

@@ -1,4 +1,5 @@
 import Foundation
+import MyDayTestSupport
 import Testing
 
 @testable import MyDaySearch
@@ -105,5 +106,23 @@ struct HighlighterTests {
         let marked = Highlighter(SearchQuery(parsing: "привет ΚΑΛΗΜΕΡΑ")).marked("Он сказал: Привет! Καλημέρα σας")!
         let utf16 = Array(marked.text.utf16)
         #expect(marked.matches.map { String(decoding: utf16[$0], as: UTF16.self) } == ["Привет", "Καλημέρα"])
+    }
+}
+
+struct SearchTextTests {
+    @Test func asciiTextIsCutAsEveryTextIs() {
+        // Given texts of ASCII letters, digits, spaces, punctuation and controls, made from a fixed seed
+        var generator = SplitMix64(seed: 20_261_125)
+        let alphabet = Array("aZbY09 ,.!?'-\n\t_~émqQ")
+        for length in 0..<400 {
+            let text = String((0..<length).map { _ in alphabet[Int.random(in: 0..<alphabet.count, using: &generator)] })
+                .filter(\.isASCII)
+            // When it is cut byte by byte and scalar by scalar
+            var bytes = text
+            let fast = bytes.withUTF8 { SearchText.asciiTokens(in: $0) }
+            // Then the words, their folding and their places are the same
+            #expect(fast == SearchText.scalarTokens(in: text), "\(text)")
+        }
+        #expect(SearchText.words(in: "Walked to the HARBOUR, 2 times.") == ["walked", "to", "the", "harbour", "2", "times"])
     }
 }

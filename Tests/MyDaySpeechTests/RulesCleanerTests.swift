@@ -1,3 +1,4 @@
+import MyDayTestSupport
 import Testing
 
 @testable import MyDaySpeech
@@ -154,18 +155,5 @@ import Testing
             atStart = token.last.map { ".!?".contains($0) } == true && !RulesCleaner.abbreviations.contains(token.lowercased())
         }
         return starts
-    }
-}
-
-/// A small deterministic random generator, so a failing case can be found again from its seed.
-struct SplitMix64 {
-    private var state: UInt64
-    init(seed: UInt64) { state = seed }
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
     }
 }

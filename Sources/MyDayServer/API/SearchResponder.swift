@@ -65,7 +65,7 @@ struct SearchResponder<Context: RequestContext>: RouterMiddleware {
     }
 
     private static func decode(_ text: Substring) -> String? {
-        String(text).replacingOccurrences(of: "+", with: " ").removingPercentEncoding
+        String(text.map { $0 == "+" ? " " : $0 }).removingPercentEncoding
     }
 
     private static func number(_ text: String, _ name: String) throws -> Int {

@@ -126,7 +126,7 @@ private struct SearchSQL {
         }
         let columns = inTitlesAndTagsOnly ? ["title", "tags"] : ["title", "tags", "body"]
         guard let words = query.fts5Expression(columns: columns) else { return nil }
-        let owner = userID.lowercased.replacingOccurrences(of: "-", with: "")
+        let owner = String(userID.lowercased.filter { $0 != "-" })
         let index: SQLQueryString = inTitlesAndTagsOnly ? "entries_labels" : "entries_search"
         return index + " MATCH \(bind: "owner : \"\(owner)\" AND \(words)")"
     }
