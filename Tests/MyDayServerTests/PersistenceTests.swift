@@ -1,6 +1,7 @@
 import Foundation
 import Logging
 import MyDayModels
+import MyDayTestSupport
 import SQLKit
 import Testing
 
@@ -23,6 +24,37 @@ import Testing
         NewEntry(
             id: id, createdAt: Date(timeIntervalSince1970: 1_780_000_000), timeZone: TimeZone(identifier: "Europe/Paris")!,
             durationSeconds: 0, kind: .text, text: text)
+    }
+
+    @Test(arguments: TestDatabase.available)
+    func aWriteCancelledMidTransactionLeavesNothingAndLaterWritesWork(_ database: TestDatabase) async throws {
+        try await withStores(database) { (driver, users, _, _) async throws in
+            // Given a write that has inserted a row and then waits inside its transaction
+            let inside = Gate()
+            let writing = Task {
+                try await driver.write { db in
+                    try await db.raw(
+                        "INSERT INTO users (id, email, created_at) VALUES (\(bind: UUID().lowercased), 'cancelled@example.com', 0)"
+                    ).run()
+                    inside.open()
+                    try await Task.sleep(for: .seconds(600))
+                }
+            }
+            await inside.wait()
+
+            // When its task is cancelled there
+            writing.cancel()
+            await #expect(throws: CancellationError.self) { try await writing.value }
+
+            // Then its row is not there, and the next write commits
+            let registered = try await users.registerEmailUser(
+                email: "after@example.com", passwordHash: "x", mailsLinks: false)
+            #expect(try await users.user(id: registered.id) == registered)
+            let cancelled = try await driver.read { db in
+                try await db.raw("SELECT id FROM users WHERE email = 'cancelled@example.com'").all()
+            }
+            #expect(cancelled.isEmpty)
+        }
     }
 
     @Test(arguments: TestDatabase.available)

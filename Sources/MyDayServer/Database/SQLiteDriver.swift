@@ -81,7 +81,9 @@ final class SQLiteDriver: DatabaseDriver, PositionalRowReading {
                 try await db.raw("COMMIT").run()
                 return result
             } catch {
-                try? await db.raw("ROLLBACK").run()
+                // Unstructured, so that it runs when this task was cancelled too (SQLiteNIO skips a cancelled task's
+                // statements): a transaction left open would refuse every later write of the process.
+                await Task { try? await db.raw("ROLLBACK").run() }.value
                 throw error
             }
         }
