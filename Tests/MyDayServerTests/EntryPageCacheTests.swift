@@ -68,5 +68,12 @@ import Testing
             #expect(cache.keptBytes <= 10_000)
         }
         #expect(cache.page(key(39), changeSeq: 5) == page(3_000, 39))
+
+        // When the account is closed, its pages are forgotten, and another account's stay
+        let other = EntryPageCache.Key(userID: UUID(), cursor: 0, limit: 50)
+        cache.keep(page(100, 9), for: other, changeSeq: 1)
+        cache.forget(userID: user)
+        #expect(cache.page(key(39), changeSeq: 5) == nil && cache.page(other, changeSeq: 1) == page(100, 9))
+        #expect(cache.keptBytes == 100)
     }
 }

@@ -333,10 +333,21 @@ import Testing
             ]).objectStorage)
         #expect(aws.location.origin == "https://diaries.s3.eu-west-3.amazonaws.com")
         #expect(aws.credentials == S3Credentials(accessKeyID: "AKIA1", secretAccessKey: "s", sessionToken: "t"))
+
+        // Another service named as AWS's tools name it: its endpoint and default region from the standard variables
+        let named = try #require(
+            try Self.configuration([
+                "MYDAY_S3_BUCKET": "diaries", "AWS_ENDPOINT_URL_S3": "https://account.r2.cloudflarestorage.com",
+                "AWS_ENDPOINT_URL": "https://elsewhere.example.com", "AWS_DEFAULT_REGION": "auto",
+                "AWS_ACCESS_KEY_ID": "i", "AWS_SECRET_ACCESS_KEY": "s",
+            ]).objectStorage)
+        #expect(named.location.endpoint.absoluteString == "https://account.r2.cloudflarestorage.com")
+        #expect(named.location.region == "auto")
     }
 
     @Test(arguments: [
         ["MYDAY_S3_ENDPOINT": "http://127.0.0.1:9000"],
+        ["MYDAY_S3_SESSION_TOKEN": "t"],
         ["MYDAY_S3_BUCKET": "diaries"],
         ["MYDAY_S3_BUCKET": "Diaries!", "MYDAY_S3_ACCESS_KEY_ID": "i", "MYDAY_S3_SECRET_ACCESS_KEY": "s"],
         [

@@ -35,6 +35,8 @@ struct APIHandler: APIProtocol {
     let housekeeping: HousekeepingService
     /// Tells open event streams when their account changed.
     let changeFeed: ChangeFeed
+    /// The entry-list pages this process keeps; a closed account's are dropped at once.
+    let entryPages: EntryPageCache
     /// The moment date phrases in a search are read from.
     let searchClock: @Sendable () -> Date
     let logger: Logger

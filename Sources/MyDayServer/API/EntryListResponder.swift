@@ -10,7 +10,7 @@ struct EntryListResponder<Context: RequestContext>: RouterMiddleware {
     let accessTokens: AccessTokens
     let users: UserStore
     let entries: EntryStore
-    var pages = EntryPageCache()
+    let pages: EntryPageCache
 
     func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws
         -> Response

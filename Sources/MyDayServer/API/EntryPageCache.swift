@@ -60,6 +60,16 @@ final class EntryPageCache: Sendable {
         }
     }
 
+    /// Drops every page of `userID` (their account closed).
+    func forget(userID: UUID) {
+        pages.withLock { pages in
+            for (key, page) in pages.byKey where key.userID == userID {
+                pages.byKey[key] = nil
+                pages.bytes -= page.body.readableBytes
+            }
+        }
+    }
+
     /// The bytes of every page kept.
     var keptBytes: Int { pages.withLock { $0.bytes } }
 }

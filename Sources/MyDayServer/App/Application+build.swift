@@ -78,7 +78,10 @@ func buildRouter(_ parts: ServerParts, speech: SpeechEngine?, changeFeed: Change
         disk: parts.diskBlobs, links: parts.links, entries: parts.entries, exports: parts.exports, signer: parts.signer,
         maxUploadBytes: configuration.maxUploadBytes, limits: limits
     ).register(on: router)
-    router.add(middleware: EntryListResponder(accessTokens: accessTokens, users: parts.users, entries: parts.entries))
+    let entryPages = EntryPageCache()
+    router.add(
+        middleware: EntryListResponder(
+            accessTokens: accessTokens, users: parts.users, entries: parts.entries, pages: entryPages))
     router.add(
         middleware: SearchResponder(
             accessTokens: accessTokens, users: parts.users, entries: parts.entries, now: configuration.searchClock))
@@ -92,7 +95,8 @@ func buildRouter(_ parts: ServerParts, speech: SpeechEngine?, changeFeed: Change
         identityVerifiers: IdentityVerifiers(configuration: configuration, logger: parts.logger),
         appleTokens: parts.appleTokens, providerTokenSealer: parts.providerTokenSealer,
         clientConfig: .init(configuration: configuration), publicURL: configuration.publicURL,
-        housekeeping: makeHousekeeping(parts), changeFeed: changeFeed, searchClock: configuration.searchClock,
+        housekeeping: makeHousekeeping(parts), changeFeed: changeFeed, entryPages: entryPages,
+        searchClock: configuration.searchClock,
         logger: parts.logger)
     try handler.registerHandlers(
         on: router,

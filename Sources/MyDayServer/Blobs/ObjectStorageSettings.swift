@@ -2,8 +2,8 @@ import Configuration
 import Foundation
 import ObjectStorage
 
-/// The bucket blobs go to instead of the data directory: `MYDAY_S3_BUCKET` turns it on; the keys come from
-/// `MYDAY_S3_ACCESS_KEY_ID` and `MYDAY_S3_SECRET_ACCESS_KEY`, or the standard `AWS_*` variables.
+/// The bucket blobs go to instead of the data directory: `MYDAY_S3_BUCKET` turns it on; the keys, region and endpoint
+/// come from `MYDAY_S3_*`, or the standard `AWS_*` variables.
 public struct ObjectStorageSettings: Sendable, Equatable {
     public var location: S3Location
     public var credentials: S3Credentials
@@ -17,7 +17,7 @@ public struct ObjectStorageSettings: Sendable, Equatable {
     init?(reader: ConfigReader) throws {
         let config = reader.scoped(to: "myday.s3")
         guard let bucket = config.string(forKey: "bucket") else {
-            for key in ["endpoint", "region", "access.key.id", "secret.access.key", "addressing", "prefix"]
+            for key in ["endpoint", "region", "access.key.id", "secret.access.key", "session.token", "addressing", "prefix"]
             where config.string(forKey: ConfigKey(key), isSecret: true) != nil {
                 throw ConfigurationError(
                     "MYDAY_S3_\(key.uppercased().replacingOccurrences(of: ".", with: "_")) is set "
@@ -29,7 +29,10 @@ public struct ObjectStorageSettings: Sendable, Equatable {
             throw ConfigurationError("MYDAY_S3_BUCKET must be a bucket name: 3 to 63 lowercase letters, digits, '.' and '-'")
         }
         var endpoint: URL?
-        if let text = config.string(forKey: "endpoint"), !text.isEmpty {
+        // AWS's own tools name another service's endpoint in AWS_ENDPOINT_URL_S3 or AWS_ENDPOINT_URL.
+        if let text = config.string(forKey: "endpoint") ?? reader.string(forKey: "aws.endpoint.url.s3")
+            ?? reader.string(forKey: "aws.endpoint.url"), !text.isEmpty
+        {
             guard let url = URL(string: text), let host = url.host, !host.isEmpty, ["http", "https"].contains(url.scheme ?? ""),
                 url.path.isEmpty || url.path == "/", url.query == nil
             else {
@@ -38,7 +41,9 @@ public struct ObjectStorageSettings: Sendable, Equatable {
             }
             endpoint = url
         }
-        let region = config.string(forKey: "region") ?? reader.string(forKey: "aws.region") ?? "us-east-1"
+        let region =
+            config.string(forKey: "region") ?? reader.string(forKey: "aws.region")
+            ?? reader.string(forKey: "aws.default.region") ?? "us-east-1"
         var addressing: S3Location.Addressing?
         if let text = config.string(forKey: "addressing") {
             guard let chosen = S3Location.Addressing(rawValue: text) else {
