@@ -290,6 +290,8 @@ import Testing
             let refusals: [([String: Any], HTTPResponse.Status)] = [
                 (["mood": 6], .unprocessableContent),
                 (["tags": Array(repeating: "x", count: 21).enumerated().map { "\($0.offset)" }], .unprocessableContent),
+                // more than 20 as sent, even when repeats would leave 20
+                (["tags": (0..<20).map { "t\($0)" } + ["t0"]], .unprocessableContent),
                 ([:], .unprocessableContent),
                 // the words of a recording not transcribed yet cannot be edited
                 (["text": "too early"], .conflict),

@@ -99,6 +99,10 @@ enum Validation {
     /// Up to 20 distinct tags of 1 to 50 characters, trimmed, in the order given.
     static func tags(_ tags: [String]?) throws -> [String]? {
         guard let tags else { return nil }
+        // Counted as sent, as the schema's maxItems does, and again once repeats are gone.
+        guard tags.count <= 20 else {
+            throw APIError.unprocessable("An entry can have up to 20 tags, each of 1 to 50 characters.")
+        }
         var seen = Set<String>()
         let cleaned = tags.map { $0.trimmingCharacters(in: .whitespacesAndNewlines) }.filter { seen.insert($0).inserted }
         guard cleaned.count <= 20, cleaned.allSatisfy({ (1...50).contains($0.count) }) else {
