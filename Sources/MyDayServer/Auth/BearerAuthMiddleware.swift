@@ -57,8 +57,7 @@ struct BearerAuthMiddleware: ServerMiddleware {
     static func authenticate(_ header: String?, accessTokens: AccessTokens, users: UserStore) async throws -> (
         UserRecord, AccessTokens.Claims
     ) {
-        guard let token = BearerCredential.token(in: header), let claims = await accessTokens.verify(String(token)),
-            let userID = UUID(text: claims.sub.value),
+        guard let (userID, claims) = await verifiedClaims(header, accessTokens: accessTokens),
             let user = try await users.user(id: userID),
             user.tokenVersion == claims.ver
         else { throw APIError.unauthorized }
@@ -70,11 +69,18 @@ struct BearerAuthMiddleware: ServerMiddleware {
     static func authenticateAccount(_ header: String?, accessTokens: AccessTokens, users: UserStore) async throws -> (
         userID: UUID, state: AccountState
     ) {
-        guard let token = BearerCredential.token(in: header), let claims = await accessTokens.verify(String(token)),
-            let userID = UUID(text: claims.sub.value),
+        guard let (userID, claims) = await verifiedClaims(header, accessTokens: accessTokens),
             let state = try await users.accountState(id: userID),
             state.tokenVersion == claims.ver
         else { throw APIError.unauthorized }
         return (userID, state)
+    }
+
+    /// The user id and claims of a genuine, unexpired bearer token; nil for anything else.
+    private static func verifiedClaims(_ header: String?, accessTokens: AccessTokens) async -> (UUID, AccessTokens.Claims)? {
+        guard let token = BearerCredential.token(in: header), let claims = await accessTokens.verify(String(token)),
+            let userID = UUID(text: claims.sub.value)
+        else { return nil }
+        return (userID, claims)
     }
 }
