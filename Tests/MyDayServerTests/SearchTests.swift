@@ -332,6 +332,37 @@ import Testing
     }
 
     @Test(arguments: TestDatabase.available)
+    func moreTitleAndTagMatchesThanAreRankedComeNewestFirstThenTheRest(_ database: TestDatabase) async throws {
+        try await run(database) { diary in
+            // Given two entries with the word in their text alone, then more tagged with it than are ranked one by one,
+            // the oldest of them titled with it too (ranked, it would come first)
+            let untagged = [
+                try await diary.add("Walked to the harbour.", at: "2025-01-01T09:00:00Z"),
+                try await diary.add("Harbour again.", at: "2025-01-02T09:00:00Z"),
+            ]
+            var tagged: [String] = []
+            for index in 0..<(EntryStore.rankedMatches + 3) {
+                let minute = String(format: "%02d", index % 60)
+                tagged.append(
+                    try await diary.add(
+                        "Entry \(index).", at: "2026-01-\(String(format: "%02d", index / 60 + 1))T10:\(minute):00Z",
+                        title: index == 0 ? "Harbour" : nil, tags: ["harbour"]))
+            }
+            // When every hit is read, a page of 50 at a time
+            var seen: [String] = []
+            var cursor: String?
+            repeat {
+                let reply = try await diary.search("harbour", "&limit=50" + (cursor.map { "&cursor=\($0)" } ?? ""))
+                #expect(reply.status == .ok)
+                seen += Diary.ids(reply)
+                cursor = reply.json["next_cursor"] as? String
+            } while cursor != nil
+            // Then the tagged come first, newest first, then the two others, newest first, each once
+            #expect(seen == tagged.reversed() + untagged.reversed())
+        }
+    }
+
+    @Test(arguments: TestDatabase.available)
     func theAnswerIsTheGeneratedTypesBytes(_ database: TestDatabase) async throws {
         try await run(database) { diary in
             // Given entries whose fields need every kind of escape, matched in titles, tags and transcripts

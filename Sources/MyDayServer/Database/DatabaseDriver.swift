@@ -23,7 +23,25 @@ public protocol DatabaseDriver: Sendable {
 protocol PositionalRowReading {
     func readEntries(_ query: SQLQueryString) async throws -> [EntryRecord]
     func readIntegers(_ query: SQLQueryString) async throws -> [[Int]]
-    func readTexts(_ query: SQLQueryString) async throws -> [String]
+    func readSearchProbe(_ query: SQLQueryString) async throws -> SearchProbe
+}
+
+/// How many entries a search matches (counted up to a bound), and its matches in titles and tags with their rank.
+struct SearchProbe: Sendable {
+    struct Match: Sendable {
+        let id: String
+        /// The lower the better.
+        let score: Double
+        let createdAt: Int
+    }
+
+    var matches = 0
+    var labelled: [Match] = []
+
+    /// Adds one row of a probe's statement: (0, count, …) for the count, (1, 0, score, created_at, id) for a match.
+    mutating func add(part: Int, number: Int, score: Double, createdAt: Int, id: String) {
+        if part == 0 { matches = number } else { labelled.append(Match(id: id, score: score, createdAt: createdAt)) }
+    }
 }
 
 extension DatabaseDriver {
@@ -41,11 +59,20 @@ extension DatabaseDriver {
         }
     }
 
-    /// Runs a read that selects one text column (never NULL) and answers its values.
-    func readTexts(_ query: SQLQueryString) async throws -> [String] {
-        if let reader = self as? any PositionalRowReading { return try await reader.readTexts(query) }
+    /// Runs a search's probe, whose rows are (part, number, score, created, id) as `SearchProbe.add` reads them.
+    func readSearchProbe(_ query: SQLQueryString) async throws -> SearchProbe {
+        if let reader = self as? any PositionalRowReading { return try await reader.readSearchProbe(query) }
         return try await read { db in
-            try await db.raw(query).all().map { row in try row.decode(column: row.allColumns[0], as: String.self) }
+            var probe = SearchProbe()
+            for row in try await db.raw(query).all() {
+                probe.add(
+                    part: try row.decode(column: "part", as: Int.self),
+                    number: try row.decode(column: "number", as: Int.self),
+                    score: try row.decode(column: "score", as: Double.self),
+                    createdAt: try row.decode(column: "created", as: Int.self),
+                    id: try row.decode(column: "id", as: String.self))
+            }
+            return probe
         }
     }
 }

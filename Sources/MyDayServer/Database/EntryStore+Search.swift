@@ -29,7 +29,7 @@ extension EntryStore {
     {
         let filters = try filterSQL(search, userID: userID, asOf: asOf)
         let sql = SearchSQL(engine: driver.engine, query: search.query, userID: userID)
-        guard let all = sql.match(inTitlesAndTagsOnly: false) else {
+        guard let all = sql.match(inTitlesAndTagsOnly: false), let labels = sql.match(inTitlesAndTagsOnly: true) else {
             return try await page(
                 "SELECT \(unsafeRaw: Self.entryColumns) FROM entries e WHERE 1 = 1" + filters,
                 order: "e.created_at DESC, e.id DESC",
@@ -37,32 +37,41 @@ extension EntryStore {
         }
         let matching: SQLQueryString =
             "SELECT \(unsafeRaw: Self.entryColumns) FROM " + sql.from(titlesAndTagsOnly: false) + " WHERE " + all + filters
-        // The newest matches, as many as could be ranked one by one and one more, or as many as the page needs: they
-        // tell whether there are too many to rank and, when there are, are the page's tail.
+        // One statement tells whether there are more matches than can be ranked, and reads the matches in titles and
+        // tags, newest first with their rank: as many as could be ranked and one more, or as many as the page needs.
         let wanted = offset + limit + 1
-        let newest = try await driver.readTexts(
-            "SELECT e.id FROM " + sql.from(titlesAndTagsOnly: false) + " WHERE " + all + filters + " ORDER BY " + sql.recent
-                + " LIMIT \(literal: max(Self.rankedMatches + 1, wanted))")
-        if newest.count <= Self.rankedMatches {
-            return try await page(matching, order: sql.rank(inTitlesAndTagsOnly: false), offset: offset, limit: limit)
+        let labelled = max(Self.rankedMatches + 1, wanted)
+        let probe = try await driver.readSearchProbe(
+            "SELECT 0 AS part, count(*) AS number, \(unsafeRaw: sql.noScore) AS score, 0 AS created, '' AS id FROM (SELECT 1 FROM "
+                + sql.from(titlesAndTagsOnly: false) + " WHERE " + all + filters
+                + " LIMIT \(literal: Self.rankedMatches + 1)) counted UNION ALL SELECT * FROM (SELECT 1, 0, "
+                + sql.score + ", e.created_at, e.id FROM " + sql.from(titlesAndTagsOnly: true) + " WHERE " + labels
+                + filters + " ORDER BY " + sql.recent(titlesAndTagsOnly: true) + " LIMIT \(literal: labelled)) labelled")
+        if probe.matches <= Self.rankedMatches {
+            return try await page(matching, order: sql.rank, offset: offset, limit: limit)
         }
-        // Many matches: titles and tags first, ranked; then the others, newest first.
-        let head = sql.match(inTitlesAndTagsOnly: true)!
-        let headIDs = try await driver.readTexts(
-            "SELECT e.id FROM " + sql.from(titlesAndTagsOnly: true) + " WHERE " + head + filters + " ORDER BY "
-                + sql.rank(inTitlesAndTagsOnly: true) + " LIMIT \(literal: Self.rankedMatches)")
-        var order = headIDs
-        if wanted > headIDs.count {
-            let seen = Set(headIDs)
-            order += newest.prefix(wanted).filter { !seen.contains($0) }
+        // Many matches: those in titles and tags first (ranked when few enough, else newest first), then the others,
+        // newest first.
+        let head =
+            probe.labelled.count <= Self.rankedMatches
+            ? probe.labelled.sorted { ($0.score, $1.createdAt, $1.id) < ($1.score, $0.createdAt, $0.id) }.map(\.id)
+            : probe.labelled.map(\.id)
+        let headPart = Array(head.dropFirst(offset).prefix(limit + 1))
+        var entries: [EntryRecord] = []
+        if !headPart.isEmpty {
+            let list: SQLQueryString = headPart.map { "\(bind: $0)" as SQLQueryString }.joined(separator: ", ")
+            let found = try await driver.readEntries(
+                "SELECT \(unsafeRaw: Self.entryColumns) FROM entries e WHERE e.id IN (" + list + ")")
+            let records = Dictionary(uniqueKeysWithValues: found.map { ($0.id.lowercased, $0) })
+            entries = headPart.compactMap { records[$0] }
         }
-        let pageIDs = Array(order.dropFirst(offset).prefix(limit + 1))
-        guard !pageIDs.isEmpty else { return ([], false) }
-        let list: SQLQueryString = pageIDs.map { "\(bind: $0)" as SQLQueryString }.joined(separator: ", ")
-        let found = try await driver.readEntries(
-            "SELECT \(unsafeRaw: Self.entryColumns) FROM entries e WHERE e.id IN (" + list + ")")
-        let records = Dictionary(uniqueKeysWithValues: found.map { ($0.id.lowercased, $0) })
-        let entries = pageIDs.compactMap { records[$0] }
+        // Every match in a title or tag was read when fewer came than were asked for; the others follow them.
+        if headPart.count <= limit, probe.labelled.count < labelled {
+            let others = try await driver.readEntries(
+                matching + " AND " + sql.notIn(labels) + " ORDER BY " + sql.recent(titlesAndTagsOnly: false)
+                    + " LIMIT \(literal: limit + 1 - headPart.count) OFFSET \(literal: max(0, offset - head.count))")
+            entries += others
+        }
         return (Array(entries.prefix(limit)), entries.count > limit)
     }
 
@@ -132,20 +141,36 @@ private struct SearchSQL {
     }
 
     /// Best first: title over tags over transcript, more matches first; then newest.
-    func rank(inTitlesAndTagsOnly: Bool) -> SQLQueryString {
-        if engine == .postgres, let tsQuery = query.tsQuery(weights: inTitlesAndTagsOnly ? "AB" : nil) {
+    var rank: SQLQueryString {
+        if engine == .postgres, let tsQuery = query.tsQuery() {
             return """
                 ts_rank('{0.1, 0.25, 0.5, 1.0}', e.search_vector, to_tsquery('myday_search', \(bind: tsQuery)), 1) DESC, \
                 e.created_at DESC, e.id DESC
                 """
         }
-        return inTitlesAndTagsOnly
-            ? "bm25(entries_labels, 0.0, 4.0, 2.0), e.created_at DESC, e.id DESC"
-            : "bm25(entries_search, 0.0, 4.0, 2.0, 1.0), e.created_at DESC, e.id DESC"
+        return "bm25(entries_search, 0.0, 4.0, 2.0, 1.0), e.created_at DESC, e.id DESC"
+    }
+
+    /// A match's rank in titles and tags, the lower the better, as a double on both engines.
+    var score: SQLQueryString {
+        if engine == .postgres, let tsQuery = query.tsQuery(weights: "AB") {
+            return "-ts_rank('{0.1, 0.25, 0.5, 1.0}', e.search_vector, to_tsquery('myday_search', \(bind: tsQuery)), 1)::float8"
+        }
+        return "bm25(entries_labels, 0.0, 4.0, 2.0)"
+    }
+
+    /// The score column's placeholder where there is no match to score.
+    var noScore: String { engine == .postgres ? "0::float8" : "0.0" }
+
+    /// The condition that an entry is not among `labels`' matches.
+    func notIn(_ labels: SQLQueryString) -> SQLQueryString {
+        engine == .postgres
+            ? "NOT (" + labels + ")" : "e.rowid NOT IN (SELECT rowid FROM entries_labels WHERE " + labels + ")"
     }
 
     /// Newest first: by recording time on PostgreSQL; on SQLite by arrival (the index's own order, read without a sort).
-    var recent: SQLQueryString {
-        engine == .postgres ? "e.created_at DESC, e.id DESC" : "entries_search.rowid DESC"
+    func recent(titlesAndTagsOnly: Bool) -> SQLQueryString {
+        if engine == .postgres { return "e.created_at DESC, e.id DESC" }
+        return titlesAndTagsOnly ? "entries_labels.rowid DESC" : "entries_search.rowid DESC"
     }
 }

@@ -56,11 +56,22 @@ final class SQLiteDriver: DatabaseDriver, PositionalRowReading {
         }
     }
 
-    func readTexts(_ query: SQLQueryString) async throws -> [String] {
-        try await readRows(query).map { row in
-            guard case .text(let text) = row.columns.first?.data else { throw SQLiteRowError("the column is not text") }
-            return text
+    func readSearchProbe(_ query: SQLQueryString) async throws -> SearchProbe {
+        var probe = SearchProbe()
+        for row in try await readRows(query) {
+            let values = row.columns.map(\.data)
+            guard values.count == 5, case .integer(let part) = values[0], case .integer(let number) = values[1],
+                case .integer(let createdAt) = values[3], case .text(let id) = values[4]
+            else { throw SQLiteRowError("a search probe's row is not (part, number, score, created_at, id)") }
+            let score: Double
+            switch values[2] {
+            case .float(let value): score = value
+            case .integer(let value): score = Double(value)
+            default: throw SQLiteRowError("a search probe's score is not a number")
+            }
+            probe.add(part: part, number: number, score: score, createdAt: createdAt, id: id)
         }
+        return probe
     }
 
     private func readRows(_ query: SQLQueryString) async throws -> [SQLiteRow] {
