@@ -41,8 +41,17 @@ struct URLSigner: Sendable {
 extension Data {
     /// Base64 with the URL-safe alphabet and no padding (RFC 4648 §5).
     func base64URLEncodedString() -> String {
-        base64EncodedString().replacingOccurrences(of: "+", with: "-").replacingOccurrences(of: "/", with: "_")
-            .replacingOccurrences(of: "=", with: "")
+        // Byte by byte: Foundation's replacingOccurrences cost a search's cursor more than marking a snippet.
+        var bytes = Array(base64EncodedData())
+        while bytes.last == UInt8(ascii: "=") { bytes.removeLast() }
+        for index in bytes.indices {
+            if bytes[index] == UInt8(ascii: "+") {
+                bytes[index] = UInt8(ascii: "-")
+            } else if bytes[index] == UInt8(ascii: "/") {
+                bytes[index] = UInt8(ascii: "_")
+            }
+        }
+        return String(decoding: bytes, as: UTF8.self)
     }
 
     init?(base64URLEncoded text: String) {

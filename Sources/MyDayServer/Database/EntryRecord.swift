@@ -83,9 +83,8 @@ struct EntryEdit: Sendable {
 }
 
 extension EntryRecord {
-    /// Reads a SQLite row selecting `columns`, by position.
-    init(sqlite row: SQLiteRow) throws {
-        let values = row.columns.map(\.data)
+    /// Reads the values of a SQLite row selecting `columns`, by position.
+    init(sqlite values: [SQLiteData]) throws {
         guard values.count >= 22 else { throw SQLiteRowError("an entry row has \(values.count) columns") }
         func text(_ index: Int) throws -> String {
             guard case .text(let text) = values[index] else { throw SQLiteRowError("column \(index) is not text") }

@@ -8,6 +8,8 @@ final class SQLiteDriver: DatabaseDriver, PositionalRowReading {
     let engine = SQLEngine.sqlite
     private let writer: SQLiteConnection
     private let readers: [SQLiteConnection]
+    /// The positional reads (lists, searches, the account check), through SQLite's C interface.
+    private let hotReaders: SQLiteReadConnections
     private let nextReader = Atomic<Int>(0)
     private let writeLock = AsyncLock()
 
@@ -34,6 +36,12 @@ final class SQLiteDriver: DatabaseDriver, PositionalRowReading {
             for connection in opened { try? await connection.close() }
             throw error
         }
+        do {
+            hotReaders = try await SQLiteReadConnections(path: path, count: readerCount)
+        } catch {
+            for connection in opened { try? await connection.close() }
+            throw error
+        }
         writer = opened[0]
         readers = Array(opened.dropFirst())
     }
@@ -49,8 +57,8 @@ final class SQLiteDriver: DatabaseDriver, PositionalRowReading {
 
     func readIntegers(_ query: SQLQueryString) async throws -> [[Int]] {
         try await readRows(query).map { row in
-            try row.columns.map { column in
-                guard case .integer(let value) = column.data else { throw SQLiteRowError("a column is not an integer") }
+            try row.map { value in
+                guard case .integer(let value) = value else { throw SQLiteRowError("a column is not an integer") }
                 return value
             }
         }
@@ -58,8 +66,7 @@ final class SQLiteDriver: DatabaseDriver, PositionalRowReading {
 
     func readSearchProbe(_ query: SQLQueryString) async throws -> SearchProbe {
         var probe = SearchProbe()
-        for row in try await readRows(query) {
-            let values = row.columns.map(\.data)
+        for values in try await readRows(query) {
             guard values.count == 5, case .integer(let part) = values[0], case .integer(let number) = values[1],
                 case .integer(let createdAt) = values[3], case .text(let id) = values[4]
             else { throw SQLiteRowError("a search probe's row is not (part, number, score, created_at, id)") }
@@ -74,13 +81,12 @@ final class SQLiteDriver: DatabaseDriver, PositionalRowReading {
         return probe
     }
 
-    private func readRows(_ query: SQLQueryString) async throws -> [SQLiteRow] {
-        let reader = readers[nextReader.wrappingAdd(1, ordering: .relaxed).oldValue % readers.count]
-        var serializer = SQLSerializer(database: reader.sql())
+    private func readRows(_ query: SQLQueryString) async throws -> [[SQLiteData]] {
+        var serializer = SQLSerializer(database: writer.sql())
         query.serialize(to: &serializer)
         let encoder = SQLiteDataEncoder()
         let binds = try serializer.binds.map { try encoder.encode($0) }
-        return try await reader.query(serializer.sql, binds)
+        return try await hotReaders.rows(serializer.sql, binds)
     }
 
     func write<T: Sendable>(_ body: @escaping @Sendable (any SQLDatabase) async throws -> T) async throws -> T {
@@ -103,7 +109,8 @@ final class SQLiteDriver: DatabaseDriver, PositionalRowReading {
     func shutdown() async {
         let connections = readers + [writer]
         // Unstructured, so that closing also happens when the caller's task was cancelled.
-        await Task {
+        await Task { [hotReaders] in
+            await hotReaders.shutdown()
             for connection in connections { try? await connection.close() }
         }.value
     }
