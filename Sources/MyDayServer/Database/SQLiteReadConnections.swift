@@ -84,11 +84,10 @@ private final class SQLiteReadConnection: @unchecked Sendable {
 
     func rows(_ sql: String, _ binds: [SQLiteData]) throws -> [[SQLiteData]] {
         let statement = try prepared(sql)
-        // Reset at once, so that no read stays open and holds back the write-ahead log's checkpoints.
-        defer {
-            sqlite_nio_sqlite3_reset(statement)
-            sqlite_nio_sqlite3_clear_bindings(statement)
-        }
+        // Reset at once, so that no read stays open and holds back the write-ahead log's checkpoints. Every parameter
+        // is bound anew each time (the text fixes how many there are); clearing them would make SQLite prepare the
+        // statement again.
+        defer { sqlite_nio_sqlite3_reset(statement) }
         for (offset, value) in binds.enumerated() {
             try check(bind(value, at: Int32(offset + 1), in: statement))
         }
