@@ -26,34 +26,21 @@ protocol PositionalRowReading {
     func readSearchProbe(_ query: SQLQueryString) async throws -> SearchProbe
 }
 
-/// A search's newest matches and its newest matches in titles and tags, with what orders them.
+/// How many entries a search matches (counted up to a bound), and its matches in titles and tags with their rank.
 struct SearchProbe: Sendable {
     struct Match: Sendable {
         let id: String
-        /// Arrival order on SQLite (the greater the newer); 0 on PostgreSQL.
-        let recency: Int
-        /// Rank in titles and tags, the lower the better.
+        /// The lower the better.
         let score: Double
         let createdAt: Int
-
-        /// Newest first: by arrival, then by recording time and id.
-        static func isNewer(_ a: Match, _ b: Match) -> Bool {
-            (a.recency, a.createdAt, a.id) > (b.recency, b.createdAt, b.id)
-        }
-
-        /// Best first, then by recording time and id, as `ORDER BY` ranks them.
-        static func isBetter(_ a: Match, _ b: Match) -> Bool {
-            (a.score, b.createdAt, b.id) < (b.score, a.createdAt, a.id)
-        }
     }
 
-    var newest: [Match] = []
+    var matches = 0
     var labelled: [Match] = []
 
-    /// Adds one row of a probe's statement: (part, recency, score, created, id), part 0 for the newest matches, 1 for
-    /// those in titles and tags.
-    mutating func add(part: Int, _ match: Match) {
-        if part == 0 { newest.append(match) } else { labelled.append(match) }
+    /// Adds one row of a probe's statement: (0, count, …) for the count, (1, 0, score, created_at, id) for a match.
+    mutating func add(part: Int, number: Int, score: Double, createdAt: Int, id: String) {
+        if part == 0 { matches = number } else { labelled.append(Match(id: id, score: score, createdAt: createdAt)) }
     }
 }
 
@@ -72,7 +59,7 @@ extension DatabaseDriver {
         }
     }
 
-    /// Runs a search's probe, whose rows are (part, recency, score, created, id) as `SearchProbe.add` reads them.
+    /// Runs a search's probe, whose rows are (part, number, score, created, id) as `SearchProbe.add` reads them.
     func readSearchProbe(_ query: SQLQueryString) async throws -> SearchProbe {
         if let reader = self as? any PositionalRowReading { return try await reader.readSearchProbe(query) }
         return try await read { db in
@@ -80,11 +67,10 @@ extension DatabaseDriver {
             for row in try await db.raw(query).all() {
                 probe.add(
                     part: try row.decode(column: "part", as: Int.self),
-                    SearchProbe.Match(
-                        id: try row.decode(column: "id", as: String.self),
-                        recency: try row.decode(column: "recency", as: Int.self),
-                        score: try row.decode(column: "score", as: Double.self),
-                        createdAt: try row.decode(column: "created", as: Int.self)))
+                    number: try row.decode(column: "number", as: Int.self),
+                    score: try row.decode(column: "score", as: Double.self),
+                    createdAt: try row.decode(column: "created", as: Int.self),
+                    id: try row.decode(column: "id", as: String.self))
             }
             return probe
         }

@@ -37,39 +37,41 @@ extension EntryStore {
         }
         let matching: SQLQueryString =
             "SELECT \(unsafeRaw: Self.entryColumns) FROM " + sql.from(titlesAndTagsOnly: false) + " WHERE " + all + filters
-        // One statement reads the newest matches and, with their rank, the newest matches in titles and tags: as many
-        // as could be ranked one by one and one more, or as many as the page needs. The first tell whether there are
-        // too many to rank and, when there are, make the page's tail.
+        // One statement tells whether there are more matches than can be ranked, and reads the matches in titles and
+        // tags, newest first with their rank: as many as could be ranked and one more, or as many as the page needs.
         let wanted = offset + limit + 1
-        let read = max(Self.rankedMatches + 1, wanted)
+        let labelled = max(Self.rankedMatches + 1, wanted)
         let probe = try await driver.readSearchProbe(
-            "SELECT * FROM (SELECT 0 AS part, " + sql.recency + " AS recency, \(unsafeRaw: sql.noScore) AS score, "
-                + "e.created_at AS created, e.id AS id FROM " + sql.from(titlesAndTagsOnly: false) + " WHERE " + all
-                + filters + " ORDER BY " + sql.recent(titlesAndTagsOnly: false) + " LIMIT \(literal: read)) newest "
-                + "UNION ALL SELECT * FROM (SELECT 1, " + sql.recency + ", " + sql.score + ", e.created_at, e.id FROM "
-                + sql.from(titlesAndTagsOnly: true) + " WHERE " + labels + filters + " ORDER BY "
-                + sql.recent(titlesAndTagsOnly: true) + " LIMIT \(literal: read)) labelled")
-        let newest = probe.newest.sorted(by: SearchProbe.Match.isNewer)
-        if newest.count <= Self.rankedMatches {
+            "SELECT 0 AS part, count(*) AS number, \(unsafeRaw: sql.noScore) AS score, 0 AS created, '' AS id FROM (SELECT 1 FROM "
+                + sql.from(titlesAndTagsOnly: false) + " WHERE " + all + filters
+                + " LIMIT \(literal: Self.rankedMatches + 1)) counted UNION ALL SELECT * FROM (SELECT 1, 0, "
+                + sql.score + ", e.created_at, e.id FROM " + sql.from(titlesAndTagsOnly: true) + " WHERE " + labels
+                + filters + " ORDER BY " + sql.recent(titlesAndTagsOnly: true) + " LIMIT \(literal: labelled)) labelled")
+        if probe.matches <= Self.rankedMatches {
             return try await page(matching, order: sql.rank, offset: offset, limit: limit)
         }
         // Many matches: those in titles and tags first (ranked when few enough, else newest first), then the others,
         // newest first.
-        var order =
+        let head =
             probe.labelled.count <= Self.rankedMatches
-            ? probe.labelled.sorted(by: SearchProbe.Match.isBetter).map(\.id)
-            : probe.labelled.sorted(by: SearchProbe.Match.isNewer).map(\.id)
-        if wanted > order.count {
-            let seen = Set(order)
-            order += newest.prefix(wanted).map(\.id).filter { !seen.contains($0) }
+            ? probe.labelled.sorted { ($0.score, $1.createdAt, $1.id) < ($1.score, $0.createdAt, $0.id) }.map(\.id)
+            : probe.labelled.map(\.id)
+        let headPart = Array(head.dropFirst(offset).prefix(limit + 1))
+        var entries: [EntryRecord] = []
+        if !headPart.isEmpty {
+            let list: SQLQueryString = headPart.map { "\(bind: $0)" as SQLQueryString }.joined(separator: ", ")
+            let found = try await driver.readEntries(
+                "SELECT \(unsafeRaw: Self.entryColumns) FROM entries e WHERE e.id IN (" + list + ")")
+            let records = Dictionary(uniqueKeysWithValues: found.map { ($0.id.lowercased, $0) })
+            entries = headPart.compactMap { records[$0] }
         }
-        let pageIDs = Array(order.dropFirst(offset).prefix(limit + 1))
-        guard !pageIDs.isEmpty else { return ([], false) }
-        let list: SQLQueryString = pageIDs.map { "\(bind: $0)" as SQLQueryString }.joined(separator: ", ")
-        let found = try await driver.readEntries(
-            "SELECT \(unsafeRaw: Self.entryColumns) FROM entries e WHERE e.id IN (" + list + ")")
-        let records = Dictionary(uniqueKeysWithValues: found.map { ($0.id.lowercased, $0) })
-        let entries = pageIDs.compactMap { records[$0] }
+        // Every match in a title or tag was read when fewer came than were asked for; the others follow them.
+        if headPart.count <= limit, probe.labelled.count < labelled {
+            let others = try await driver.readEntries(
+                matching + " AND " + sql.notIn(labels) + " ORDER BY " + sql.recent(titlesAndTagsOnly: false)
+                    + " LIMIT \(literal: limit + 1 - headPart.count) OFFSET \(literal: max(0, offset - head.count))")
+            entries += others
+        }
         return (Array(entries.prefix(limit)), entries.count > limit)
     }
 
@@ -160,9 +162,11 @@ private struct SearchSQL {
     /// The score column's placeholder where there is no match to score.
     var noScore: String { engine == .postgres ? "0::float8" : "0.0" }
 
-    /// A match's place in arrival order, the greater the newer, on SQLite; the same for all on PostgreSQL, where the
-    /// recording time and id order matches.
-    var recency: SQLQueryString { engine == .postgres ? "0" : "e.rowid" }
+    /// The condition that an entry is not among `labels`' matches.
+    func notIn(_ labels: SQLQueryString) -> SQLQueryString {
+        engine == .postgres
+            ? "NOT (" + labels + ")" : "e.rowid NOT IN (SELECT rowid FROM entries_labels WHERE " + labels + ")"
+    }
 
     /// Newest first: by recording time on PostgreSQL; on SQLite by arrival (the index's own order, read without a sort).
     func recent(titlesAndTagsOnly: Bool) -> SQLQueryString {
