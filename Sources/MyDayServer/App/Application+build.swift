@@ -21,6 +21,9 @@ public func buildApplication(
         _ = try await parts.diskBlobs?.removeAbandonedWrites(startedBefore: Date().addingTimeInterval(-3600))
         // Services stop in reverse order: the server drains first, then the worker, then the database closes.
         var services: [any Service] = [DatabaseService(driver: parts.driver)]
+        if let sqlite = parts.driver as? SQLiteDriver {
+            services.append(SearchIndexCompaction(driver: sqlite, logger: logger))
+        }
         var speech: SpeechEngine?
         if configuration.workers > 0 {
             let (worker, engine) = try makeJobWorker(parts, metrics: PipelineMetrics(registry: parts.registry))

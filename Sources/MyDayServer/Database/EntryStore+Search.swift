@@ -68,7 +68,8 @@ extension EntryStore {
         // Every match in a title or tag was read when fewer came than were asked for; the others follow them.
         if headPart.count <= limit, probe.labelled.count < labelled {
             let others = try await driver.readEntries(
-                matching + " AND " + sql.notIn(labels) + " ORDER BY " + sql.recent(titlesAndTagsOnly: false)
+                matching + (head.isEmpty ? "" : " AND " + sql.notIn(labels)) + " ORDER BY "
+                    + sql.recent(titlesAndTagsOnly: false)
                     + " LIMIT \(literal: limit + 1 - headPart.count) OFFSET \(literal: max(0, offset - head.count))")
             entries += others
         }
