@@ -39,8 +39,10 @@ import Testing
                 #expect(before.entries.count == 100 && before.hasMore)
                 for table in ["entries_search", "entries_labels"] {
                     try await sqlite.transaction { db in
-                        try await db.raw("INSERT INTO \(unsafeRaw: table) (\(unsafeRaw: table), rank) VALUES ('integrity-check', 0)")
-                            .run()
+                        try await db.raw(
+                            "INSERT INTO \(unsafeRaw: table) (\(unsafeRaw: table), rank) VALUES ('integrity-check', 0)"
+                        )
+                        .run()
                     }
                 }
                 #expect(try await SearchIndexCompaction.merge(sqlite) == 0)
