@@ -38,7 +38,7 @@ import Testing
                 #expect(after.entries.map(\.id) == before.entries.map(\.id) && after.hasMore == before.hasMore)
                 #expect(before.entries.count == 100 && before.hasMore)
                 for table in ["entries_search", "entries_labels"] {
-                    try await sqlite.transaction { db in
+                    try await sqlite.write { db in
                         try await db.raw(
                             "INSERT INTO \(unsafeRaw: table) (\(unsafeRaw: table), rank) VALUES ('integrity-check', 0)"
                         )

@@ -11,6 +11,15 @@ import SQLKit
 struct EntryStore: Sendable {
     let driver: any DatabaseDriver
 
+    /// A write of entries: on SQLite it is counted, for the upkeep of the search index (`SearchIndexCompaction`).
+    private func indexedWrite<T: Sendable>(_ body: @escaping @Sendable (any SQLDatabase) async throws -> T) async throws
+        -> T
+    {
+        let result = try await driver.write(body)
+        (driver as? SQLiteDriver)?.noteIndexWrite()
+        return result
+    }
+
     enum CreateError: Error, Equatable {
         case idBelongsToAnotherUser
         case deleted
@@ -30,7 +39,7 @@ struct EntryStore: Sendable {
         let container = new.container ?? .mp4
         let filename = RecordingFilename.make(
             id: new.id, start: new.createdAt, timeZone: new.timeZone, fileExtension: isText ? "txt" : container.fileExtension)
-        return try await driver.write { db in
+        return try await indexedWrite { db in
             let seq = try await Self.nextChange(db, userID: userID)
             let status = isText ? EntryStatus.transcribed : .pendingUpload
             let inserted = try await db.raw(
@@ -149,7 +158,7 @@ struct EntryStore: Sendable {
     /// Takes the right to check this entry's upload until `until` (ms); false while another request holds it, or when
     /// the entry no longer waits for its upload. So `complete` runs at most once at a time per entry, on any node.
     func claimCompletion(id: UUID, userID: UUID, until: Int, now: Int = StoredTime.now()) async throws -> Bool {
-        try await driver.write { db in
+        try await indexedWrite { db in
             try await db.raw(
                 """
                 UPDATE entries SET completing_until = \(bind: until)
@@ -165,7 +174,7 @@ struct EntryStore: Sendable {
     /// Extends a completion claim this request still holds (its `completing_until` is still `held`) to `until`; false
     /// when it holds it no more.
     func renewCompletion(id: UUID, held: Int, until: Int) async throws -> Bool {
-        try await driver.write { db in
+        try await indexedWrite { db in
             try await db.raw(
                 """
                 UPDATE entries SET completing_until = \(bind: until)
@@ -178,7 +187,7 @@ struct EntryStore: Sendable {
     /// Gives up the right `claimCompletion` took (the upload was refused), if this request still holds it (its
     /// `completing_until` is still `held`).
     func releaseCompletion(id: UUID, held: Int) async throws {
-        try await driver.write { db in
+        try await indexedWrite { db in
             try await db.raw(
                 "UPDATE entries SET completing_until = NULL WHERE id = \(bind: id.lowercased) AND completing_until = \(bind: held)"
             ).run()
@@ -190,7 +199,7 @@ struct EntryStore: Sendable {
         durationSeconds: Double? = nil
     ) async throws -> EntryRecord? {
         defer { pipeline.committed() }
-        return try await driver.write { db in
+        return try await indexedWrite { db in
             guard var entry = try await Self.liveEntry(db, id: id, userID: userID) else { return nil }
             guard entry.status == .pendingUpload else { return entry }
             let seq = try await Self.nextChange(db, userID: userID)
@@ -218,7 +227,7 @@ struct EntryStore: Sendable {
     /// An entry already waiting for or in transcription is answered as it is; nil when the user has no such entry.
     func requeueTranscription(id: UUID, userID: UUID, pipeline: any EntryPipeline) async throws -> EntryRecord? {
         defer { pipeline.committed() }
-        return try await driver.write { db in
+        return try await indexedWrite { db in
             guard var entry = try await Self.liveEntry(db, id: id, userID: userID) else { return nil }
             guard entry.status == .transcribed || entry.status == .failed else { return entry }
             entry.changeSeq = try await Self.nextChange(db, userID: userID)
@@ -240,7 +249,7 @@ struct EntryStore: Sendable {
 
     /// Applies the user's edit; nil when the user has no such entry.
     func edit(id: UUID, userID: UUID, _ edit: EntryEdit) async throws -> EntryRecord? {
-        try await driver.write { db in
+        try await indexedWrite { db in
             guard var entry = try await Self.liveEntry(db, id: id, userID: userID) else { return nil }
             if let title = edit.title { entry.title = title.isEmpty ? nil : title }
             if let text = edit.text { entry.transcriptClean = text }
@@ -266,7 +275,7 @@ struct EntryStore: Sendable {
     /// running job finds its job gone and stops) and the exports that hold it (their links end).
     /// Answers the audio key whose blob the caller must now remove; nil when the user has no such entry.
     func delete(id: UUID, userID: UUID) async throws -> (found: Bool, audioKey: String?) {
-        try await driver.write { db in
+        try await indexedWrite { db in
             guard let entry = try await Self.liveEntry(db, id: id, userID: userID) else { return (false, nil) }
             try await Self.tombstone(entry, keepingUploadDeadline: false, in: db)
             try await db.raw(
@@ -296,7 +305,7 @@ struct EntryStore: Sendable {
         }
         var incoming: [String] = []
         for entry in abandoned {
-            let removed = try await driver.write { db in
+            let removed = try await indexedWrite { db in
                 // Looked at again in the transaction: an upload may have completed, or a retry moved the deadline.
                 guard
                     try await db.raw(
@@ -362,7 +371,7 @@ enum StoreError: Error {
 extension EntryStore {
     /// Moves an uploaded (or failed, or already transcribed) entry to `transcribing`; nil when it is gone.
     func startTranscribing(id: UUID) async throws -> EntryRecord? {
-        try await driver.write { db in
+        try await indexedWrite { db in
             guard
                 var entry = try await db.raw(
                     "SELECT \(unsafeRaw: EntryRecord.columns) FROM entries WHERE id = \(bind: id.lowercased) AND deleted_at IS NULL"

@@ -11,7 +11,7 @@ final class SQLiteDriver: DatabaseDriver, PositionalRowReading {
     /// The positional reads (lists, searches, the account check), through SQLite's C interface.
     private let hotReaders: SQLiteReadConnections
     private let nextReader = Atomic<Int>(0)
-    private let committedWrites = Atomic<Int>(0)
+    private let indexWrites = Atomic<Int>(0)
     private let writeLock = AsyncLock()
 
     init(path: String, readerCount: Int = 4, logger: Logger) async throws {
@@ -90,17 +90,13 @@ final class SQLiteDriver: DatabaseDriver, PositionalRowReading {
         return try await hotReaders.rows(serializer.sql, binds)
     }
 
+    /// Counts a committed write that may have changed the search index (`SearchIndexCompaction` looks at the count).
+    func noteIndexWrite() { indexWrites.add(1, ordering: .relaxed) }
+
+    /// Writes this process has committed that may have changed the search index.
+    var indexWriteCount: Int { indexWrites.load(ordering: .relaxed) }
+
     func write<T: Sendable>(_ body: @escaping @Sendable (any SQLDatabase) async throws -> T) async throws -> T {
-        let result = try await transaction(body)
-        committedWrites.add(1, ordering: .relaxed)
-        return result
-    }
-
-    /// Write transactions this process has committed, upkeep of the search index aside.
-    var writeCount: Int { committedWrites.load(ordering: .relaxed) }
-
-    /// One write transaction on the writer connection, not counted in `writeCount`.
-    func transaction<T: Sendable>(_ body: @escaping @Sendable (any SQLDatabase) async throws -> T) async throws -> T {
         try await writeLock.withLock {
             let db = writer.sql()
             try await db.raw("BEGIN IMMEDIATE").run()

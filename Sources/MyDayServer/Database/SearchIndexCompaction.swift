@@ -10,7 +10,7 @@ import ServiceLifecycle
 struct SearchIndexCompaction: Service {
     let driver: SQLiteDriver
     let logger: Logger
-    /// How often the writes are looked at; a quiet moment is one such interval without a write.
+    /// How often the writes are looked at; a quiet moment is one such interval without a write of entries.
     var interval: Duration = .seconds(5)
 
     /// Writes seen at the last look and at the last compaction.
@@ -21,8 +21,8 @@ struct SearchIndexCompaction: Service {
         self.driver = driver
         self.logger = logger
         self.interval = interval
-        lastSeen = driver.writeCount
-        lastCompacted = driver.writeCount
+        lastSeen = driver.indexWriteCount
+        lastCompacted = driver.indexWriteCount
     }
 
     func run() async throws {
@@ -46,7 +46,7 @@ struct SearchIndexCompaction: Service {
     /// many transactions the merge took, nil when none was due.
     @discardableResult
     mutating func look() async throws -> Int? {
-        let writes = driver.writeCount
+        let writes = driver.indexWriteCount
         defer { lastSeen = writes }
         guard writes == lastSeen, writes - lastCompacted >= 100 else { return nil }
         let pages = try await driver.read { db in
@@ -66,7 +66,7 @@ struct SearchIndexCompaction: Service {
             while true {
                 try Task.checkCancellation()
                 // A negative amount merges segments of every level, as few as two; under two changes, nothing was left.
-                let changes = try await driver.transaction { db in
+                let changes = try await driver.write { db in
                     let before = try await totalChanges(db)
                     try await db.raw("INSERT INTO \(unsafeRaw: table) (\(unsafeRaw: table), rank) VALUES ('merge', -500)").run()
                     return try await totalChanges(db) - before
