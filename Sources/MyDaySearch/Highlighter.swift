@@ -71,19 +71,19 @@ public struct Highlighter: Sendable {
             matches: Self.ranges(inside.map { ($0.lowerBound + shift)..<($0.upperBound + shift) }))
     }
 
-    /// The matched tokens, in order, each with the term (its index) it matched.
+    /// The matched tokens, in order, each with the term (its index) it matched; a phrase's term over a word's.
     private func matchedTokens(_ tokens: [SearchToken]) -> [(index: Int, term: Int)] {
-        var found: [Int: Int] = [:]
+        var terms = [Int?](repeating: nil, count: tokens.count)
         for (index, token) in tokens.enumerated() {
-            if let term = words.firstIndex(where: { token.folded.hasPrefix($0) }) { found[index] = term }
+            terms[index] = words.firstIndex { token.folded.hasPrefix($0) }
         }
         for (offset, phrase) in phrases.enumerated() where !phrase.isEmpty && phrase.count <= tokens.count {
             for start in 0...(tokens.count - phrase.count)
             where zip(tokens[start..<(start + phrase.count)], phrase).allSatisfy({ $0.folded == $1 }) {
-                for index in start..<(start + phrase.count) { found[index] = words.count + offset }
+                for index in start..<(start + phrase.count) { terms[index] = words.count + offset }
             }
         }
-        return found.sorted { $0.key < $1.key }.map { (index: $0.key, term: $0.value) }
+        return terms.enumerated().compactMap { index, term in term.map { (index: index, term: $0) } }
     }
 
     /// Adjacent ranges of one phrase stay separate words; the list is in order.

@@ -362,6 +362,19 @@ import Testing
         }
     }
 
+    @Test func queryStringValuesAreReadAsFoundationReadsThem() {
+        // Given values with spaces as "+", escapes of ASCII and of UTF-8, cut escapes, bad hex and bytes that are no UTF-8
+        let values = [
+            "lake+again", "caf%C3%A9", "%E2%82%AC5", "100%25", "a%2Bb", "%", "%4", "%zz", "%C3", "%FF%FE", "", "plain",
+            "%e2%82%ac", "+%20+", "%00",
+        ]
+        for value in values {
+            // When they are decoded, then the text is Foundation's, "+" being a space, and nil where Foundation has none
+            let expected = String(value.map { $0 == "+" ? " " : $0 }).removingPercentEncoding
+            #expect(SearchResponder<MyDayRequestContext>.decode(Substring(value)) == expected, "\(value)")
+        }
+    }
+
     @Test(arguments: TestDatabase.available)
     func theAnswerIsTheGeneratedTypesBytes(_ database: TestDatabase) async throws {
         try await run(database) { diary in
