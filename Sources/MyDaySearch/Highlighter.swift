@@ -40,18 +40,40 @@ public struct Highlighter: Sendable {
     /// A passage of at most `maxWords` words around the place where the most different terms match, its cut ends
     /// marked with "…"; nil when nothing in the text matched.
     public func snippet(of text: String, maxWords: Int = 32) -> Highlight? {
-        let tokens = SearchText.tokens(in: text)
+        // One word's passage is around its first match: the words of a long text's first kilobyte are often enough.
+        if phrases.isEmpty, words.count == 1, let head = SearchText.leadingASCIITokens(in: text, bytes: 1024),
+            let passage = snippet(of: text, tokens: head, allTokens: false, maxWords: maxWords)
+        {
+            return passage
+        }
+        return snippet(of: text, tokens: SearchText.tokens(in: text), allTokens: true, maxWords: maxWords)
+    }
+
+    /// The passage from `tokens`, the text's first words or all of them; nil when nothing matched, or when the
+    /// passage might reach past the first words.
+    private func snippet(of text: String, tokens: [SearchToken], allTokens: Bool, maxWords: Int) -> Highlight? {
         let matched = matchedTokens(tokens)
-        guard let first = matched.first else { return nil }
-        // The window of `maxWords` words holding the most different terms; the earliest such.
-        var best = (start: first.index, terms: 0)
+        guard !matched.isEmpty else { return nil }
+        // The window of `maxWords` words holding the most different terms; the earliest such. Two ends slide along
+        // the matches, counting each term's matches between them.
+        var best = (start: matched[0].index, terms: 0)
+        var counts = [Int](repeating: 0, count: words.count + phrases.count)
+        var distinct = 0
+        var end = 0
         for candidate in matched {
-            let end = candidate.index + maxWords
-            let terms = Set(matched.filter { $0.index >= candidate.index && $0.index < end }.map(\.term)).count
-            if terms > best.terms { best = (candidate.index, terms) }
+            while end < matched.count, matched[end].index < candidate.index + maxWords {
+                if counts[matched[end].term] == 0 { distinct += 1 }
+                counts[matched[end].term] += 1
+                end += 1
+            }
+            if distinct > best.terms { best = (candidate.index, distinct) }
+            counts[candidate.term] -= 1
+            if counts[candidate.term] == 0 { distinct -= 1 }
         }
         let lead = min(6, best.start, maxWords / 4)
         let startToken = best.start - lead
+        // From the first words alone, only a passage that ends before the last of them is sure.
+        guard allTokens || startToken + maxWords < tokens.count else { return nil }
         let endToken = min(tokens.count, startToken + maxWords) - 1
         // Cut by UTF-16 offsets straight into the string: copying it into an array of code units cost more than
         // finding the words.

@@ -19,6 +19,20 @@ public enum SearchText {
         return scalarTokens(in: text)
     }
 
+    /// The words of a text's first `bytes` bytes when those are ASCII and the text is longer, leaving out a word the
+    /// cut may have split; nil otherwise.
+    public static func leadingASCIITokens(in text: String, bytes: Int) -> [SearchToken]? {
+        var text = text
+        return text.withUTF8 { utf8 in
+            guard utf8.count > bytes else { return nil }
+            let head = UnsafeBufferPointer(rebasing: utf8.prefix(bytes))
+            guard head.allSatisfy({ $0 < 0x80 }) else { return nil }
+            var tokens = asciiTokens(in: head)
+            if tokens.last?.utf16Range.upperBound == bytes { tokens.removeLast() }
+            return tokens
+        }
+    }
+
     /// The tokens of ASCII text: runs of letters and digits, lower-cased; a byte's offset is its UTF-16 offset.
     static func asciiTokens(in bytes: UnsafeBufferPointer<UInt8>) -> [SearchToken] {
         func isWord(_ byte: UInt8) -> Bool {

@@ -102,6 +102,51 @@ struct HighlighterTests {
         #expect(Highlighter(SearchQuery(parsing: "lake")).snippet(of: "By the lake.")?.text == "By the lake.")
     }
 
+    @Test func aLongTextsPassageIsTheSameFromItsFirstKilobyteAsFromAllOfIt() {
+        // Given long ASCII texts with one word at places before, across and after the first kilobyte, some more than once
+        let filler = ["walked", "to", "the", "market", "bought", "bread", "x", "called", "my", "sister", "again"]
+        for place in [0, 3, 150, 160, 170, 175, 180, 185, 190, 400] {
+            for repeated in [false, true] {
+                var words = (0..<500).map { filler[($0 * 7) % filler.count] }
+                words[place] = "Harbour"
+                if repeated { words[place + 9] = "harbours" }
+                let text = words.joined(separator: " ") + "."
+                // When the word's passage is cut, and the same with a second word found nowhere (which reads every word)
+                let fast = Highlighter(SearchQuery(parsing: "harbour")).snippet(of: text)
+                let full = Highlighter(SearchQuery(parsing: "harbour qqqzzz")).snippet(of: text)
+                // Then both are the same passage with the same marks
+                #expect(fast != nil && fast == full, "at \(place)")
+            }
+        }
+    }
+
+    @Test func thePassageHoldsTheMostDifferentTermsTheEarliestSuch() {
+        // Given texts where three terms are spread at pseudo-random places
+        var seed: UInt64 = 42
+        func next(_ bound: Int) -> Int {
+            seed = seed &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
+            return Int((seed >> 33) % UInt64(bound))
+        }
+        let terms = ["alpha", "beta", "gamma"]
+        for _ in 0..<200 {
+            var words = (0..<120).map { "w\($0)" }
+            for _ in 0..<(1 + next(8)) { words[next(120)] = terms[next(3)] }
+            let text = words.joined(separator: " ")
+            // When a passage of 10 words is cut for the three terms
+            let snippet = Highlighter(SearchQuery(parsing: "alpha beta gamma")).snippet(of: text, maxWords: 10)
+            // Then it starts (before its lead of up to 2 words) at the earliest match whose 10 words hold the most terms
+            let matches = words.indices.filter { terms.contains(words[$0]) }
+            let best = matches.max { a, b in
+                let inA = Set(matches.filter { $0 >= a && $0 < a + 10 }.map { words[$0] }).count
+                let inB = Set(matches.filter { $0 >= b && $0 < b + 10 }.map { words[$0] }).count
+                return inA < inB || (inA == inB && a > b)
+            }!
+            let start = best - min(2, best)
+            let expected = words[start..<min(120, start + 10)].joined(separator: " ")
+            #expect(snippet?.text.trimmingCharacters(in: CharacterSet(charactersIn: "…")) == expected)
+        }
+    }
+
     @Test func nonLatinTextIsWordsToo() {
         let marked = Highlighter(SearchQuery(parsing: "привет ΚΑΛΗΜΕΡΑ")).marked("Он сказал: Привет! Καλημέρα σας")!
         let utf16 = Array(marked.text.utf16)
