@@ -26,50 +26,21 @@ protocol PositionalRowReading {
     func readSearchProbe(_ query: SQLQueryString) async throws -> SearchProbe
 }
 
-/// How many entries a search matches (counted up to a bound), its matches in titles and tags with their rank, and the
-/// page of its newest matches.
+/// How many entries a search matches (counted up to a bound), and its matches in titles and tags with their rank.
 struct SearchProbe: Sendable {
     struct Match: Sendable {
         let id: String
-        /// Arrival order on SQLite (the greater the newer); 0 on PostgreSQL.
-        let recency: Int
         /// The lower the better.
         let score: Double
         let createdAt: Int
-
-        /// Best first, then newest by recording time and id, as the ranked `ORDER BY` has them.
-        static func isBetter(_ a: Match, _ b: Match) -> Bool {
-            (a.score, b.createdAt, b.id) < (b.score, a.createdAt, a.id)
-        }
-
-        /// Newest first: by arrival, then by recording time and id.
-        static func isNewer(_ a: Match, _ b: Match) -> Bool {
-            (a.recency, a.createdAt, a.id) > (b.recency, b.createdAt, b.id)
-        }
     }
 
     var matches = 0
     var labelled: [Match] = []
-    /// Entries with their place in arrival order on SQLite (0 on PostgreSQL), in no particular order.
-    var page: [(recency: Int, entry: EntryRecord)] = []
 
-    /// Newest first: by arrival, then by recording time and id.
-    static func isNewer(_ a: (recency: Int, entry: EntryRecord), _ b: (recency: Int, entry: EntryRecord)) -> Bool {
-        if a.recency != b.recency { return a.recency > b.recency }
-        if a.entry.createdAt != b.entry.createdAt { return a.entry.createdAt > b.entry.createdAt }
-        return a.entry.id.lowercased > b.entry.id.lowercased
-    }
-
-    /// Adds one row of a probe's statement: (part, number, score, created, ref, entry columns…): part 0 counts the
-    /// matches, 1 is a match in a title or tag and 2 an entry of the page, each with its recency as the number.
-    mutating func add(part: Int, number: Int, score: Double, createdAt: Int, ref: String, entry: () throws -> EntryRecord)
-        rethrows
-    {
-        switch part {
-        case 0: matches = number
-        case 1: labelled.append(Match(id: ref, recency: number, score: score, createdAt: createdAt))
-        default: page.append((number, try entry()))
-        }
+    /// Adds one row of a probe's statement: (0, count, …) for the count, (1, 0, score, created_at, id) for a match.
+    mutating func add(part: Int, number: Int, score: Double, createdAt: Int, id: String) {
+        if part == 0 { matches = number } else { labelled.append(Match(id: id, score: score, createdAt: createdAt)) }
     }
 }
 
@@ -88,20 +59,18 @@ extension DatabaseDriver {
         }
     }
 
-    /// Runs a search's probe, whose rows are (part, number, score, created, ref, entry columns…) as `SearchProbe.add`
-    /// reads them.
+    /// Runs a search's probe, whose rows are (part, number, score, created, id) as `SearchProbe.add` reads them.
     func readSearchProbe(_ query: SQLQueryString) async throws -> SearchProbe {
         if let reader = self as? any PositionalRowReading { return try await reader.readSearchProbe(query) }
         return try await read { db in
             var probe = SearchProbe()
             for row in try await db.raw(query).all() {
-                try probe.add(
+                probe.add(
                     part: try row.decode(column: "part", as: Int.self),
                     number: try row.decode(column: "number", as: Int.self),
                     score: try row.decode(column: "score", as: Double.self),
                     createdAt: try row.decode(column: "created", as: Int.self),
-                    ref: try row.decode(column: "ref", as: String.self),
-                    entry: { try EntryRecord(row: row) })
+                    id: try row.decode(column: "id", as: String.self))
             }
             return probe
         }

@@ -33,8 +33,6 @@ struct EntryRecord: Sendable, Equatable {
         size_bytes, language, title, tags, mood, transcript_raw, transcript_clean, no_speech, change_seq, updated_at, deleted_at
         """
 
-    static let columnCount = columns.split(separator: ",").count
-
     init(row: any SQLRow) throws {
         id = try row.decodeUUID(column: "id")
         userID = try row.decodeUUID(column: "user_id")

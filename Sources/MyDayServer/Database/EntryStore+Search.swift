@@ -37,29 +37,16 @@ extension EntryStore {
         }
         let matching: SQLQueryString =
             "SELECT \(unsafeRaw: Self.entryColumns) FROM " + sql.from(titlesAndTagsOnly: false) + " WHERE " + all + filters
-        // One statement tells whether there are more matches than can be ranked, reads the matches in titles and
-        // tags, newest first with their rank (as many as could be ranked and one more, or as many as the page needs),
-        // and the page as it is when none of the many matches are in titles or tags, which is most searches for a
-        // common word.
+        // One statement tells whether there are more matches than can be ranked, and reads the matches in titles and
+        // tags, newest first with their rank: as many as could be ranked and one more, or as many as the page needs.
         let wanted = offset + limit + 1
         let labelled = max(Self.rankedMatches + 1, wanted)
-        let nulls = String(repeating: ", NULL", count: EntryRecord.columnCount)
-        // The page's rows come first: they give PostgreSQL the columns' types.
         let probe = try await driver.readSearchProbe(
-            "WITH newest AS MATERIALIZED (SELECT " + sql.newestKey + " FROM " + sql.from(titlesAndTagsOnly: false)
-                + " WHERE " + all + filters + " ORDER BY " + sql.recent(titlesAndTagsOnly: false)
-                + " LIMIT \(literal: labelled)), labelled AS (SELECT e.id AS r, " + sql.recency + " AS n, " + sql.score
-                + " AS s, e.created_at AS c FROM " + sql.from(titlesAndTagsOnly: true) + " WHERE " + labels + filters
-                + " ORDER BY " + sql.recent(titlesAndTagsOnly: true) + " LIMIT \(literal: labelled)) SELECT 2 AS part, "
-                + sql.recency + " AS number, \(unsafeRaw: sql.noScore) AS score, e.created_at AS created, e.id AS ref, "
-                + "\(unsafeRaw: Self.entryColumns) FROM entries e WHERE " + sql.entryKey + " IN (SELECT r FROM newest ORDER BY "
-                + sql.newestOrder + " LIMIT \(literal: limit + 1) OFFSET \(literal: offset)) UNION ALL SELECT 0, count(*), "
-                + "\(unsafeRaw: sql.noScore), 0, ''\(unsafeRaw: nulls) FROM newest UNION ALL SELECT 1, n, s, c, r\(unsafeRaw: nulls) "
-                + "FROM labelled")
-        if probe.matches > Self.rankedMatches, probe.labelled.isEmpty {
-            let page = probe.page.sorted(by: SearchProbe.isNewer).map(\.entry)
-            return (Array(page.prefix(limit)), page.count > limit)
-        }
+            "SELECT 0 AS part, count(*) AS number, \(unsafeRaw: sql.noScore) AS score, 0 AS created, '' AS id FROM (SELECT 1 FROM "
+                + sql.from(titlesAndTagsOnly: false) + " WHERE " + all + filters
+                + " LIMIT \(literal: Self.rankedMatches + 1)) counted UNION ALL SELECT * FROM (SELECT 1, 0, "
+                + sql.score + ", e.created_at, e.id FROM " + sql.from(titlesAndTagsOnly: true) + " WHERE " + labels
+                + filters + " ORDER BY " + sql.recent(titlesAndTagsOnly: true) + " LIMIT \(literal: labelled)) labelled")
         if probe.matches <= Self.rankedMatches {
             return try await page(matching, order: sql.rank, offset: offset, limit: limit)
         }
@@ -67,8 +54,8 @@ extension EntryStore {
         // newest first.
         let head =
             probe.labelled.count <= Self.rankedMatches
-            ? probe.labelled.sorted(by: SearchProbe.Match.isBetter).map(\.id)
-            : probe.labelled.sorted(by: SearchProbe.Match.isNewer).map(\.id)
+            ? probe.labelled.sorted { ($0.score, $1.createdAt, $1.id) < ($1.score, $0.createdAt, $0.id) }.map(\.id)
+            : probe.labelled.map(\.id)
         let headPart = Array(head.dropFirst(offset).prefix(limit + 1))
         var entries: [EntryRecord] = []
         if !headPart.isEmpty {
@@ -181,15 +168,6 @@ private struct SearchSQL {
         engine == .postgres
             ? "NOT (" + labels + ")" : "e.rowid NOT IN (SELECT rowid FROM entries_labels WHERE " + labels + ")"
     }
-
-    /// What the newest matches are kept by (`r`, with `c` the recording time on PostgreSQL), and their order.
-    var newestKey: SQLQueryString { engine == .postgres ? "e.id AS r, e.created_at AS c" : "e.rowid AS r" }
-    var newestOrder: SQLQueryString { engine == .postgres ? "c DESC, r DESC" : "r DESC" }
-    /// The entry's column that `newestKey`'s `r` holds.
-    var entryKey: SQLQueryString { engine == .postgres ? "e.id" : "e.rowid" }
-    /// An entry's place in arrival order on SQLite (the greater the newer); 0 on PostgreSQL, where the recording time
-    /// and the id order the newest.
-    var recency: SQLQueryString { engine == .postgres ? "0" : "e.rowid" }
 
     /// Newest first: by recording time on PostgreSQL; on SQLite by arrival (the index's own order, read without a sort).
     func recent(titlesAndTagsOnly: Bool) -> SQLQueryString {

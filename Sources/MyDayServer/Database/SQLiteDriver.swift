@@ -68,19 +68,16 @@ final class SQLiteDriver: DatabaseDriver, PositionalRowReading {
     func readSearchProbe(_ query: SQLQueryString) async throws -> SearchProbe {
         var probe = SearchProbe()
         for values in try await readRows(query) {
-            guard values.count == 5 + EntryRecord.columnCount, case .integer(let part) = values[0],
-                case .integer(let number) = values[1], case .integer(let createdAt) = values[3],
-                case .text(let ref) = values[4]
-            else { throw SQLiteRowError("a search probe's row is not (part, number, score, created, ref, entry…)") }
+            guard values.count == 5, case .integer(let part) = values[0], case .integer(let number) = values[1],
+                case .integer(let createdAt) = values[3], case .text(let id) = values[4]
+            else { throw SQLiteRowError("a search probe's row is not (part, number, score, created_at, id)") }
             let score: Double
             switch values[2] {
             case .float(let value): score = value
             case .integer(let value): score = Double(value)
             default: throw SQLiteRowError("a search probe's score is not a number")
             }
-            try probe.add(
-                part: part, number: number, score: score, createdAt: createdAt, ref: ref,
-                entry: { try EntryRecord(sqlite: Array(values[5...])) })
+            probe.add(part: part, number: number, score: score, createdAt: createdAt, id: id)
         }
         return probe
     }
