@@ -302,11 +302,11 @@ import Testing
                         at: "2026-01-\(String(format: "%02d", index / 60 + 1))T10:\(minute):00Z"))
             }
             // When they are read a page at a time
-            @Sendable func everyHit() async throws -> [String] {
+            @Sendable func everyHit(_ q: String = "harbour") async throws -> [String] {
                 var seen: [String] = []
                 var cursor: String?
                 repeat {
-                    let reply = try await diary.search("harbour", "&limit=100" + (cursor.map { "&cursor=\($0)" } ?? ""))
+                    let reply = try await diary.search(q, "&limit=100" + (cursor.map { "&cursor=\($0)" } ?? ""))
                     #expect(reply.status == .ok)
                     seen += Diary.ids(reply)
                     cursor = reply.json["next_cursor"] as? String
@@ -318,6 +318,8 @@ import Testing
             #expect(Array(seen.prefix(2)) == [titled, tagged])
             #expect(seen.count == others.count + 2 && Set(seen) == Set(others + [titled, tagged]))
             #expect(Array(seen.dropFirst(2)) == others.reversed())
+            // And a word that is in no title or tag finds them newest first, each once
+            #expect(try await everyHit("number") == others.reversed())
 
             // When the title is taken away, the tagged entry deleted, and one of the others given the word as a tag
             let token = diary.session.accessToken

@@ -30,17 +30,34 @@ protocol PositionalRowReading {
 struct SearchProbe: Sendable {
     struct Match: Sendable {
         let id: String
+        /// Arrival order on SQLite (the greater the newer); 0 on PostgreSQL.
+        let recency: Int
         /// The lower the better.
         let score: Double
         let createdAt: Int
+
+        /// Best first, then newest by recording time and id, as the ranked `ORDER BY` has them.
+        static func isBetter(_ a: Match, _ b: Match) -> Bool {
+            (a.score, b.createdAt, b.id) < (b.score, a.createdAt, a.id)
+        }
+
+        /// Newest first: by arrival, then by recording time and id.
+        static func isNewer(_ a: Match, _ b: Match) -> Bool {
+            (a.recency, a.createdAt, a.id) > (b.recency, b.createdAt, b.id)
+        }
     }
 
     var matches = 0
     var labelled: [Match] = []
 
-    /// Adds one row of a probe's statement: (0, count, …) for the count, (1, 0, score, created_at, id) for a match.
+    /// Adds one row of a probe's statement: (0, count, …) for the count, (1, recency, score, created_at, id) for a
+    /// match; rows come in no particular order.
     mutating func add(part: Int, number: Int, score: Double, createdAt: Int, id: String) {
-        if part == 0 { matches = number } else { labelled.append(Match(id: id, score: score, createdAt: createdAt)) }
+        if part == 0 {
+            matches = number
+        } else {
+            labelled.append(Match(id: id, recency: number, score: score, createdAt: createdAt))
+        }
     }
 }
 

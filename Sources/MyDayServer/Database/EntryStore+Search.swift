@@ -44,7 +44,7 @@ extension EntryStore {
         let probe = try await driver.readSearchProbe(
             "SELECT 0 AS part, count(*) AS number, \(unsafeRaw: sql.noScore) AS score, 0 AS created, '' AS id FROM (SELECT 1 FROM "
                 + sql.from(titlesAndTagsOnly: false) + " WHERE " + all + filters
-                + " LIMIT \(literal: Self.rankedMatches + 1)) counted UNION ALL SELECT * FROM (SELECT 1, 0, "
+                + " LIMIT \(literal: Self.rankedMatches + 1)) counted UNION ALL SELECT * FROM (SELECT 1, " + sql.recency + ", "
                 + sql.score + ", e.created_at, e.id FROM " + sql.from(titlesAndTagsOnly: true) + " WHERE " + labels
                 + filters + " ORDER BY " + sql.recent(titlesAndTagsOnly: true) + " LIMIT \(literal: labelled)) labelled")
         if probe.matches <= Self.rankedMatches {
@@ -54,8 +54,8 @@ extension EntryStore {
         // newest first.
         let head =
             probe.labelled.count <= Self.rankedMatches
-            ? probe.labelled.sorted { ($0.score, $1.createdAt, $1.id) < ($1.score, $0.createdAt, $0.id) }.map(\.id)
-            : probe.labelled.map(\.id)
+            ? probe.labelled.sorted(by: SearchProbe.Match.isBetter).map(\.id)
+            : probe.labelled.sorted(by: SearchProbe.Match.isNewer).map(\.id)
         let headPart = Array(head.dropFirst(offset).prefix(limit + 1))
         var entries: [EntryRecord] = []
         if !headPart.isEmpty {
@@ -168,6 +168,10 @@ private struct SearchSQL {
         engine == .postgres
             ? "NOT (" + labels + ")" : "e.rowid NOT IN (SELECT rowid FROM entries_labels WHERE " + labels + ")"
     }
+
+    /// An entry's place in arrival order on SQLite (the greater the newer); 0 on PostgreSQL, where the recording time
+    /// and the id order the newest.
+    var recency: SQLQueryString { engine == .postgres ? "0" : "e.rowid" }
 
     /// Newest first: by recording time on PostgreSQL; on SQLite by arrival (the index's own order, read without a sort).
     func recent(titlesAndTagsOnly: Bool) -> SQLQueryString {
