@@ -334,6 +334,33 @@ import Testing
     }
 
     @Test(arguments: TestDatabase.available)
+    func asManyMatchesAsAreRankedStayRankedBesideDeletedAndOtherPeoplesEntries(_ database: TestDatabase) async throws {
+        try await run(database) { diary in
+            // Given exactly as many live matches as are ranked one by one, the oldest saying the word twice
+            let twice = try await diary.add("Harbour, and the harbour again.", at: "2025-01-01T09:00:00Z")
+            for index in 1..<EntryStore.rankedMatches {
+                try await diary.add("Walked to the harbour, day \(index).", at: "2026-01-01T09:00:00Z")
+            }
+            // and one more that was deleted, and another person's entries with the word
+            let deleted = try await diary.add("The harbour, deleted.", at: "2026-02-01T09:00:00Z")
+            try await diary.api.send(.delete, "/v1/entries/\(deleted)", token: diary.session.accessToken, expecting: .noContent)
+            let other = try await diary.api.register()
+            for _ in 0..<3 {
+                try await diary.api.send(
+                    .post, "/v1/entries", token: other.accessToken,
+                    json: [
+                        "id": UUID().uuidString.lowercased(), "created_at": "2026-03-01T09:00:00Z", "tz": "UTC", "kind": "text",
+                        "text": "Harbour.",
+                    ], expecting: .created)
+            }
+            // When the word is searched
+            let hits = try await diary.found("harbour", "&limit=5")
+            // Then the matches are ranked (the twice-said first), not taken for too many and put newest first
+            #expect(hits.first == twice)
+        }
+    }
+
+    @Test(arguments: TestDatabase.available)
     func moreTitleAndTagMatchesThanAreRankedComeNewestFirstThenTheRest(_ database: TestDatabase) async throws {
         try await run(database) { diary in
             // Given two entries with the word in their text alone, then more tagged with it than are ranked one by one,

@@ -15,6 +15,11 @@ struct EntrySearch: Sendable {
     var moods: [Int] = []
     var kind: EntryKind?
     var statuses: [EntryStatus] = []
+
+    /// No filter beside the words, in the parameters or read from the query's date phrases.
+    var filtersOnlyByWords: Bool {
+        from == nil && to == nil && tags.isEmpty && moods.isEmpty && kind == nil && statuses.isEmpty && query.dates == nil
+    }
 }
 
 extension EntryStore {
@@ -41,10 +46,15 @@ extension EntryStore {
         // tags, newest first with their rank: as many as could be ranked and one more, or as many as the page needs.
         let wanted = offset + limit + 1
         let labelled = max(Self.rankedMatches + 1, wanted)
+        // On a first page with no filter, SQLite's index alone counts: all it holds are live entries, the owner's
+        // word picks the person's, and none came after this moment. Later pages count what was there at the first.
+        let counted: SQLQueryString =
+            driver.engine == .sqlite && offset == 0 && search.filtersOnlyByWords
+            ? "entries_search WHERE " + all : sql.from(titlesAndTagsOnly: false) + " WHERE " + all + filters
         let probe = try await driver.readSearchProbe(
             "SELECT 0 AS part, count(*) AS number, \(unsafeRaw: sql.noScore) AS score, 0 AS created, '' AS id FROM (SELECT 1 FROM "
-                + sql.from(titlesAndTagsOnly: false) + " WHERE " + all + filters
-                + " LIMIT \(literal: Self.rankedMatches + 1)) counted UNION ALL SELECT * FROM (SELECT 1, " + sql.recency + ", "
+                + counted + " LIMIT \(literal: Self.rankedMatches + 1)) counted UNION ALL SELECT * FROM (SELECT 1, " + sql.recency
+                + ", "
                 + sql.score + ", e.created_at, e.id FROM " + sql.from(titlesAndTagsOnly: true) + " WHERE " + labels
                 + filters + " ORDER BY " + sql.recent(titlesAndTagsOnly: true) + " LIMIT \(literal: labelled)) labelled")
         if probe.matches <= Self.rankedMatches {
