@@ -19,13 +19,6 @@ public protocol DatabaseDriver: Sendable {
     func shutdown() async
 }
 
-/// A driver that reads rows by position, without SQLKit's decoders (the dearest part of a listing).
-protocol PositionalRowReading {
-    func readEntries(_ query: SQLQueryString) async throws -> [EntryRecord]
-    func readIntegers(_ query: SQLQueryString) async throws -> [[Int]]
-    func readSearchProbe(_ query: SQLQueryString) async throws -> SearchProbe
-}
-
 /// How many entries a search matches (counted up to a bound), and its matches in titles and tags with their rank.
 struct SearchProbe: Sendable {
     struct Match: Sendable {
@@ -64,33 +57,25 @@ struct SearchProbe: Sendable {
 extension DatabaseDriver {
     /// Runs a read that selects `EntryRecord.columns`, in that order, and answers the entries.
     func readEntries(_ query: SQLQueryString) async throws -> [EntryRecord] {
-        if let reader = self as? any PositionalRowReading { return try await reader.readEntries(query) }
-        return try await read { db in try await db.raw(query).all().map(EntryRecord.init(row:)) }
+        try await positional.readEntries(query)
     }
 
     /// Runs a read that selects whole numbers only (none NULL) and answers each row's, in the order selected.
     func readIntegers(_ query: SQLQueryString) async throws -> [[Int]] {
-        if let reader = self as? any PositionalRowReading { return try await reader.readIntegers(query) }
-        return try await read { db in
-            try await db.raw(query).all().map { row in try row.allColumns.map { try row.decode(column: $0, as: Int.self) } }
-        }
+        try await positional.readIntegers(query)
     }
 
     /// Runs a search's probe, whose rows are (part, number, score, created, id) as `SearchProbe.add` reads them.
     func readSearchProbe(_ query: SQLQueryString) async throws -> SearchProbe {
-        if let reader = self as? any PositionalRowReading { return try await reader.readSearchProbe(query) }
-        return try await read { db in
-            var probe = SearchProbe()
-            for row in try await db.raw(query).all() {
-                probe.add(
-                    part: try row.decode(column: "part", as: Int.self),
-                    number: try row.decode(column: "number", as: Int.self),
-                    score: try row.decode(column: "score", as: Double.self),
-                    createdAt: try row.decode(column: "created", as: Int.self),
-                    id: try row.decode(column: "id", as: String.self))
-            }
-            return probe
+        try await positional.readSearchProbe(query)
+    }
+
+    /// Both drivers read rows by position (`PositionalRowReading`).
+    private var positional: any PositionalRowReading {
+        guard let reader = self as? any PositionalRowReading else {
+            preconditionFailure("\(type(of: self)) reads no rows by position")
         }
+        return reader
     }
 }
 

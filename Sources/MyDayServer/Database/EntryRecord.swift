@@ -83,61 +83,40 @@ struct EntryEdit: Sendable {
 }
 
 extension EntryRecord {
-    /// Reads the values of a SQLite row selecting `columns`, by position.
-    init(sqlite values: [SQLiteData]) throws {
-        guard values.count >= 22 else { throw SQLiteRowError("an entry row has \(values.count) columns") }
-        func text(_ index: Int) throws -> String {
-            guard case .text(let text) = values[index] else { throw SQLiteRowError("column \(index) is not text") }
-            return text
-        }
-        func optionalText(_ index: Int) throws -> String? { values[index] == .null ? nil : try text(index) }
-        func integer(_ index: Int) throws -> Int {
-            switch values[index] {
-            case .integer(let value): return value
-            case .float(let value) where value.rounded() == value: return Int(value)
-            default: throw SQLiteRowError("column \(index) is not an integer")
-            }
-        }
-        func optionalInteger(_ index: Int) throws -> Int? { values[index] == .null ? nil : try integer(index) }
+    /// Reads a row selecting `columns`, by position.
+    init(positional row: some PositionalRow) throws {
+        guard row.columnCount >= 22 else { throw PositionalRowError("an entry row has \(row.columnCount) columns") }
         func raw<Value: RawRepresentable<String>>(_ index: Int) throws -> Value {
-            guard let value = Value(rawValue: try text(index)) else { throw SQLiteRowError("column \(index) is unknown") }
+            guard let value = Value(rawValue: try row.text(index)) else {
+                throw PositionalRowError("column \(index) is unknown")
+            }
             return value
         }
-        guard let id = UUID(text: try text(0)), let userID = UUID(text: try text(1)) else {
-            throw SQLiteRowError("an entry row holds no UUID")
+        guard let id = UUID(text: try row.text(0)), let userID = UUID(text: try row.text(1)) else {
+            throw PositionalRowError("an entry row holds no UUID")
         }
         self.id = id
         self.userID = userID
-        createdAt = StoredTime.date(milliseconds: try integer(2))
-        timeZone = try text(3)
-        switch values[4] {
-        case .float(let value): durationSeconds = value
-        case .integer(let value): durationSeconds = Double(value)
-        default: throw SQLiteRowError("duration_s is not a number")
-        }
+        createdAt = StoredTime.date(milliseconds: try row.integer(2))
+        timeZone = try row.text(3)
+        durationSeconds = try row.double(4)
         kind = try raw(5)
         status = try raw(6)
-        failureReason = try optionalText(7)
-        filename = try text(8)
-        contentType = try optionalText(9)
-        audioKey = try optionalText(10)
-        sizeBytes = try optionalInteger(11)
-        language = try optionalText(12)
-        title = try optionalText(13)
-        let tagsJSON = try text(14)
+        failureReason = try row.optionalText(7)
+        filename = try row.text(8)
+        contentType = try row.optionalText(9)
+        audioKey = try row.optionalText(10)
+        sizeBytes = try row.optionalInteger(11)
+        language = try row.optionalText(12)
+        title = try row.optionalText(13)
+        let tagsJSON = try row.text(14)
         tags = tagsJSON == "[]" ? [] : try JSONDecoder().decode([String].self, from: Data(tagsJSON.utf8))
-        mood = try optionalInteger(15)
-        transcriptRaw = try optionalText(16)
-        transcriptClean = try optionalText(17)
-        noSpeech = try integer(18) != 0
-        changeSeq = try integer(19)
-        updatedAt = StoredTime.date(milliseconds: try integer(20))
-        deletedAt = try optionalInteger(21).map(StoredTime.date(milliseconds:))
+        mood = try row.optionalInteger(15)
+        transcriptRaw = try row.optionalText(16)
+        transcriptClean = try row.optionalText(17)
+        noSpeech = try row.integer(18) != 0
+        changeSeq = try row.integer(19)
+        updatedAt = StoredTime.date(milliseconds: try row.integer(20))
+        deletedAt = try row.optionalInteger(21).map(StoredTime.date(milliseconds:))
     }
-}
-
-/// A SQLite row that is not the entry row it should be.
-struct SQLiteRowError: Error, CustomStringConvertible {
-    let description: String
-    init(_ description: String) { self.description = description }
 }

@@ -5,7 +5,7 @@ import PostgresNIO
 import SQLKit
 
 /// PostgreSQL through a connection pool, for many API nodes and workers sharing one database.
-final class PostgresDriver: DatabaseDriver {
+final class PostgresDriver: DatabaseDriver, PositionalRowReading {
     let engine = SQLEngine.postgres
     private let client: PostgresClient
     private let runTask: Task<Void, Never>
@@ -52,6 +52,25 @@ final class PostgresDriver: DatabaseDriver {
             // The stores' own errors (a taken email, say) reach their callers as themselves once rolled back.
             if let closureError = error.closureError, error.rollbackError == nil { throw closureError }
             throw error
+        }
+    }
+
+    func positionalRows(_ query: SQLQueryString) async throws -> [PostgresCells] {
+        try await client.withConnection { connection in
+            var serializer = SQLSerializer(database: connection.sql(queryLogLevel: nil))
+            query.serialize(to: &serializer)
+            var bindings = PostgresBindings(capacity: serializer.binds.count)
+            for bind in serializer.binds {
+                switch bind {
+                case let value as String: bindings.append(value)
+                case let value as Int: bindings.append(value)
+                case let value as Double: bindings.append(value)
+                case let value as Bool: bindings.append(value)
+                default: throw PositionalRowError("a bound \(type(of: bind)) is not read by position")
+                }
+            }
+            let rows = try await connection.query(PostgresQuery(unsafeSQL: serializer.sql, binds: bindings), logger: logger)
+            return try await rows.collect().map { PostgresCells(row: $0.makeRandomAccess()) }
         }
     }
 

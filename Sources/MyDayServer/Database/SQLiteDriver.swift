@@ -52,42 +52,12 @@ final class SQLiteDriver: DatabaseDriver, PositionalRowReading {
         return try await body(readers[index % readers.count].sql())
     }
 
-    func readEntries(_ query: SQLQueryString) async throws -> [EntryRecord] {
-        try await readRows(query).map(EntryRecord.init(sqlite:))
-    }
-
-    func readIntegers(_ query: SQLQueryString) async throws -> [[Int]] {
-        try await readRows(query).map { row in
-            try row.map { value in
-                guard case .integer(let value) = value else { throw SQLiteRowError("a column is not an integer") }
-                return value
-            }
-        }
-    }
-
-    func readSearchProbe(_ query: SQLQueryString) async throws -> SearchProbe {
-        var probe = SearchProbe()
-        for values in try await readRows(query) {
-            guard values.count == 5, case .integer(let part) = values[0], case .integer(let number) = values[1],
-                case .integer(let createdAt) = values[3], case .text(let id) = values[4]
-            else { throw SQLiteRowError("a search probe's row is not (part, number, score, created_at, id)") }
-            let score: Double
-            switch values[2] {
-            case .float(let value): score = value
-            case .integer(let value): score = Double(value)
-            default: throw SQLiteRowError("a search probe's score is not a number")
-            }
-            probe.add(part: part, number: number, score: score, createdAt: createdAt, id: id)
-        }
-        return probe
-    }
-
-    private func readRows(_ query: SQLQueryString) async throws -> [[SQLiteData]] {
+    func positionalRows(_ query: SQLQueryString) async throws -> [SQLiteValues] {
         var serializer = SQLSerializer(database: writer.sql())
         query.serialize(to: &serializer)
         let encoder = SQLiteDataEncoder()
         let binds = try serializer.binds.map { try encoder.encode($0) }
-        return try await hotReaders.rows(serializer.sql, binds)
+        return try await hotReaders.rows(serializer.sql, binds).map(SQLiteValues.init(values:))
     }
 
     /// Counts a committed write that may have changed the search index (`SearchIndexCompaction` looks at the count).

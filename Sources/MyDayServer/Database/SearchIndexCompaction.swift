@@ -12,15 +12,18 @@ struct SearchIndexCompaction: Service {
     let logger: Logger
     /// How often the writes are looked at; a quiet moment is one such interval without a write of entries.
     var interval: Duration = .seconds(5)
+    /// The fewest writes of entries a merge follows (and at least a quarter of the index's pages).
+    var minimumWrites = 100
 
     /// Writes seen at the last look and at the last compaction.
     private var lastSeen: Int
     private var lastCompacted: Int
 
-    init(driver: SQLiteDriver, logger: Logger, interval: Duration = .seconds(5)) {
+    init(driver: SQLiteDriver, logger: Logger, interval: Duration = .seconds(5), minimumWrites: Int = 100) {
         self.driver = driver
         self.logger = logger
         self.interval = interval
+        self.minimumWrites = minimumWrites
         lastSeen = driver.indexWriteCount
         lastCompacted = driver.indexWriteCount
     }
@@ -48,7 +51,7 @@ struct SearchIndexCompaction: Service {
     mutating func look() async throws -> Int? {
         let writes = driver.indexWriteCount
         defer { lastSeen = writes }
-        guard writes == lastSeen, writes - lastCompacted >= 100 else { return nil }
+        guard writes == lastSeen, writes - lastCompacted >= minimumWrites else { return nil }
         let pages = try await driver.read { db in
             try await db.raw("SELECT count(*) AS pages FROM entries_search_data").first()?.decode(column: "pages", as: Int.self)
         }
