@@ -208,7 +208,18 @@ import Testing
                 let bad = try await diary.search("walk", extra)
                 #expect(bad.status == .unprocessableContent && bad.errorMessage != nil, "\(extra): \(bad.text)")
             }
-            #expect(try await diary.search("walk", "&limit=0").status == .badRequest)
+            // Values outside the API document's bounds are refused, as the document says, never read as no filter
+            for extra in [
+                "&limit=0", "&limit=101", "&tag=", "&tag=%20", "&tag=walk&tag=", "&tag=" + String(repeating: "t", count: 51),
+                "&mood=0", "&mood=6", "&mood=4&mood=-1", "&kind=video", "&status=done", "&read_dates=maybe",
+            ] {
+                let bad = try await diary.search("walk", extra)
+                #expect(bad.status == .badRequest && bad.errorMessage != nil, "\(extra): \(bad.text)")
+            }
+            // A word of 200 scalars is within bounds; 201 (however few characters they draw) is not
+            #expect(try await diary.search(String(repeating: "e\u{301}", count: 100)).status == .ok)
+            #expect(try await diary.search(String(repeating: "e\u{301}", count: 100) + "e").status == .badRequest)
+            #expect(try await diary.search("walk", "&tag=" + String(repeating: "t", count: 50)).status == .ok)
         }
     }
 

@@ -40,13 +40,18 @@ enum EntrySearching {
         let limit = parameters.limit ?? 20
         guard (1...100).contains(limit) else { throw APIError.badRequest("'limit' must be 1 to 100.") }
         let text = parameters.q ?? ""
-        guard text.count <= 200 else { throw APIError.badRequest("A search is at most 200 characters.") }
+        guard text.unicodeScalars.count <= 200 else { throw APIError.badRequest("A search is at most 200 characters.") }
+        let tags = parameters.tags.map { $0.trimmingCharacters(in: .whitespacesAndNewlines) }
+        guard zip(parameters.tags, tags).allSatisfy({ !$1.isEmpty && $0.unicodeScalars.count <= 50 }) else {
+            throw APIError.badRequest("Each 'tag' is 1 to 50 characters.")
+        }
+        guard parameters.moods.allSatisfy((1...5).contains) else { throw APIError.badRequest("'mood' must be 1 to 5.") }
         let timeZone = try parameters.tz.map(Validation.timeZone) ?? .gmt
         let dates = parameters.readDates == false ? nil : DatePhrases(now: now, timeZone: timeZone)
         let query = SearchQuery(parsing: text, dates: dates)
         let search = EntrySearch(
             query: query, from: try day(parameters.from, "from"), to: try day(parameters.to, "to"),
-            tags: parameters.tags.map { $0.trimmingCharacters(in: .whitespacesAndNewlines) }, moods: parameters.moods,
+            tags: tags, moods: parameters.moods,
             kind: parameters.kind, statuses: parameters.statuses)
         if let from = search.from, let to = search.to, from > to {
             throw APIError.unprocessable("'from' must not be after 'to'.")
@@ -112,7 +117,8 @@ struct SearchCursor: Equatable {
     }
 
     init?(_ text: String) {
-        guard let data = Data(base64URLEncoded: text), let plain = String(data: data, encoding: .utf8) else { return nil }
+        guard text.utf8.count <= 100, let data = Data(base64URLEncoded: text), let plain = String(data: data, encoding: .utf8)
+        else { return nil }
         let parts = plain.split(separator: ".")
         guard parts.count == 3, parts[0] == "v1", let offset = Int(parts[1]), let asOf = Int(parts[2]),
             (0...100_000).contains(offset), asOf >= 0
