@@ -210,11 +210,15 @@ import Testing
             }
             // Values outside the API document's bounds are refused, as the document says, never read as no filter
             for extra in [
-                "&limit=0", "&limit=101", "&tag=", "&tag=%20", "&tag=walk&tag=", "&tag=" + String(repeating: "t", count: 51),
+                "&limit=0", "&limit=101", "&tag=", "&tag=walk&tag=", "&tag=" + String(repeating: "t", count: 51),
                 "&mood=0", "&mood=6", "&mood=4&mood=-1", "&kind=video", "&status=done", "&read_dates=maybe",
             ] {
                 let bad = try await diary.search("walk", extra)
                 #expect(bad.status == .badRequest && bad.errorMessage != nil, "\(extra): \(bad.text)")
+            }
+            // A tag of spaces alone is well-formed but names no tag
+            for spaces in ["%20", "%C2%85", "%09%E3%80%80"] {
+                #expect(try await diary.search("walk", "&tag=" + spaces).status == .unprocessableContent)
             }
             // A word of 200 scalars is within bounds; 201 (however few characters they draw) is not
             #expect(try await diary.search(String(repeating: "e\u{301}", count: 100)).status == .ok)

@@ -41,10 +41,11 @@ enum EntrySearching {
         guard (1...100).contains(limit) else { throw APIError.badRequest("'limit' must be 1 to 100.") }
         let text = parameters.q ?? ""
         guard text.unicodeScalars.count <= 200 else { throw APIError.badRequest("A search is at most 200 characters.") }
-        let tags = parameters.tags.map { $0.trimmingCharacters(in: .whitespacesAndNewlines) }
-        guard zip(parameters.tags, tags).allSatisfy({ !$1.isEmpty && $0.unicodeScalars.count <= 50 }) else {
+        guard parameters.tags.allSatisfy({ (1...50).contains($0.unicodeScalars.count) }) else {
             throw APIError.badRequest("Each 'tag' is 1 to 50 characters.")
         }
+        let tags = parameters.tags.map { $0.trimmingCharacters(in: .whitespacesAndNewlines) }
+        guard !tags.contains(where: \.isEmpty) else { throw APIError.unprocessable("A 'tag' must not be spaces alone.") }
         guard parameters.moods.allSatisfy((1...5).contains) else { throw APIError.badRequest("'mood' must be 1 to 5.") }
         let timeZone = try parameters.tz.map(Validation.timeZone) ?? .gmt
         let dates = parameters.readDates == false ? nil : DatePhrases(now: now, timeZone: timeZone)
