@@ -3390,8 +3390,8 @@ package struct Client: APIProtocol {
     /// Each hit carries the fields that matched, the transcript as a snippet; `matches` are offsets and
     /// lengths in UTF-16 code units (what JavaScript strings and NSRange count) into that hit's `text`.
     ///
-    /// An unknown `tz`, a day that does not exist, `from` after `to` or a cursor this server did not
-    /// make answer 422. Pages: pass `next_cursor` back as `cursor` with the same query. The pages of one search hold
+    /// An unknown `tz`, a day that does not exist, `from` after `to`, a tag of spaces alone or a cursor
+    /// this server did not make answer 422. Pages: pass `next_cursor` back as `cursor` with the same query. The pages of one search hold
     /// the entries the server had at the first page, so entries added meanwhile neither repeat nor
     /// push others out; search again to see them.
     ///
