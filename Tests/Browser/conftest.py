@@ -7,13 +7,15 @@ import tempfile
 
 import pytest
 
-from harness import SCREENSHOTS, Server, make_speech, outbox_details, quit_chromium, start_chromium
+from harness import SCREENSHOTS, WITHOUT_WHISPER, Server, make_speech, outbox_details, quit_chromium, start_chromium
 
 
 @pytest.fixture
-def server():
+def server(request):
+    """`myday-server` on a fresh data directory. Its worker transcribes with Whisper in tests marked `whisper`; the
+    others read no transcript and get PocketSphinx, which leaves Chromium the processor Whisper's start would take."""
     data = tempfile.mkdtemp(prefix="myday-web-")
-    running = Server(data)
+    running = Server(data, **({} if request.node.get_closest_marker("whisper") else WITHOUT_WHISPER))
     yield running
     running.stop()
     shutil.rmtree(data, ignore_errors=True)

@@ -20,6 +20,8 @@ SPOKEN = "today i walked to the park with my sister and we talked about the gard
 PASSWORD = "a long diary password"
 # Generous on purpose: on a loaded machine a condition that holds eventually must not fail for being slow.
 DEADLINE = 60
+# Settings for a server whose worker transcribes with PocketSphinx: for pages that never show a transcript.
+WITHOUT_WHISPER = {"MYDAY_SPEECH_SERVICE": "off"}
 
 
 def poll(condition, timeout=DEADLINE, message="condition not met", every=0.05):

@@ -16,6 +16,7 @@ import urllib.error
 import urllib.request
 import zipfile
 
+import pytest
 from axe_selenium_python import Axe
 from selenium.common.exceptions import NoSuchElementException, StaleElementReferenceException
 from selenium.webdriver.common.action_chains import ActionChains
@@ -23,8 +24,9 @@ from selenium.webdriver.common.by import By
 from selenium.webdriver.common.keys import Keys
 from selenium.webdriver.support import expected_conditions
 
-from harness import (DEADLINE, PASSWORD, SCREENSHOTS, SPOKEN, Server, label, poll, quit_chromium, record_button, register,
-                     sign_in, start_chromium, start_recording, type_entry, wait, wait_until_recorded)
+from harness import (DEADLINE, PASSWORD, SCREENSHOTS, SPOKEN, WITHOUT_WHISPER, Server, label, poll, quit_chromium,
+                     record_button, register, sign_in, start_chromium, start_recording, type_entry, wait,
+                     wait_until_recorded)
 
 
 def screenshot(driver, name):
@@ -148,6 +150,7 @@ def assert_clock_stands_still(driver, seconds=1.5):
     assert driver.find_element(By.CSS_SELECTOR, "[data-slot=elapsed]").text == shown
 
 
+@pytest.mark.whisper
 def test_record_pause_stop_and_read(server, browser):
     driver = browser
     register(driver, server)
@@ -644,6 +647,7 @@ def entry_id(driver):
     return driver.execute_script("return location.hash.split('/')[2]")
 
 
+@pytest.mark.whisper
 def test_changes_show_live_in_another_browser(server, browser, speech):
     driver = browser
     email = register(driver, server)
@@ -721,7 +725,7 @@ def test_provider_buttons_appear_only_when_configured(server, browser):
     assert not driver.find_element(By.CSS_SELECTOR, "[data-action=google]").is_displayed()
     look(driver, "sign-in")
     data = tempfile.mkdtemp(prefix="myday-web-")
-    with_providers = Server(data, MYDAY_APPLE_CLIENT_IDS="com.example.myday.web",
+    with_providers = Server(data, **WITHOUT_WHISPER, MYDAY_APPLE_CLIENT_IDS="com.example.myday.web",
                             MYDAY_GOOGLE_CLIENT_IDS="1234.apps.googleusercontent.com")
     try:
         driver.get(with_providers.url + "/")
@@ -752,7 +756,7 @@ def test_confirm_the_address_export_delete_and_forgot_password(browser):
         probe.bind(("127.0.0.1", 0))
         port = probe.getsockname()[1]
     data = tempfile.mkdtemp(prefix="myday-web-")
-    server = Server(data, port=str(port), MYDAY_PUBLIC_URL=f"http://127.0.0.1:{port}")
+    server = Server(data, port=str(port), **WITHOUT_WHISPER, MYDAY_PUBLIC_URL=f"http://127.0.0.1:{port}")
     try:
         # A new account is asked to confirm its address, and the mailed link does it
         email = register(driver, server)
