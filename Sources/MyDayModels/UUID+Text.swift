@@ -35,7 +35,7 @@ extension UUID {
                         guard utf8[index] == UInt8(ascii: "-") else { return false }
                         index += 1
                     }
-                    guard let high = Self.nibble(utf8[index]), let low = Self.nibble(utf8[index + 1]) else { return false }
+                    guard let high = utf8[index].hexDigitValue, let low = utf8[index + 1].hexDigitValue else { return false }
                     bytes[position] = high << 4 | low
                     index += 2
                 }
@@ -47,13 +47,4 @@ extension UUID {
     }
 
     private static let hexDigits: [UInt8] = Array("0123456789abcdef".utf8)
-
-    private static func nibble(_ character: UInt8) -> UInt8? {
-        switch character {
-        case UInt8(ascii: "0")...UInt8(ascii: "9"): character - UInt8(ascii: "0")
-        case UInt8(ascii: "a")...UInt8(ascii: "f"): character - UInt8(ascii: "a") + 10
-        case UInt8(ascii: "A")...UInt8(ascii: "F"): character - UInt8(ascii: "A") + 10
-        default: nil
-        }
-    }
 }

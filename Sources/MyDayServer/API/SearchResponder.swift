@@ -74,7 +74,7 @@ struct SearchResponder<Context: RequestContext>: RouterMiddleware {
             switch byte {
             case UInt8(ascii: "+"): bytes.append(UInt8(ascii: " "))
             case UInt8(ascii: "%"):
-                guard let high = iterator.next().flatMap(hexValue), let low = iterator.next().flatMap(hexValue) else {
+                guard let high = iterator.next()?.hexDigitValue, let low = iterator.next()?.hexDigitValue else {
                     return nil
                 }
                 bytes.append(high << 4 | low)
@@ -82,15 +82,6 @@ struct SearchResponder<Context: RequestContext>: RouterMiddleware {
             }
         }
         return String(validating: bytes, as: UTF8.self)
-    }
-
-    private static func hexValue(_ digit: UInt8) -> UInt8? {
-        switch digit {
-        case UInt8(ascii: "0")...UInt8(ascii: "9"): digit - UInt8(ascii: "0")
-        case UInt8(ascii: "a")...UInt8(ascii: "f"): digit - UInt8(ascii: "a") + 10
-        case UInt8(ascii: "A")...UInt8(ascii: "F"): digit - UInt8(ascii: "A") + 10
-        default: nil
-        }
     }
 
     private static func number(_ text: String, _ name: String) throws -> Int {
