@@ -29,12 +29,13 @@ struct Password: AsyncParsableCommand {
             abstract: "Set a new password with the token of a mailed link, and sign in (every other device is signed out).")
 
         @OptionGroup var server: ServerOptions
-        @Argument(help: "The last part of the mailed link (after /#/reset/).") var token: String
+        @Argument(help: "The mailed link, or its last part (after /#/reset/ or /#/verify/).") var token: String
         @OptionGroup var password: PasswordOptions
 
         func run() async throws {
             let workspace = try Workspace(options: server)
-            let token = MailedLink.token(in: token, page: "reset")
+            // A confirmation link proves the address as well: whoever did not make the account sets a password with it.
+            let token = MailedLink.passwordSettingToken(in: token)
             let newPassword = try password.resolve(prompt: "New password: ")
             let account = try await workspace.core.signIn { try await $0.resetPassword(token: token, newPassword: newPassword) }
             try workspace.rememberServer()
@@ -58,8 +59,14 @@ struct Email: AsyncParsableCommand {
 
         func run() async throws {
             let workspace = try Workspace(options: server)
-            let email = try await workspace.core.client.verifyEmail(token: MailedLink.token(in: token, page: "verify"))
-            Output().line("\(email) is confirmed.")
+            do {
+                let email = try await workspace.core.client.verifyEmail(token: MailedLink.token(in: token, page: "verify"))
+                Output().line("\(email) is confirmed.")
+            } catch MyDayClientError.server(403, "confirmation_needs_sign_in", _, _), MyDayClientError.notSignedIn {
+                throw CLIError(
+                    "Only the account's maker confirms its address: run `myday login` first. If you did not make the account, "
+                        + "`myday password reset <link>` sets a password with this link and makes the account yours.")
+            }
         }
     }
 

@@ -1,7 +1,7 @@
 import Foundation
 
 /// What the text of a search box asks for. Every word must appear, and finds the longer words it begins ("mark" finds
-/// "market"); words in quotes must appear together, in that order; case and accents never count. Nothing typed is
+/// "market"; a word of one letter finds only itself); words in quotes must appear together, in that order; case and accents never count. Nothing typed is
 /// an error: quotes left open, stray symbols and operators are read as words. A date phrase ("last week", "in May")
 /// becomes a range of days, and filler words of a question ("what did I do with Alex") are left out when other
 /// words remain.
@@ -59,11 +59,25 @@ public struct SearchQuery: Sendable, Equatable {
         }
         let meaningful = words.filter { !Self.questionWords.contains(SearchText.fold($0)) }
         if !meaningful.isEmpty || !phrases.isEmpty || dates != nil { words = meaningful }
+        // Repeats are found by their folded form ("Café" and "cafe" are one word), and a search asks for at most
+        // `maximumTerms` words and phrases of at most as many words: each costs the index a walk.
         var seen = Set<String>()
-        terms =
-            words.filter { seen.insert($0).inserted }.map(Term.word) + phrases.map { $0.count == 1 ? .word($0[0]) : .phrase($0) }
+        let wordTerms = words.filter { seen.insert(SearchText.fold($0)).inserted }.map(Self.term(for:))
+        let phraseTerms = phrases.map { Array($0.prefix(Self.maximumTerms)) }
+            .filter { seen.insert($0.map(SearchText.fold).joined(separator: " ")).inserted }
+            .map { $0.count == 1 ? Self.term(for: $0[0]) : .phrase($0) }
+        terms = Array((wordTerms + phraseTerms).prefix(Self.maximumTerms))
         self.dates = dates
         self.datePhrase = datePhrase
+    }
+
+    /// The most words and phrases one search asks for; the words after them are not looked for.
+    public static let maximumTerms = 12
+
+    /// A word as a prefix, except a word of one letter or digit, which would begin a large share of all words: it
+    /// must appear whole.
+    static func term(for word: String) -> Term {
+        SearchText.fold(word).count == 1 ? .phrase([word]) : .word(word)
     }
 
     /// No words or phrases: only filters (a date phrase, say).

@@ -21,6 +21,8 @@ struct MyDayServerCommand: AsyncParsableCommand {
 /// Settings and logger shared by the subcommands.
 enum CommandSettings {
     static func load() throws -> (ServerConfiguration, Logger) {
+        // Every file and folder the server makes (the database, its log, audio, archives, mail) is its owner's alone.
+        umask(0o077)
         let configuration = try ServerConfiguration(reader: ConfigReader(provider: EnvironmentVariablesProvider()))
         var logger = Logger(label: "myday")
         logger.logLevel = Logger.Level(rawValue: configuration.logLevel) ?? .info

@@ -23,10 +23,25 @@ struct SearchQueryTests {
         // ("or" is a question word, left out beside others)
         #expect(SearchQuery(parsing: #"NOT (alex OR "bob*"#).terms == [.word("not"), .word("alex"), .word("bob")])
         #expect(SearchQuery(parsing: #"title:walk -rain ^ * " '"#).terms == [.word("title"), .word("walk"), .word("rain")])
-        #expect(SearchQuery(parsing: #"it's "#).terms == [.word("it"), .word("s")])
+        #expect(SearchQuery(parsing: #"it's "#).terms == [.word("it"), .phrase(["s"])])
         #expect(SearchQuery(parsing: #"Don't forget"#).terms == [.word("don"), .word("forget")])
         #expect(SearchQuery(parsing: "   ").terms.isEmpty)
         #expect(SearchQuery(parsing: #""""#).hasNoTerms)
+    }
+
+    @Test func aSearchAsksTheIndexForLittle() {
+        // Repeats are found after folding: case and accents make no new word
+        #expect(SearchQuery(parsing: "Café cafe CAFÉ café").terms == [.word("café")])
+        #expect(SearchQuery(parsing: #"walk "Walk" "WALK by" "walk by""#).terms == [.word("walk"), .phrase(["walk", "by"])])
+        // A word of one letter or digit is a whole word, never the prefix of every word it begins
+        #expect(SearchQuery(parsing: "vitamin K").terms == [.word("vitamin"), .phrase(["k"])])
+        #expect(SearchQuery(parsing: "x É e").fts5Expression(columns: ["body"]) == #"{body} : ("x" AND "é")"#)
+        // However many words are typed, at most twelve terms (and twelve words to a phrase) are looked for
+        let letters = (0..<99).map { String(UnicodeScalar(UInt8(97 + $0 % 26))) }.joined(separator: " ")
+        #expect(SearchQuery(parsing: letters).terms.count == SearchQuery.maximumTerms)
+        let manyWords = (0..<40).map { "word\($0)" }
+        #expect(SearchQuery(parsing: manyWords.joined(separator: " ")).terms == manyWords.prefix(12).map { .word($0) })
+        #expect(SearchQuery(parsing: "\"" + manyWords.joined(separator: " ") + "\"").terms == [.phrase(Array(manyWords.prefix(12)))])
     }
 
     @Test func questionWordsGoWhenOtherWordsRemain() {

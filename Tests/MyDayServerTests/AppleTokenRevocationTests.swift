@@ -126,6 +126,7 @@ import Testing
         try await run(database) { api, server, apple throws in
             // Given an account with a password that links Apple, sending the code
             let person = try await api.register()
+            try await server.markAddressConfirmed(userID: person.userID)
             let claims = Provider.appleClaims()
             let linked = try await api.send(
                 .post, "/v1/me/identities/apple", token: person.accessToken,

@@ -69,7 +69,7 @@ import Yams
         }
         try await server.run { api in
             let session = try await api.register("exporter@example.com")
-            try await api.confirmAddress("exporter@example.com", on: server)
+            try await api.confirmAddress("exporter@example.com", session: session, on: server)
             // Given audio and text entries over three days and two time zones, around Paris's spring-forward night
             let parisAudio = UUID()
             try await api.createUploadedEntry(session, id: parisAudio)  // 2026-05-01T08:30:00Z, Europe/Paris

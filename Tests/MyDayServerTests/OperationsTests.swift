@@ -1,4 +1,5 @@
 import Foundation
+import MyDayTestSupport
 import Testing
 
 @testable import MyDayServer
@@ -95,5 +96,26 @@ import Testing
         #expect(permissions == 0o600)
         let folder = try FileManager.default.attributesOfItem(atPath: configuration.dataDirectory.path)[.posixPermissions] as? Int
         #expect(folder == 0o700)
+    }
+
+    @Test func aWeakOrPlaceholderSecretIsRefused() async throws {
+        // Given the deployment example's old placeholder, short, repetitive and low-entropy secrets
+        let refused = [
+            "change-me-to-64-random-characters", "too-short", String(repeating: "a", count: 64),
+            String(repeating: "ab", count: 32), String(repeating: "abc123", count: 6), "my-signing-secret-for-the-diary-server",
+        ]
+        for secret in refused {
+            var configuration = try await TestDatabase.sqlite.freshConfiguration()
+            configuration.secret = secret
+            // When the server starts with it, then it refuses to
+            await #expect(throws: ConfigurationError.self, "\(secret)") {
+                try await TestServer(configuration: configuration).run { _ in }
+            }
+        }
+        // And what `openssl rand -hex 32` makes is accepted
+        let hex = (0..<32).map { _ in String(format: "%02x", UInt8.random(in: 0...255)) }.joined()
+        #expect(SigningSecret.weakness(of: hex) == nil)
+        let example = try String(contentsOf: RepositoryFiles.root.appendingPathComponent("deploy/myday.env.example"), encoding: .utf8)
+        #expect(!example.split(separator: "\n").contains { $0.hasPrefix("MYDAY_SECRET=") })
     }
 }

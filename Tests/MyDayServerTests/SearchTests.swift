@@ -446,7 +446,9 @@ import Testing
                     "q=\(query.addingPercentEncoding(withAllowedCharacters: .alphanumerics) ?? "")&tz=Europe/Berlin\(extra)")
                 parameters.cursor = cursor
                 let answer = try await diary.server.withDatabase { driver in
-                    try await EntrySearching.run(parameters, userID: userID, entries: EntryStore(driver: driver), now: Self.now)
+                    try await EntrySearching.run(
+                        parameters, userID: userID, entries: EntryStore(driver: driver),
+                        limits: RateLimitGuard(limiter: MemoryRequestCounter(), settings: .init()), now: Self.now)
                 }
                 let expected = String(decoding: try EntryJSONTests.encoder.encode(APIHandler.schema(answer)), as: UTF8.self)
                 #expect(reply.text == expected, "\(query) \(extra)")

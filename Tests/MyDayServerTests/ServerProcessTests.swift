@@ -71,6 +71,39 @@ import Testing
         #expect(hash?.hasPrefix("$2b$12$") == true, "\(hash ?? "no hash")")
     }
 
+    @Test func dataFilesAreTheOwnersAloneAndFailedSignInsAreLoggedWithTheAddressOnly() async throws {
+        // Given the real executable, an account with a recording, and two failed sign-ins
+        let folder = dataDirectory()
+        let server = try await ServerProcess(dataDirectory: folder)
+        defer { server.kill(signal: SIGTERM) }
+        try await server.withClient { api in
+            let session = try await api.register("owner-only@example.com")
+            try await api.createUploadedEntry(session)
+            let wrong = try await api.send(
+                .post, "/v1/auth/email/login", json: ["email": "owner-only@example.com", "password": "typed-secret-0417"])
+            #expect(wrong.status == .unauthorized)
+            let unknown = try await api.send(
+                .post, "/v1/auth/email/login", json: ["email": "typed-unknown@example.com", "password": "typed-secret-0417"])
+            #expect(unknown.status == .unauthorized)
+        }
+        // Then every file and folder under the data directory is readable by its owner only
+        let files = FileManager.default.enumerator(at: folder, includingPropertiesForKeys: nil)
+        var checked = 0
+        while let file = files?.nextObject() as? URL {
+            let mode = try FileManager.default.attributesOfItem(atPath: file.path)[.posixPermissions] as? Int ?? 0o777
+            #expect(mode & 0o077 == 0, "\(file.path) has mode \(String(mode, radix: 8))")
+            checked += 1
+        }
+        #expect(checked > 3)
+        // And both failures are logged with the client's address, never with what was typed
+        try await pollUntil("both failed sign-ins logged") {
+            server.logs.contains("security: wrong password") && server.logs.contains("security: sign-in to no account")
+        }
+        let logs = server.logs
+        #expect(logs.components(separatedBy: "address=127.0.0.1").count >= 3)
+        #expect(!logs.contains("typed-secret-0417") && !logs.contains("typed-unknown"))
+    }
+
     @Test func sigtermStopsTheServerCleanly() async throws {
         let server = try await ServerProcess(dataDirectory: dataDirectory())
         let health = try await server.withClient { api in try await api.send(.get, "/healthz").status }

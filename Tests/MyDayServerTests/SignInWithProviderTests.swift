@@ -145,8 +145,9 @@ import Testing
     @Test(arguments: TestDatabase.available)
     func aProviderEmailDoesNotTakeOverAPasswordAccountButTheOwnerCanLinkIt(_ database: TestDatabase) async throws {
         try await run(database) { api, server, _ in
-            // Given an email-and-password account
+            // Given an email-and-password account whose address is confirmed (ADR 0029: an unconfirmed one is claimed)
             let owner = try await api.register("shared@gmail.com")
+            try await server.markAddressConfirmed(userID: owner.userID)
             let google = Provider.googleClaims(email: "shared@gmail.com")
             let token = try await Provider.googleToken(google)
 

@@ -11,7 +11,7 @@ public final class ServerProcess: Sendable {
     public init(dataDirectory: URL, environment: [String: String] = [:], command: String = "serve") async throws {
         let settings = [
             "MYDAY_PORT": "0", "MYDAY_DATA_DIR": dataDirectory.path, "MYDAY_LOG_LEVEL": "info",
-            "MYDAY_SECRET": "process-test-secret-that-is-long-enough", "MYDAY_SPEECH_SERVICE": "off",
+            "MYDAY_SECRET": "4c1e9a7f3b2d8e6c0a5f1b9d7e3c2a8f6b0d4e9c1a7f5b3d2e8c6a0f9b1d4e7c", "MYDAY_SPEECH_SERVICE": "off",
         ]
         child = try ChildProcess(
             try Self.executable().path, [command],

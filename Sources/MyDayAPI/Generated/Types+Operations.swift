@@ -415,6 +415,29 @@ package enum Operations {
                     }
                 }
             }
+            /// The request is well-formed but its values are not acceptable.
+            ///
+            /// - Remark: Generated from `#/paths//v1/auth/email/login/post(loginWithEmail)/responses/422`.
+            ///
+            /// HTTP response code: `422 unprocessableContent`.
+            case unprocessableContent(Components.Responses.Unprocessable)
+            /// The associated value of the enum case if `self` is `.unprocessableContent`.
+            ///
+            /// - Throws: An error if `self` is not `.unprocessableContent`.
+            /// - SeeAlso: `.unprocessableContent`.
+            package var unprocessableContent: Components.Responses.Unprocessable {
+                get throws {
+                    switch self {
+                    case let .unprocessableContent(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "unprocessableContent",
+                            response: self
+                        )
+                    }
+                }
+            }
             /// Too many requests of this kind from this address or for this account; wait and retry.
             ///
             /// - Remark: Generated from `#/paths//v1/auth/email/login/post(loginWithEmail)/responses/429`.
@@ -674,9 +697,11 @@ package enum Operations {
     }
     /// Set a new password with a mailed link's token, and sign in.
     ///
-    /// The token is the last part of the mailed link (`…/#/reset/<token>`). It works once, within 30 minutes.
-    /// Setting the password confirms the address, ends every sign-in and export link of the account, and answers
-    /// a new session for this device.
+    /// The token is the last part of the mailed link (`…/#/reset/<token>`, or a confirmation link's `…/#/verify/<token>`:
+    /// both prove the address). It works once, within 30 minutes (7 days for a confirmation link). Setting the password
+    /// confirms the address, ends every sign-in and export link of the account, and answers a new session for this
+    /// device. On an account whose address was never confirmed, every Apple and Google identity linked to it goes too:
+    /// whoever made the account may not have owned the address.
     ///
     ///
     /// - Remark: HTTP `POST /v1/auth/password/reset`.
@@ -892,7 +917,12 @@ package enum Operations {
     }
     /// Confirm an address with a mailed link's token.
     ///
-    /// The token is the last part of the mailed link (`…/#/verify/<token>`); it works once, within 7 days.
+    /// The token is the last part of the mailed link (`…/#/verify/<token>`); it works once, within 7 days. While the
+    /// address was never confirmed, only the account's creator confirms it this way: send the account's bearer token
+    /// with it (signed in on this device). Anyone else gets 403 `confirmation_needs_sign_in` and the link stays good:
+    /// whoever did not create the account sets a password with it (`POST /v1/auth/password/reset`), which ends every
+    /// other way into the account. (The bearer token is optional here, so the operation is listed as public.)
+    ///
     ///
     /// - Remark: HTTP `POST /v1/auth/email/verify`.
     /// - Remark: Generated from `#/paths//v1/auth/email/verify/post(verifyEmail)`.
@@ -1005,6 +1035,29 @@ package enum Operations {
                     }
                 }
             }
+            /// The signed URL is expired or not genuine.
+            ///
+            /// - Remark: Generated from `#/paths//v1/auth/email/verify/post(verifyEmail)/responses/403`.
+            ///
+            /// HTTP response code: `403 forbidden`.
+            case forbidden(Components.Responses.Forbidden)
+            /// The associated value of the enum case if `self` is `.forbidden`.
+            ///
+            /// - Throws: An error if `self` is not `.forbidden`.
+            /// - SeeAlso: `.forbidden`.
+            package var forbidden: Components.Responses.Forbidden {
+                get throws {
+                    switch self {
+                    case let .forbidden(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "forbidden",
+                            response: self
+                        )
+                    }
+                }
+            }
             /// The body is larger than the server accepts.
             ///
             /// - Remark: Generated from `#/paths//v1/auth/email/verify/post(verifyEmail)/responses/413`.
@@ -1110,7 +1163,9 @@ package enum Operations {
     /// The server verifies the token against Apple's keys (issuer, audience, expiry, signature) and,
     /// when the token carries a nonce, that it is the SHA-256 of the raw `nonce` sent here. The
     /// account is found by Apple's subject, never by email: a new Apple identity whose email
-    /// belongs to an existing account answers 409 (sign in to that account and link Apple from it).
+    /// belongs to an existing account answers 409 (sign in to that account and link Apple from it),
+    /// unless nobody ever confirmed that account's address: then Apple vouches that this person owns it,
+    /// the account's password, identities and sessions end, and this Apple identity signs in to it.
     /// Apple sends the user's name only on the first sign-in; send it here then and it is kept.
     ///
     ///
@@ -3347,6 +3402,196 @@ package enum Operations {
             }
         }
     }
+    /// Stop signing in with email and password.
+    ///
+    /// Needs a sign-in in the last 5 minutes. When the password is the last way to sign in (no Apple or
+    /// Google identity linked), it cannot be removed: 409. An account without a password answers 404.
+    ///
+    ///
+    /// - Remark: HTTP `DELETE /v1/me/password`.
+    /// - Remark: Generated from `#/paths//v1/me/password/delete(removePassword)`.
+    package enum RemovePassword {
+        package static let id: Swift.String = "removePassword"
+        package struct Input: Sendable, Hashable {
+            /// - Remark: Generated from `#/paths/v1/me/password/DELETE/header`.
+            package struct Headers: Sendable, Hashable {
+                package var accept: [OpenAPIRuntime.AcceptHeaderContentType<Operations.RemovePassword.AcceptableContentType>]
+                /// Creates a new `Headers`.
+                ///
+                /// - Parameters:
+                ///   - accept:
+                package init(accept: [OpenAPIRuntime.AcceptHeaderContentType<Operations.RemovePassword.AcceptableContentType>] = .defaultValues()) {
+                    self.accept = accept
+                }
+            }
+            package var headers: Operations.RemovePassword.Input.Headers
+            /// Creates a new `Input`.
+            ///
+            /// - Parameters:
+            ///   - headers:
+            package init(headers: Operations.RemovePassword.Input.Headers = .init()) {
+                self.headers = headers
+            }
+        }
+        @frozen package enum Output: Sendable, Hashable {
+            package struct NoContent: Sendable, Hashable {
+                /// Creates a new `NoContent`.
+                package init() {}
+            }
+            /// The password no longer signs in to this account.
+            ///
+            /// - Remark: Generated from `#/paths//v1/me/password/delete(removePassword)/responses/204`.
+            ///
+            /// HTTP response code: `204 noContent`.
+            case noContent(Operations.RemovePassword.Output.NoContent)
+            /// The password no longer signs in to this account.
+            ///
+            /// - Remark: Generated from `#/paths//v1/me/password/delete(removePassword)/responses/204`.
+            ///
+            /// HTTP response code: `204 noContent`.
+            package static var noContent: Self {
+                .noContent(.init())
+            }
+            /// The associated value of the enum case if `self` is `.noContent`.
+            ///
+            /// - Throws: An error if `self` is not `.noContent`.
+            /// - SeeAlso: `.noContent`.
+            package var noContent: Operations.RemovePassword.Output.NoContent {
+                get throws {
+                    switch self {
+                    case let .noContent(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "noContent",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// No valid credentials.
+            ///
+            /// - Remark: Generated from `#/paths//v1/me/password/delete(removePassword)/responses/401`.
+            ///
+            /// HTTP response code: `401 unauthorized`.
+            case unauthorized(Components.Responses.Unauthorized)
+            /// The associated value of the enum case if `self` is `.unauthorized`.
+            ///
+            /// - Throws: An error if `self` is not `.unauthorized`.
+            /// - SeeAlso: `.unauthorized`.
+            package var unauthorized: Components.Responses.Unauthorized {
+                get throws {
+                    switch self {
+                    case let .unauthorized(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "unauthorized",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// The password or provider token is wrong, or the sign-in is not recent enough for this.
+            ///
+            /// - Remark: Generated from `#/paths//v1/me/password/delete(removePassword)/responses/403`.
+            ///
+            /// HTTP response code: `403 forbidden`.
+            case forbidden(Components.Responses.ReauthenticationNeeded)
+            /// The associated value of the enum case if `self` is `.forbidden`.
+            ///
+            /// - Throws: An error if `self` is not `.forbidden`.
+            /// - SeeAlso: `.forbidden`.
+            package var forbidden: Components.Responses.ReauthenticationNeeded {
+                get throws {
+                    switch self {
+                    case let .forbidden(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "forbidden",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// No such object for this user.
+            ///
+            /// - Remark: Generated from `#/paths//v1/me/password/delete(removePassword)/responses/404`.
+            ///
+            /// HTTP response code: `404 notFound`.
+            case notFound(Components.Responses.NotFound)
+            /// The associated value of the enum case if `self` is `.notFound`.
+            ///
+            /// - Throws: An error if `self` is not `.notFound`.
+            /// - SeeAlso: `.notFound`.
+            package var notFound: Components.Responses.NotFound {
+                get throws {
+                    switch self {
+                    case let .notFound(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "notFound",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// The request contradicts the current state.
+            ///
+            /// - Remark: Generated from `#/paths//v1/me/password/delete(removePassword)/responses/409`.
+            ///
+            /// HTTP response code: `409 conflict`.
+            case conflict(Components.Responses.Conflict)
+            /// The associated value of the enum case if `self` is `.conflict`.
+            ///
+            /// - Throws: An error if `self` is not `.conflict`.
+            /// - SeeAlso: `.conflict`.
+            package var conflict: Components.Responses.Conflict {
+                get throws {
+                    switch self {
+                    case let .conflict(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "conflict",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// Undocumented response.
+            ///
+            /// A response with a code that is not documented in the OpenAPI document.
+            case undocumented(statusCode: Swift.Int, OpenAPIRuntime.UndocumentedPayload)
+        }
+        @frozen package enum AcceptableContentType: AcceptableProtocol {
+            case json
+            case other(Swift.String)
+            package init?(rawValue: Swift.String) {
+                switch rawValue.lowercased() {
+                case "application/json":
+                    self = .json
+                default:
+                    self = .other(rawValue)
+                }
+            }
+            package var rawValue: Swift.String {
+                switch self {
+                case let .other(string):
+                    return string
+                case .json:
+                    return "application/json"
+                }
+            }
+            package static var allCases: [Self] {
+                [
+                    .json
+                ]
+            }
+        }
+    }
     /// The ways the user signs in (email and password, Apple, Google).
     ///
     /// - Remark: HTTP `GET /v1/me/identities`.
@@ -3482,9 +3727,10 @@ package enum Operations {
     }
     /// Let the signed-in user also sign in with Apple or Google.
     ///
-    /// Needs a sign-in in the last 5 minutes (403 otherwise: sign in again first). The provider's
-    /// token is verified as for signing in. An identity already linked to this user answers 200;
-    /// one that belongs to another account answers 409, as does a second identity of the same provider.
+    /// Needs a sign-in in the last 5 minutes (403 otherwise: sign in again first) and a confirmed address
+    /// (409 `email_unconfirmed` otherwise). The provider's token is verified as for signing in. An identity
+    /// already linked to this user answers 200; one that belongs to another account answers 409, as does a
+    /// second identity of the same provider.
     ///
     ///
     /// - Remark: HTTP `POST /v1/me/identities/{provider}`.
@@ -4835,6 +5081,29 @@ package enum Operations {
                     }
                 }
             }
+            /// Too many requests of this kind from this address or for this account; wait and retry.
+            ///
+            /// - Remark: Generated from `#/paths//v1/search/get(searchEntries)/responses/429`.
+            ///
+            /// HTTP response code: `429 tooManyRequests`.
+            case tooManyRequests(Components.Responses.TooManyRequests)
+            /// The associated value of the enum case if `self` is `.tooManyRequests`.
+            ///
+            /// - Throws: An error if `self` is not `.tooManyRequests`.
+            /// - SeeAlso: `.tooManyRequests`.
+            package var tooManyRequests: Components.Responses.TooManyRequests {
+                get throws {
+                    switch self {
+                    case let .tooManyRequests(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "tooManyRequests",
+                            response: self
+                        )
+                    }
+                }
+            }
             /// Undocumented response.
             ///
             /// A response with a code that is not documented in the OpenAPI document.
@@ -4878,6 +5147,8 @@ package enum Operations {
     /// (`: keep-alive`) comes every 15 seconds. The stream ends when the access token expires, when
     /// the account's sessions end (sign-out everywhere, a new password, closing the account) and when
     /// the server stops: connect again with a fresh token, and sync now and then while you cannot.
+    /// An account keeps a few streams open at once (5 by default): opening one more ends its oldest. A
+    /// server that holds as many streams as it allows in all answers 503: sync by polling for a while.
     ///
     ///
     /// - Remark: HTTP `GET /v1/events`.
@@ -4975,6 +5246,78 @@ package enum Operations {
                     default:
                         try throwUnexpectedResponseStatus(
                             expectedStatus: "unauthorized",
+                            response: self
+                        )
+                    }
+                }
+            }
+            package struct ServiceUnavailable: Sendable, Hashable {
+                /// - Remark: Generated from `#/paths/v1/events/GET/responses/503/headers`.
+                package struct Headers: Sendable, Hashable {
+                    /// Seconds to wait before trying again.
+                    ///
+                    /// - Remark: Generated from `#/paths/v1/events/GET/responses/503/headers/Retry-After`.
+                    package var retryAfter: Swift.Int?
+                    /// Creates a new `Headers`.
+                    ///
+                    /// - Parameters:
+                    ///   - retryAfter: Seconds to wait before trying again.
+                    package init(retryAfter: Swift.Int? = nil) {
+                        self.retryAfter = retryAfter
+                    }
+                }
+                /// Received HTTP response headers
+                package var headers: Operations.FollowChanges.Output.ServiceUnavailable.Headers
+                /// - Remark: Generated from `#/paths/v1/events/GET/responses/503/content`.
+                @frozen package enum Body: Sendable, Hashable {
+                    /// - Remark: Generated from `#/paths/v1/events/GET/responses/503/content/application\/json`.
+                    case json(Components.Schemas._Error)
+                    /// The associated value of the enum case if `self` is `.json`.
+                    ///
+                    /// - Throws: An error if `self` is not `.json`.
+                    /// - SeeAlso: `.json`.
+                    package var json: Components.Schemas._Error {
+                        get throws {
+                            switch self {
+                            case let .json(body):
+                                return body
+                            }
+                        }
+                    }
+                }
+                /// Received HTTP response body
+                package var body: Operations.FollowChanges.Output.ServiceUnavailable.Body
+                /// Creates a new `ServiceUnavailable`.
+                ///
+                /// - Parameters:
+                ///   - headers: Received HTTP response headers
+                ///   - body: Received HTTP response body
+                package init(
+                    headers: Operations.FollowChanges.Output.ServiceUnavailable.Headers = .init(),
+                    body: Operations.FollowChanges.Output.ServiceUnavailable.Body
+                ) {
+                    self.headers = headers
+                    self.body = body
+                }
+            }
+            /// The server holds as many event streams as it allows; poll instead, and try again later.
+            ///
+            /// - Remark: Generated from `#/paths//v1/events/get(followChanges)/responses/503`.
+            ///
+            /// HTTP response code: `503 serviceUnavailable`.
+            case serviceUnavailable(Operations.FollowChanges.Output.ServiceUnavailable)
+            /// The associated value of the enum case if `self` is `.serviceUnavailable`.
+            ///
+            /// - Throws: An error if `self` is not `.serviceUnavailable`.
+            /// - SeeAlso: `.serviceUnavailable`.
+            package var serviceUnavailable: Operations.FollowChanges.Output.ServiceUnavailable {
+                get throws {
+                    switch self {
+                    case let .serviceUnavailable(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "serviceUnavailable",
                             response: self
                         )
                     }

@@ -43,9 +43,11 @@ package protocol APIProtocol: Sendable {
     func forgotPassword(_ input: Operations.ForgotPassword.Input) async throws -> Operations.ForgotPassword.Output
     /// Set a new password with a mailed link's token, and sign in.
     ///
-    /// The token is the last part of the mailed link (`…/#/reset/<token>`). It works once, within 30 minutes.
-    /// Setting the password confirms the address, ends every sign-in and export link of the account, and answers
-    /// a new session for this device.
+    /// The token is the last part of the mailed link (`…/#/reset/<token>`, or a confirmation link's `…/#/verify/<token>`:
+    /// both prove the address). It works once, within 30 minutes (7 days for a confirmation link). Setting the password
+    /// confirms the address, ends every sign-in and export link of the account, and answers a new session for this
+    /// device. On an account whose address was never confirmed, every Apple and Google identity linked to it goes too:
+    /// whoever made the account may not have owned the address.
     ///
     ///
     /// - Remark: HTTP `POST /v1/auth/password/reset`.
@@ -53,7 +55,12 @@ package protocol APIProtocol: Sendable {
     func resetPassword(_ input: Operations.ResetPassword.Input) async throws -> Operations.ResetPassword.Output
     /// Confirm an address with a mailed link's token.
     ///
-    /// The token is the last part of the mailed link (`…/#/verify/<token>`); it works once, within 7 days.
+    /// The token is the last part of the mailed link (`…/#/verify/<token>`); it works once, within 7 days. While the
+    /// address was never confirmed, only the account's creator confirms it this way: send the account's bearer token
+    /// with it (signed in on this device). Anyone else gets 403 `confirmation_needs_sign_in` and the link stays good:
+    /// whoever did not create the account sets a password with it (`POST /v1/auth/password/reset`), which ends every
+    /// other way into the account. (The bearer token is optional here, so the operation is listed as public.)
+    ///
     ///
     /// - Remark: HTTP `POST /v1/auth/email/verify`.
     /// - Remark: Generated from `#/paths//v1/auth/email/verify/post(verifyEmail)`.
@@ -63,7 +70,9 @@ package protocol APIProtocol: Sendable {
     /// The server verifies the token against Apple's keys (issuer, audience, expiry, signature) and,
     /// when the token carries a nonce, that it is the SHA-256 of the raw `nonce` sent here. The
     /// account is found by Apple's subject, never by email: a new Apple identity whose email
-    /// belongs to an existing account answers 409 (sign in to that account and link Apple from it).
+    /// belongs to an existing account answers 409 (sign in to that account and link Apple from it),
+    /// unless nobody ever confirmed that account's address: then Apple vouches that this person owns it,
+    /// the account's password, identities and sessions end, and this Apple identity signs in to it.
     /// Apple sends the user's name only on the first sign-in; send it here then and it is kept.
     ///
     ///
@@ -149,6 +158,15 @@ package protocol APIProtocol: Sendable {
     /// - Remark: HTTP `POST /v1/me/password`.
     /// - Remark: Generated from `#/paths//v1/me/password/post(changePassword)`.
     func changePassword(_ input: Operations.ChangePassword.Input) async throws -> Operations.ChangePassword.Output
+    /// Stop signing in with email and password.
+    ///
+    /// Needs a sign-in in the last 5 minutes. When the password is the last way to sign in (no Apple or
+    /// Google identity linked), it cannot be removed: 409. An account without a password answers 404.
+    ///
+    ///
+    /// - Remark: HTTP `DELETE /v1/me/password`.
+    /// - Remark: Generated from `#/paths//v1/me/password/delete(removePassword)`.
+    func removePassword(_ input: Operations.RemovePassword.Input) async throws -> Operations.RemovePassword.Output
     /// The ways the user signs in (email and password, Apple, Google).
     ///
     /// - Remark: HTTP `GET /v1/me/identities`.
@@ -156,9 +174,10 @@ package protocol APIProtocol: Sendable {
     func listIdentities(_ input: Operations.ListIdentities.Input) async throws -> Operations.ListIdentities.Output
     /// Let the signed-in user also sign in with Apple or Google.
     ///
-    /// Needs a sign-in in the last 5 minutes (403 otherwise: sign in again first). The provider's
-    /// token is verified as for signing in. An identity already linked to this user answers 200;
-    /// one that belongs to another account answers 409, as does a second identity of the same provider.
+    /// Needs a sign-in in the last 5 minutes (403 otherwise: sign in again first) and a confirmed address
+    /// (409 `email_unconfirmed` otherwise). The provider's token is verified as for signing in. An identity
+    /// already linked to this user answers 200; one that belongs to another account answers 409, as does a
+    /// second identity of the same provider.
     ///
     ///
     /// - Remark: HTTP `POST /v1/me/identities/{provider}`.
@@ -236,6 +255,8 @@ package protocol APIProtocol: Sendable {
     /// (`: keep-alive`) comes every 15 seconds. The stream ends when the access token expires, when
     /// the account's sessions end (sign-out everywhere, a new password, closing the account) and when
     /// the server stops: connect again with a fresh token, and sync now and then while you cannot.
+    /// An account keeps a few streams open at once (5 by default): opening one more ends its oldest. A
+    /// server that holds as many streams as it allows in all answers 503: sync by polling for a while.
     ///
     ///
     /// - Remark: HTTP `GET /v1/events`.
@@ -376,9 +397,11 @@ extension APIProtocol {
     }
     /// Set a new password with a mailed link's token, and sign in.
     ///
-    /// The token is the last part of the mailed link (`…/#/reset/<token>`). It works once, within 30 minutes.
-    /// Setting the password confirms the address, ends every sign-in and export link of the account, and answers
-    /// a new session for this device.
+    /// The token is the last part of the mailed link (`…/#/reset/<token>`, or a confirmation link's `…/#/verify/<token>`:
+    /// both prove the address). It works once, within 30 minutes (7 days for a confirmation link). Setting the password
+    /// confirms the address, ends every sign-in and export link of the account, and answers a new session for this
+    /// device. On an account whose address was never confirmed, every Apple and Google identity linked to it goes too:
+    /// whoever made the account may not have owned the address.
     ///
     ///
     /// - Remark: HTTP `POST /v1/auth/password/reset`.
@@ -394,7 +417,12 @@ extension APIProtocol {
     }
     /// Confirm an address with a mailed link's token.
     ///
-    /// The token is the last part of the mailed link (`…/#/verify/<token>`); it works once, within 7 days.
+    /// The token is the last part of the mailed link (`…/#/verify/<token>`); it works once, within 7 days. While the
+    /// address was never confirmed, only the account's creator confirms it this way: send the account's bearer token
+    /// with it (signed in on this device). Anyone else gets 403 `confirmation_needs_sign_in` and the link stays good:
+    /// whoever did not create the account sets a password with it (`POST /v1/auth/password/reset`), which ends every
+    /// other way into the account. (The bearer token is optional here, so the operation is listed as public.)
+    ///
     ///
     /// - Remark: HTTP `POST /v1/auth/email/verify`.
     /// - Remark: Generated from `#/paths//v1/auth/email/verify/post(verifyEmail)`.
@@ -412,7 +440,9 @@ extension APIProtocol {
     /// The server verifies the token against Apple's keys (issuer, audience, expiry, signature) and,
     /// when the token carries a nonce, that it is the SHA-256 of the raw `nonce` sent here. The
     /// account is found by Apple's subject, never by email: a new Apple identity whose email
-    /// belongs to an existing account answers 409 (sign in to that account and link Apple from it).
+    /// belongs to an existing account answers 409 (sign in to that account and link Apple from it),
+    /// unless nobody ever confirmed that account's address: then Apple vouches that this person owns it,
+    /// the account's password, identities and sessions end, and this Apple identity signs in to it.
     /// Apple sends the user's name only on the first sign-in; send it here then and it is kept.
     ///
     ///
@@ -562,6 +592,17 @@ extension APIProtocol {
             body: body
         ))
     }
+    /// Stop signing in with email and password.
+    ///
+    /// Needs a sign-in in the last 5 minutes. When the password is the last way to sign in (no Apple or
+    /// Google identity linked), it cannot be removed: 409. An account without a password answers 404.
+    ///
+    ///
+    /// - Remark: HTTP `DELETE /v1/me/password`.
+    /// - Remark: Generated from `#/paths//v1/me/password/delete(removePassword)`.
+    package func removePassword(headers: Operations.RemovePassword.Input.Headers = .init()) async throws -> Operations.RemovePassword.Output {
+        try await removePassword(Operations.RemovePassword.Input(headers: headers))
+    }
     /// The ways the user signs in (email and password, Apple, Google).
     ///
     /// - Remark: HTTP `GET /v1/me/identities`.
@@ -571,9 +612,10 @@ extension APIProtocol {
     }
     /// Let the signed-in user also sign in with Apple or Google.
     ///
-    /// Needs a sign-in in the last 5 minutes (403 otherwise: sign in again first). The provider's
-    /// token is verified as for signing in. An identity already linked to this user answers 200;
-    /// one that belongs to another account answers 409, as does a second identity of the same provider.
+    /// Needs a sign-in in the last 5 minutes (403 otherwise: sign in again first) and a confirmed address
+    /// (409 `email_unconfirmed` otherwise). The provider's token is verified as for signing in. An identity
+    /// already linked to this user answers 200; one that belongs to another account answers 409, as does a
+    /// second identity of the same provider.
     ///
     ///
     /// - Remark: HTTP `POST /v1/me/identities/{provider}`.
@@ -693,6 +735,8 @@ extension APIProtocol {
     /// (`: keep-alive`) comes every 15 seconds. The stream ends when the access token expires, when
     /// the account's sessions end (sign-out everywhere, a new password, closing the account) and when
     /// the server stops: connect again with a fresh token, and sync now and then while you cannot.
+    /// An account keeps a few streams open at once (5 by default): opening one more ends its oldest. A
+    /// server that holds as many streams as it allows in all answers 503: sync by polling for a while.
     ///
     ///
     /// - Remark: HTTP `GET /v1/events`.

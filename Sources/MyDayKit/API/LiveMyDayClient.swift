@@ -250,6 +250,30 @@ public struct LiveMyDayClient: MyDayClient {
         try await session.end()
     }
 
+    public func signInMethods() async throws -> [SignInMethod] {
+        let account = try await me()
+        let output = try await call { try await client.listIdentities() }
+        guard case .ok(let ok) = output else { throw unexpected(output) }
+        let linked = try ok.body.json.compactMap { identity -> SignInMethod? in
+            guard let provider = IdentityProvider(rawValue: identity.provider.rawValue) else { return nil }
+            return SignInMethod(kind: .provider(provider), email: identity.email)
+        }
+        return (account.hasPassword ? [SignInMethod(kind: .password, email: account.email)] : []) + linked
+    }
+
+    public func removeSignInMethod(_ kind: SignInMethod.Kind) async throws {
+        switch kind {
+        case .password:
+            let output = try await call { try await client.removePassword() }
+            guard case .noContent = output else { throw unexpected(output) }
+        case .provider(let provider):
+            let output = try await call {
+                try await client.unlinkIdentity(path: .init(provider: .init(rawValue: provider.rawValue)!))
+            }
+            guard case .noContent = output else { throw unexpected(output) }
+        }
+    }
+
     private func begin(_ session: Components.Schemas.Session) async throws -> Account {
         let credentials = try Conversions.credentials(session, now: now())
         try await self.session.begin(credentials)

@@ -8,4 +8,9 @@ public enum MailedLink {
         guard let range = trimmed.range(of: "#/\(page)/") else { return trimmed }
         return String(trimmed[range.upperBound...])
     }
+
+    /// The token of a link that proves the address and so may set a password: a reset link or a confirmation link.
+    public static func passwordSettingToken(in text: String) -> String {
+        token(in: token(in: text, page: "reset"), page: "verify")
+    }
 }

@@ -51,6 +51,10 @@ public protocol MyDayClient: Sendable {
     func resendVerificationEmail() async throws
     /// Deletes the account and every entry; `password` proves a recent sign-in for email accounts.
     func deleteAccount(password: String?) async throws
+    /// The account's ways to sign in: the password (when it has one) and each linked Apple or Google account.
+    func signInMethods() async throws -> [SignInMethod]
+    /// Stops one way of signing in; the server refuses the last one (409) and asks for a recent sign-in (403).
+    func removeSignInMethod(_ kind: SignInMethod.Kind) async throws
 }
 
 extension MyDayClient {

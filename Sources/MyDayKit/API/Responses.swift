@@ -151,3 +151,33 @@ public struct ExportStatus: Sendable, Equatable {
 public enum IdentityProvider: String, Sendable, CaseIterable {
     case apple, google
 }
+
+/// One way into the account: its password, or a linked Apple or Google account.
+public struct SignInMethod: Sendable, Equatable, Identifiable {
+    /// What signs in.
+    public enum Kind: Sendable, Hashable {
+        case password
+        case provider(IdentityProvider)
+    }
+
+    public var kind: Kind
+    /// The address the password goes with, or the one the provider gave.
+    public var email: String?
+    public var id: Kind { kind }
+
+    public init(kind: Kind, email: String?) {
+        self.kind = kind
+        self.email = email
+    }
+
+    /// "Email and password (me@example.com)", "Google (me@gmail.com)".
+    public var label: String {
+        let name =
+            switch kind {
+            case .password: "Email and password"
+            case .provider(.apple): "Apple"
+            case .provider(.google): "Google"
+            }
+        return email.map { "\(name) (\($0))" } ?? name
+    }
+}

@@ -31,6 +31,10 @@ public final class ProfileViewModel {
     public private(set) var account: Account?
     /// Said after the confirmation link was sent again.
     public private(set) var verificationNotice: String?
+    /// The password and linked Apple and Google accounts, once `loadSignInMethods` read them.
+    public private(set) var signInMethods: [SignInMethod] = []
+    /// What the last removal of a way to sign in did.
+    public private(set) var signInNotice: String?
     private var exportID: UUID?
     public var deleteConfirmation = ""
     public private(set) var errorMessage: String?
@@ -131,6 +135,34 @@ public final class ProfileViewModel {
             exportMailedTo = nil
             export = .idle
         } catch {
+            errorMessage = LibraryViewModel.message(for: error)
+        }
+    }
+
+    /// Reads the account's ways to sign in.
+    public func loadSignInMethods() async {
+        do {
+            signInMethods = try await core.client.signInMethods()
+        } catch {
+            errorMessage = LibraryViewModel.message(for: error)
+        }
+    }
+
+    /// Whether a way to sign in may be removed: never the last one.
+    public var canRemoveSignInMethod: Bool { signInMethods.count > 1 }
+
+    /// Stops one way of signing in, then reads the list again.
+    public func removeSignInMethod(_ method: SignInMethod) async {
+        do {
+            try await core.client.removeSignInMethod(method.kind)
+            signInNotice = "\(method.label) no longer signs in to this account."
+            errorMessage = nil
+            await loadSignInMethods()
+        } catch MyDayClientError.server(403, "reauthentication_needed", _, _) {
+            signInNotice = nil
+            errorMessage = "For your safety this needs a recent sign-in: sign out, sign in again, then remove it."
+        } catch {
+            signInNotice = nil
             errorMessage = LibraryViewModel.message(for: error)
         }
     }

@@ -20,16 +20,19 @@ extension APIHandler {
     func loginWithEmail(_ input: Operations.LoginWithEmail.Input) async throws -> Operations.LoginWithEmail.Output {
         guard case .json(let body) = input.body else { throw APIError.badRequest("Send a JSON body.") }
         try await limits.authRequest(from: ClientAddress.current)
-        let email = Validation.normalizedEmail(body.email)
-        let account = String(email.prefix(254))
+        let email = Validation.normalizedEmail(try Validation.printable(body.email, field: "email"))
+        let account = String(email.unicodeScalars.prefix(254))
         try await limits.passwordSignIn(account: account)
         guard let login = try await users.emailLogin(email: email) else {
             // Spend the same time as a wrong password, so the answer does not tell whether the email exists.
             _ = try await passwords.verify(body.password, hash: try await passwords.decoyHash())
+            logger.notice("security: sign-in to no account", metadata: ["address": "\(ClientAddress.current)"])
             throw APIError.wrongCredentials
         }
         guard try await passwords.verify(body.password, hash: login.passwordHash) else {
-            logger.notice("security: wrong password", metadata: ["user": "\(login.user.id.lowercased)"])
+            logger.notice(
+                "security: wrong password",
+                metadata: ["user": "\(login.user.id.lowercased)", "address": "\(ClientAddress.current)"])
             throw APIError.wrongCredentials
         }
         try await limits.passwordSignInSucceeded(account: account)
@@ -101,7 +104,7 @@ extension APIHandler {
         let tokenHash = RefreshTokens.hash(body.token)
         // The password is judged against the address the link went to before it is hashed; the link is used up only
         // in the transaction that sets the password.
-        guard let pending = try await users.emailOfUnusedLink(tokenHash: tokenHash, purpose: .passwordReset) else {
+        guard let pending = try await users.emailOfUnusedLink(tokenHash: tokenHash, purposes: [.passwordReset, .verification]) else {
             throw APIError.linkExpired
         }
         let password = try Validation.newPassword(body.newPassword, field: "new_password", email: pending)
@@ -120,11 +123,15 @@ extension APIHandler {
     func verifyEmail(_ input: Operations.VerifyEmail.Input) async throws -> Operations.VerifyEmail.Output {
         guard case .json(let body) = input.body else { throw APIError.badRequest("Send a JSON body.") }
         try await limits.authRequest(from: ClientAddress.current)
-        guard let user = try await users.verifyEmail(tokenHash: RefreshTokens.hash(body.token)) else {
+        switch try await users.verifyEmail(tokenHash: RefreshTokens.hash(body.token), openedBy: RequestUser.current?.id) {
+        case .verified(let user):
+            logger.info("email address confirmed", metadata: ["user": "\(user.id.lowercased)"])
+            return .ok(.init(body: .json(.init(email: user.email))))
+        case .creatorUnproven:
+            throw APIError.confirmationNeedsSignIn
+        case .invalid:
             throw APIError.linkExpired
         }
-        logger.info("email address confirmed", metadata: ["user": "\(user.id.lowercased)"])
-        return .ok(.init(body: .json(.init(email: user.email))))
     }
 
     /// Signs in with a verified provider identity: its account, or a new one when the email is free.
@@ -149,6 +156,15 @@ extension APIHandler {
         } catch UserStore.RegistrationError.emailTaken {
             // A first sign-in on another device may have made this identity's account a moment ago.
             if let user = try await users.user(provider: provider.rawValue, subject: identity.subject) {
+                return (try await startSession(for: user), false, identity)
+            }
+            // Nobody ever confirmed the address: the provider vouches that this person owns it (ADR 0029).
+            if let user = try await users.claimUnconfirmedAccount(
+                email: email, provider: provider.rawValue, subject: identity.subject, identityEmail: identity.email)
+            {
+                logger.notice(
+                    "security: the owner of an unconfirmed address claimed its account; every other way in ended",
+                    metadata: ["user": "\(user.id.lowercased)", "provider": "\(provider.rawValue)"])
                 return (try await startSession(for: user), false, identity)
             }
             throw APIError.conflict(
@@ -224,6 +240,11 @@ extension APIError {
     static let linkExpired = APIError(
         status: .unprocessableContent, code: "link_expired",
         message: "This link has expired or was used already; ask for a new one.")
+    static let confirmationNeedsSignIn = APIError(
+        status: .forbidden, code: "confirmation_needs_sign_in",
+        message:
+            "Sign in to this account on this device to confirm the address. If you did not create the account, set a password with this link: every other way in then ends."
+    )
     static let wrongCredentials = APIError(
         status: .unauthorized, code: "unauthorized", message: "The email or the password is wrong.")
 }

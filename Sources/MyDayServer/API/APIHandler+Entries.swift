@@ -92,7 +92,13 @@ extension APIHandler {
                 throw APIError.conflict("The transcript is not ready yet; edit its text once it is.")
             }
         }
-        guard let edited = try await entries.edit(id: id, userID: user.id, edit) else { throw APIError.notFound }
+        let edited: EntryRecord?
+        do {
+            edited = try await entries.edit(id: id, userID: user.id, edit, quotaBytes: quotaBytes)
+        } catch let full as QuotaExceeded {
+            throw APIError.quotaExceeded(full)
+        }
+        guard let edited else { throw APIError.notFound }
         return .ok(.init(body: .json(Self.schema(edited))))
     }
 
@@ -150,7 +156,8 @@ extension APIHandler {
         guard entry.kind == .audio, let key = entry.audioKey else { throw APIError.notFound }
         guard entry.status != .pendingUpload else { throw APIError.conflict("The audio has not been uploaded yet.") }
         let link = links.audioDownload(
-            key: key, filename: entry.filename, contentType: entry.contentType ?? "application/octet-stream")
+            key: key, filename: entry.filename, contentType: entry.contentType ?? "application/octet-stream",
+            accountVersion: try RequestUser.required().tokenVersion)
         return .ok(.init(body: .json(.init(url: link.url, expiresAt: link.expires))))
     }
 

@@ -131,6 +131,8 @@ extension APIHandler {
             throw APIError.conflict("This \(provider.displayName) account signs in to another My Day account.")
         case .providerAlreadyLinked:
             throw APIError.conflict("Another \(provider.displayName) account is linked already.")
+        case .addressUnconfirmed:
+            throw APIError.addressUnconfirmed
         }
     }
 
@@ -145,6 +147,19 @@ extension APIHandler {
         case .notLinked: throw APIError.notFound
         case .lastWayToSignIn:
             throw APIError.conflict("This is the only way to sign in to the account; link another or set a password first.")
+        }
+    }
+
+    func removePassword(_ input: Operations.RemovePassword.Input) async throws -> Operations.RemovePassword.Output {
+        let user = try RequestUser.required()
+        guard RequestUser.signedInRecently(within: Self.recentSignIn) else { throw APIError.recentSignInNeeded }
+        switch try await users.removePassword(userID: user.id) {
+        case .removed:
+            logger.info("password removed", metadata: ["user": "\(user.id.lowercased)"])
+            return .noContent(.init())
+        case .noPassword: throw APIError.notFound
+        case .lastWayToSignIn:
+            throw APIError.conflict("The password is the only way to sign in to the account; link Apple or Google first.")
         }
     }
 
@@ -168,6 +183,9 @@ extension APIError {
         .init(status: .forbidden, code: "reauthentication_needed", message: message)
     }
     static let recentSignInNeeded = reauthenticationNeeded("This needs a sign-in in the last 5 minutes; sign in again first.")
+    static let addressUnconfirmed = APIError(
+        status: .conflict, code: "email_unconfirmed",
+        message: "Confirm the account's address first (the link in the mail), then link Apple or Google.")
     static let mailUnavailable = APIError(
         status: .conflict, code: "mail_unavailable",
         message: "This server does not send mail: its operator has not set MYDAY_PUBLIC_URL.")

@@ -12,7 +12,8 @@ extension APIHandler {
             kind: query.kind.flatMap { EntryKind(rawValue: $0.rawValue) },
             statuses: (query.status ?? []).compactMap { EntryStatus(rawValue: $0.rawValue) }, tz: query.tz,
             readDates: query.readDates, cursor: query.cursor, limit: query.limit)
-        let answer = try await EntrySearching.run(parameters, userID: user.id, entries: entries, now: searchClock())
+        let answer = try await EntrySearching.run(
+            parameters, userID: user.id, entries: entries, limits: limits, now: searchClock())
         return .ok(.init(body: .json(Self.schema(answer))))
     }
 

@@ -34,9 +34,10 @@ struct SearchAnswer: Sendable {
 
 /// Runs `GET /v1/search`: checks the parameters, reads the words, asks the store, marks the matches.
 enum EntrySearching {
-    static func run(_ parameters: SearchParameters, userID: UUID, entries: EntryStore, now: Date) async throws
-        -> SearchAnswer
-    {
+    static func run(
+        _ parameters: SearchParameters, userID: UUID, entries: EntryStore, limits: RateLimitGuard, now: Date
+    ) async throws -> SearchAnswer {
+        try await limits.search(user: userID.lowercased)
         let limit = parameters.limit ?? 20
         guard (1...100).contains(limit) else { throw APIError.badRequest("'limit' must be 1 to 100.") }
         let text = parameters.q ?? ""
@@ -46,6 +47,8 @@ enum EntrySearching {
         }
         let tags = parameters.tags.map { $0.trimmingCharacters(in: .whitespacesAndNewlines) }
         guard !tags.contains(where: \.isEmpty) else { throw APIError.unprocessable("A 'tag' must not be spaces alone.") }
+        try Validation.printable(text, field: "q")
+        for tag in tags { try Validation.printable(tag, field: "tag") }
         guard parameters.moods.allSatisfy((1...5).contains) else { throw APIError.badRequest("'mood' must be 1 to 5.") }
         let timeZone = try parameters.tz.map(Validation.timeZone) ?? .gmt
         let dates = parameters.readDates == false ? nil : DatePhrases(now: now, timeZone: timeZone)
@@ -65,7 +68,12 @@ enum EntrySearching {
         }
         let asOf = cursor?.asOf ?? StoredTime.now()
         let offset = cursor?.offset ?? 0
-        let page = try await entries.search(search, userID: userID, asOf: asOf, offset: offset, limit: limit)
+        let page: (entries: [EntryRecord], hasMore: Bool)
+        do {
+            page = try await entries.search(search, userID: userID, asOf: asOf, offset: offset, limit: limit)
+        } catch is ReadTookTooLong {
+            throw APIError.searchTooCostly
+        }
         let highlighter = Highlighter(query)
         return SearchAnswer(
             hits: page.entries.map { SearchAnswer.Hit(entry: $0, highlights: highlights(of: $0, highlighter)) },
@@ -128,4 +136,10 @@ struct SearchCursor: Equatable {
     }
 
     var text: String { Data("v1.\(offset).\(asOf)".utf8).base64URLEncodedString() }
+}
+
+extension APIError {
+    static let searchTooCostly = APIError(
+        status: .unprocessableContent, code: "search_too_costly",
+        message: "This search would take the server too long; use longer or more specific words, or a date range.")
 }

@@ -9,6 +9,7 @@ struct SearchResponder<Context: RequestContext>: RouterMiddleware {
     let accessTokens: AccessTokens
     let users: UserStore
     let entries: EntryStore
+    let limits: RateLimitGuard
     let now: @Sendable () -> Date
 
     func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws
@@ -20,7 +21,7 @@ struct SearchResponder<Context: RequestContext>: RouterMiddleware {
         let (userID, _) = try await BearerAuthMiddleware.authenticateAccount(
             request.headers[.authorization], accessTokens: accessTokens, users: users)
         let parameters = try Self.parameters(request.uri.query ?? "")
-        let answer = try await EntrySearching.run(parameters, userID: userID, entries: entries, now: now())
+        let answer = try await EntrySearching.run(parameters, userID: userID, entries: entries, limits: limits, now: now())
         return Response(
             status: .ok, headers: [.contentType: "application/json; charset=utf-8"],
             body: .init(byteBuffer: ByteBuffer(bytes: SearchJSON.write(answer))))

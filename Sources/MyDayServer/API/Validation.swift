@@ -1,16 +1,34 @@
 import Foundation
 import MyDayModels
 
-/// Checks of client input that the OpenAPI document cannot express; each failure says what to fix.
+/// Checks of client input that the OpenAPI document cannot express; each failure says what to fix. Lengths are counted
+/// in Unicode scalars, as the document's JSON Schema counts them (never grapheme clusters: a thousand combining marks
+/// draw one character); control characters other than tab and line breaks are refused everywhere, NUL first of all.
 enum Validation {
+    /// Refuses control characters (Unicode's Cc: NUL, escape, the C1 range…), except tab and, where `lines`, line
+    /// breaks; answers `text` unchanged.
+    @discardableResult
+    static func printable(_ text: String, field: String, lines: Bool = false) throws -> String {
+        for scalar in text.unicodeScalars where scalar.properties.generalCategory == .control {
+            if scalar == "\t" || (lines && (scalar == "\n" || scalar == "\r")) { continue }
+            throw APIError.unprocessable("'\(field)' holds a control character (U+\(String(format: "%04X", scalar.value))).")
+        }
+        return text
+    }
+
+    /// Refuses `text` longer than `limit` Unicode scalars.
+    private static func atMost(_ limit: Int, _ text: String, _ message: @autoclosure () -> String) throws {
+        guard text.unicodeScalars.count <= limit else { throw APIError.unprocessable(message()) }
+    }
+
     static func normalizedEmail(_ email: String) -> String {
         email.trimmingCharacters(in: .whitespacesAndNewlines).lowercased()
     }
 
     static func email(_ raw: String) throws -> String {
-        let email = normalizedEmail(raw)
+        let email = normalizedEmail(try printable(raw, field: "email"))
         let parts = email.split(separator: "@", omittingEmptySubsequences: false)
-        guard email.count <= 254, parts.count == 2, !parts[0].isEmpty, parts[1].contains("."),
+        guard email.unicodeScalars.count <= 254, parts.count == 2, !parts[0].isEmpty, parts[1].contains("."),
             !parts[1].hasPrefix("."), !parts[1].hasSuffix("."), !email.contains(where: \.isWhitespace)
         else { throw APIError.unprocessable("'email' is not an email address.") }
         return email
@@ -19,7 +37,10 @@ enum Validation {
     /// 8 to 128 characters not counting spaces at either end, no composition rules, and not a commonly used password
     /// (NIST SP 800-63B). Inner spaces count: a passphrase is a good password.
     static func newPassword(_ password: String, field: String = "password", email: String) throws -> String {
-        guard password.count <= 128, password.trimmingCharacters(in: .whitespacesAndNewlines).count >= 8 else {
+        try printable(password, field: field)
+        guard password.unicodeScalars.count <= 128,
+            password.trimmingCharacters(in: .whitespacesAndNewlines).unicodeScalars.count >= 8
+        else {
             throw APIError.unprocessable(
                 "'\(field)' must be 8 to 128 characters long, not counting spaces at either end.")
         }
@@ -35,7 +56,8 @@ enum Validation {
     /// A person's name as a provider gave it: trimmed, at most 200 characters; empty means none.
     static func name(_ raw: String?) throws -> String? {
         guard let name = raw?.trimmingCharacters(in: .whitespacesAndNewlines), !name.isEmpty else { return nil }
-        guard name.count <= 200 else { throw APIError.unprocessable("A name can have at most 200 characters.") }
+        try printable(name, field: "name")
+        try atMost(200, name, "A name can have at most 200 characters.")
         return name
     }
 
@@ -45,7 +67,9 @@ enum Validation {
     }
 
     static func timeZone(_ identifier: String) throws -> TimeZone {
-        guard identifier.count <= 64, let zone = TimeZone(identifier: identifier) else {
+        guard identifier.unicodeScalars.count <= 64, (try? printable(identifier, field: "tz")) != nil,
+            let zone = TimeZone(identifier: identifier)
+        else {
             throw APIError.unprocessable("'tz' must be an IANA time zone such as Europe/Paris.")
         }
         return zone
@@ -82,30 +106,29 @@ enum Validation {
 
     static func title(_ title: String?) throws -> String? {
         guard let title else { return nil }
-        guard title.count <= 200 else {
-            throw APIError.unprocessable("A title can have at most 200 characters (this one has \(title.count)).")
-        }
+        try printable(title, field: "title")
+        try atMost(200, title, "A title can have at most 200 characters (this one has \(title.unicodeScalars.count)).")
         return title.trimmingCharacters(in: .whitespacesAndNewlines)
     }
 
     static func text(_ text: String?) throws -> String? {
         guard let text else { return nil }
-        guard text.count <= 100_000 else {
-            throw APIError.unprocessable("A text can have at most 100000 characters (this one has \(text.count)).")
-        }
+        try printable(text, field: "text", lines: true)
+        try atMost(100_000, text, "A text can have at most 100000 characters (this one has \(text.unicodeScalars.count)).")
         return text
     }
 
     /// Up to 20 distinct tags of 1 to 50 characters, trimmed, in the order given.
     static func tags(_ tags: [String]?) throws -> [String]? {
         guard let tags else { return nil }
+        for tag in tags { try printable(tag, field: "tags") }
         // Counted as sent, as the schema's maxItems does, and again once repeats are gone.
         guard tags.count <= 20 else {
             throw APIError.unprocessable("An entry can have up to 20 tags, each of 1 to 50 characters.")
         }
         var seen = Set<String>()
         let cleaned = tags.map { $0.trimmingCharacters(in: .whitespacesAndNewlines) }.filter { seen.insert($0).inserted }
-        guard cleaned.count <= 20, cleaned.allSatisfy({ (1...50).contains($0.count) }) else {
+        guard cleaned.count <= 20, cleaned.allSatisfy({ (1...50).contains($0.unicodeScalars.count) }) else {
             throw APIError.unprocessable("An entry can have up to 20 tags, each of 1 to 50 characters.")
         }
         return cleaned

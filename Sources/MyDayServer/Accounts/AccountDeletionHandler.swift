@@ -21,8 +21,9 @@ struct AccountDeletionHandler: JobHandler {
         for folder in BlobKey.folders(ofUser: userID) {
             try await blobs.deleteAll(under: folder)
         }
-        return { db in
+        return { [users] db in
             try await Self.deleteRows(of: userID, in: db)
+            users.driver.scrubAfterCommit()
             logger.info("account deleted", metadata: ["user": "\(userID.lowercased)"])
         }
     }

@@ -32,11 +32,21 @@ public func buildApplication(
             services.append(makeHousekeeping(parts))
             speech = engine
         }
-        let feed = ChangeFeed(users: parts.users)
+        let feed = ChangeFeed(users: parts.users, limits: configuration.changeFeedLimits)
         services.append(ChangeFeedService(feed: feed, logger: logger))
         let router = try await buildRouter(parts, speech: speech, changeFeed: feed)
+        // Behind proxies every connection comes from them: then the proxies cap connections per client.
+        let addresses =
+            configuration.trustedProxyHops == 0 ? ConnectionsPerAddress(limit: configuration.connectionsPerAddress) : nil
+        let limits = configuration.connectionLimits
         return Application(
             router: router,
+            server: .http1(
+                configuration: .init(
+                    additionalChannelHandlers: [
+                        ConnectionGuard(addresses: addresses, bodyStallLimit: .init(limits.bodyStall))
+                    ],
+                    idleTimeout: .init(limits.idle))),
             configuration: .init(address: .hostname(configuration.host, port: configuration.port), serverName: "myday"),
             services: services,
             onServerRunning: { channel in await onServerRunning(channel.localAddress?.port ?? configuration.port) },
@@ -54,7 +64,7 @@ func buildRouter(_ parts: ServerParts, speech: SpeechEngine?, changeFeed: Change
     -> Router<MyDayRequestContext>
 {
     let configuration = parts.configuration
-    let passwords = PasswordHasher(cost: configuration.bcryptCost)
+    let passwords = PasswordHasher(cost: configuration.bcryptCost, registry: parts.registry)
     // The decoy hash makes unknown emails cost one bcrypt; made now, the first such login is not slower.
     _ = try await passwords.decoyHash()
     let accessTokens = await AccessTokens(secret: parts.secret, lifetime: configuration.accessTokenLifetime)
@@ -62,7 +72,7 @@ func buildRouter(_ parts: ServerParts, speech: SpeechEngine?, changeFeed: Change
         limiter: parts.driver.engine == .postgres
             ? DatabaseRequestCounter(driver: parts.driver, now: configuration.rateLimitClock)
             : MemoryRequestCounter(now: configuration.rateLimitClock),
-        settings: configuration.rateLimits)
+        settings: configuration.rateLimits, localLimiter: MemoryRequestCounter(now: configuration.rateLimitClock))
 
     try FileManager.default.createDirectory(at: configuration.scratchDirectory, withIntermediateDirectories: true)
     let router = Router(context: MyDayRequestContext.self)
@@ -71,14 +81,15 @@ func buildRouter(_ parts: ServerParts, speech: SpeechEngine?, changeFeed: Change
     router.add(middleware: ErrorMiddleware())
     router.add(middleware: MethodNotAllowedMiddleware())
     router.add(middleware: ClientAddressMiddleware(trustedProxyHops: configuration.trustedProxyHops))
-    router.add(middleware: JSONBodyMiddleware(accessTokens: accessTokens))
+    router.add(middleware: JSONBodyMiddleware(accessTokens: accessTokens, timeLimit: configuration.connectionLimits.jsonBody))
     router.add(middleware: RequestOriginMiddleware(publicURL: configuration.publicURL))
     OperationsRoutes(
         driver: parts.driver, registry: parts.registry, jobs: parts.jobs, speech: speech,
         document: try OpenAPIDocument.yaml(), metricsToken: configuration.metricsToken
     ).register(on: router)
     BlobRoutes(
-        disk: parts.diskBlobs, links: parts.links, entries: parts.entries, exports: parts.exports, signer: parts.signer,
+        disk: parts.diskBlobs, links: parts.links, entries: parts.entries, users: parts.users, exports: parts.exports,
+        signer: parts.signer,
         maxUploadBytes: configuration.maxUploadBytes, limits: limits
     ).register(on: router)
     let entryPages = EntryPageCache()
@@ -87,7 +98,8 @@ func buildRouter(_ parts: ServerParts, speech: SpeechEngine?, changeFeed: Change
             accessTokens: accessTokens, users: parts.users, entries: parts.entries, pages: entryPages))
     router.add(
         middleware: SearchResponder(
-            accessTokens: accessTokens, users: parts.users, entries: parts.entries, now: configuration.searchClock))
+            accessTokens: accessTokens, users: parts.users, entries: parts.entries, limits: limits,
+            now: configuration.searchClock))
     let handler = APIHandler(
         users: parts.users, sessions: parts.sessions, entries: parts.entries, blobs: parts.blobs, exports: parts.exports,
         links: parts.links, passwords: passwords, accessTokens: accessTokens,

@@ -83,6 +83,17 @@ public struct ServerConfiguration: Sendable {
     /// Reverse proxies in front of the server whose `X-Forwarded-For` is believed; 0 uses the peer address.
     public var trustedProxyHops = 0
     public var rateLimits = RateLimitPolicy()
+    /// How long one read of a list, a search or an account check may run before it is stopped (422 for a search):
+    /// nobody's query holds the database for long.
+    public var readTimeLimit: Duration = .seconds(3)
+    /// Live-update streams (`GET /v1/events`) per account and in all (`MYDAY_EVENT_STREAMS_PER_ACCOUNT`,
+    /// `MYDAY_EVENT_STREAMS`).
+    var changeFeedLimits = ChangeFeed.Limits()
+    /// How long connections may wait on a client: the same for every kind of client (`MYDAY_HTTP_*_SECONDS`).
+    public var connectionLimits = ConnectionLimits()
+    /// Connections one client address may hold open while the server faces clients directly
+    /// (`MYDAY_CONNECTIONS_PER_ADDRESS`; behind proxies, `MYDAY_TRUSTED_PROXY_HOPS` > 0, they cap connections instead).
+    public var connectionsPerAddress = 64
     /// An S3-compatible bucket for audio and export archives (`MYDAY_S3_*`); nil keeps them under the data directory.
     public var objectStorage: ObjectStorageSettings?
     /// Files larger than this go to the bucket as multipart uploads of parts this size; tests lower it to S3's 5 MiB.
@@ -149,13 +160,27 @@ public struct ServerConfiguration: Sendable {
                 parsed.scheme == "https" || (parsed.scheme == "http" && ["127.0.0.1", "localhost", "::1"].contains(host))
             else { throw ConfigurationError("\(name) must be an https URL (plain http only on loopback)") }
         }
+        changeFeedLimits.perAccount = config.int(forKey: "event.streams.per.account", default: changeFeedLimits.perAccount)
+        changeFeedLimits.total = config.int(forKey: "event.streams", default: changeFeedLimits.total)
+        guard (1...100).contains(changeFeedLimits.perAccount), (1...1_000_000).contains(changeFeedLimits.total) else {
+            throw ConfigurationError("MYDAY_EVENT_STREAMS_PER_ACCOUNT must be 1...100 and MYDAY_EVENT_STREAMS 1...1000000")
+        }
+        connectionLimits.idle = .seconds(config.int(forKey: "http.idle.seconds", default: 60))
+        connectionLimits.bodyStall = .seconds(config.int(forKey: "http.body.stall.seconds", default: 30))
+        connectionLimits.jsonBody = .seconds(config.int(forKey: "http.json.body.seconds", default: 60))
+        connectionsPerAddress = config.int(forKey: "connections.per.address", default: connectionsPerAddress)
+        guard connectionLimits.isValid, (1...100_000).contains(connectionsPerAddress) else {
+            throw ConfigurationError(
+                "MYDAY_HTTP_IDLE_SECONDS, MYDAY_HTTP_BODY_STALL_SECONDS and MYDAY_HTTP_JSON_BODY_SECONDS must be 1...3600, "
+                    + "MYDAY_CONNECTIONS_PER_ADDRESS 1...100000")
+        }
         trustedProxyHops = config.int(forKey: "trusted.proxy.hops", default: trustedProxyHops)
         guard (0...10).contains(trustedProxyHops) else { throw ConfigurationError("MYDAY_TRUSTED_PROXY_HOPS must be 0...10") }
         for (key, limit) in [
             ("auth", \RateLimitPolicy.authPerAddress), ("login.account", \.loginPerAccount),
             ("password.checks", \.passwordChecksPerUser), ("entries", \.entriesPerUser), ("uploads", \.uploadsPerUser),
             ("exports", \.exportsPerUser), ("retranscriptions", \.retranscriptionsPerUser),
-            ("account.mails", \.accountMailsPerAddress),
+            ("account.mails", \.accountMailsPerAddress), ("searches", \.searchesPerUser),
         ] {
             let perMinute = config.int(
                 forKey: ConfigKey("rate.limit.\(key).per.minute"), default: rateLimits[keyPath: limit].perMinute)
@@ -247,4 +272,18 @@ public enum SpeechServiceMode: Sendable {
     case automatic
     /// PocketSphinx, even when the service is installed.
     case off
+}
+
+/// How long the server waits on a client before it gives up on the connection or the request.
+public struct ConnectionLimits: Sendable, Equatable {
+    /// A connection with no request under way (headers not yet complete count as none) closes after this.
+    public var idle: Duration = .seconds(60)
+    /// A request body that stops arriving for this long closes its connection.
+    public var bodyStall: Duration = .seconds(30)
+    /// A JSON request body must have arrived whole within this (413s and uploads aside): 408 otherwise.
+    public var jsonBody: Duration = .seconds(60)
+
+    var isValid: Bool {
+        [idle, bodyStall, jsonBody].allSatisfy { $0 >= .milliseconds(1) && $0 <= .seconds(3600) }
+    }
 }

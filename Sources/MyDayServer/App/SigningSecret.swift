@@ -4,14 +4,16 @@ import Foundation
 enum SigningSecret {
     static func load(configured: String?, file: URL) throws -> [UInt8] {
         if let configured {
-            guard configured.utf8.count >= 32 else {
-                throw ConfigurationError("MYDAY_SECRET must be at least 32 characters long")
+            if let weakness = weakness(of: configured) {
+                throw ConfigurationError("MYDAY_SECRET is \(weakness); make one with `openssl rand -hex 32`")
             }
             return Array(configured.utf8)
         }
         if let existing = try? String(contentsOf: file, encoding: .utf8) {
             let trimmed = existing.trimmingCharacters(in: .whitespacesAndNewlines)
-            guard trimmed.utf8.count >= 32 else { throw ConfigurationError("\(file.path) holds no usable secret") }
+            if let weakness = weakness(of: trimmed) {
+                throw ConfigurationError("\(file.path) holds no usable secret: it is \(weakness)")
+            }
             return Array(trimmed.utf8)
         }
         var generator = SystemRandomNumberGenerator()
@@ -20,5 +22,27 @@ enum SigningSecret {
             atPath: file.path, contents: Data(secret.utf8), attributes: [.posixPermissions: 0o600])
         guard created else { throw ConfigurationError("cannot write the generated secret to \(file.path)") }
         return Array(secret.utf8)
+    }
+
+    /// Words that mark a placeholder someone forgot to replace.
+    private static let placeholders = ["change", "example", "secret", "password", "replace", "xxxx", "random"]
+
+    /// Why a secret is too weak to sign tokens with, or nil: at least 32 characters, no placeholder word, at least 10
+    /// distinct characters, and at least 128 bits by its characters' frequencies (64 hex digits give about 250).
+    static func weakness(of secret: String) -> String? {
+        let characters = Array(secret.unicodeScalars)
+        guard characters.count >= 32 else { return "shorter than 32 characters" }
+        let lowered = secret.lowercased()
+        if let word = placeholders.first(where: { lowered.contains($0) }) { return "a placeholder (it says '\(word)')" }
+        var counts: [Unicode.Scalar: Int] = [:]
+        for character in characters { counts[character, default: 0] += 1 }
+        guard counts.count >= 10 else { return "made of fewer than 10 different characters" }
+        let length = Double(characters.count)
+        let bitsPerCharacter = counts.values.reduce(0.0) { bits, count in
+            let share = Double(count) / length
+            return bits - share * log2(share)
+        }
+        guard bitsPerCharacter * length >= 128 else { return "too predictable (under 128 bits)" }
+        return nil
     }
 }

@@ -33,13 +33,20 @@ struct BearerAuthMiddleware: ServerMiddleware {
         "registerWithEmail", "loginWithEmail", "signInWithApple", "signInWithGoogle", "refreshSession", "logout", "getConfig",
         "forgotPassword", "resetPassword", "verifyEmail",
     ]
+    /// Public operations that also learn who is asking when a good token comes with them: a confirmation link
+    /// opened by the account's own creator.
+    static let optionallyAuthenticatedOperations: Set<String> = ["verifyEmail"]
 
     func intercept(
         _ request: HTTPRequest, body: HTTPBody?, metadata: ServerRequestMetadata, operationID: String,
         next: @Sendable (HTTPRequest, HTTPBody?, ServerRequestMetadata) async throws -> (HTTPResponse, HTTPBody?)
     ) async throws -> (HTTPResponse, HTTPBody?) {
         if Self.publicOperations.contains(operationID) {
-            return try await next(request, body, metadata)
+            guard Self.optionallyAuthenticatedOperations.contains(operationID),
+                let (user, _) = try? await Self.authenticate(
+                    request.headerFields[.authorization], accessTokens: accessTokens, users: users)
+            else { return try await next(request, body, metadata) }
+            return try await RequestUser.$current.withValue(user) { try await next(request, body, metadata) }
         }
         let (user, claims) = try await Self.authenticate(
             request.headerFields[.authorization], accessTokens: accessTokens, users: users)

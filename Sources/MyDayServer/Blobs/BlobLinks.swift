@@ -53,13 +53,15 @@ struct BlobLinks: Sendable {
         return Link(url: url, expires: expires, headers: ["Content-Type": contentType])
     }
 
-    /// Where the client plays or saves an entry's audio, named `filename`.
-    func audioDownload(key: String, filename: String, contentType: String, now: Date = Date()) -> Link {
+    /// Where the client plays or saves an entry's audio, named `filename`. This server's link works only while the
+    /// owner's sessions are of `accountVersion` (sign-out everywhere and a new password end it at once); a bucket's
+    /// presigned URL cannot be taken back, and lasts its (short) lifetime.
+    func audioDownload(key: String, filename: String, contentType: String, accountVersion: Int, now: Date = Date()) -> Link {
         let expires = Self.whole(now.addingTimeInterval(downloadLifetime.seconds))
         return bucketDownload(
             key: key, contentType: contentType, disposition: "inline; filename=\"\(filename)\"", lifetime: downloadLifetime,
             now: expires.addingTimeInterval(-downloadLifetime.seconds))
-            ?? Link(url: serverURL("GET", key: key, expires: expires), expires: expires)
+            ?? Link(url: serverURL("GET", key: key, expires: expires, version: accountVersion), expires: expires)
     }
 
     /// This server's link to an export's archive, which stops working at `expires` (fixed when it was built). The server
@@ -81,8 +83,8 @@ struct BlobLinks: Sendable {
         return Link(url: url, expires: expires)
     }
 
-    private func serverURL(_ method: String, key: String, expires: Date) -> String {
-        "\(RequestOrigin.current)/v1/blobs/\(key)?\(signer.query(method: method, blobKey: key, expires: expires))"
+    private func serverURL(_ method: String, key: String, expires: Date, version: Int? = nil) -> String {
+        "\(RequestOrigin.current)/v1/blobs/\(key)?\(signer.query(method: method, blobKey: key, expires: expires, version: version))"
     }
 
     private static func whole(_ date: Date) -> Date { Date(timeIntervalSince1970: floor(date.timeIntervalSince1970)) }

@@ -10,31 +10,39 @@ struct URLSigner: Sendable {
             data: HMAC<SHA256>.authenticationCode(for: Data("myday blob urls".utf8), using: SymmetricKey(data: secret)))
     }
 
-    /// The query string (`expires=…&signature=…`) that lets `method` reach `blobKey` until `expires`.
-    func query(method: String, blobKey: String, expires: Date) -> String {
+    /// The query string (`expires=…&signature=…`) that lets `method` reach `blobKey` until `expires`; with `version`
+    /// (`v=…`, signed too), only while the owner's sessions are of that version.
+    func query(method: String, blobKey: String, expires: Date, version: Int? = nil) -> String {
         let seconds = Int(expires.timeIntervalSince1970)
-        return "expires=\(seconds)&signature=\(signature(method: method, blobKey: blobKey, expires: seconds))"
+        let signed = signature(method: method, blobKey: blobKey, expires: seconds, version: version)
+        return "expires=\(seconds)" + (version.map { "&v=\($0)" } ?? "") + "&signature=\(signed)"
     }
 
     enum Verdict: Equatable { case valid, expired, invalid }
 
-    func verify(method: String, blobKey: String, expires: String?, signature: String?, now: Date = Date()) -> Verdict {
+    func verify(
+        method: String, blobKey: String, expires: String?, version: String? = nil, signature: String?, now: Date = Date()
+    ) -> Verdict {
         guard let expires, let seconds = Int(expires), let signature, let mac = Data(base64URLEncoded: signature) else {
             return .invalid
         }
-        guard HMAC<SHA256>.isValidAuthenticationCode(mac, authenticating: Self.message(method, blobKey, seconds), using: key)
+        let number = version.flatMap { Int($0) }
+        guard version == nil || number != nil,
+            HMAC<SHA256>.isValidAuthenticationCode(
+                mac, authenticating: Self.message(method, blobKey, seconds, number), using: key)
         else {
             return .invalid
         }
         return Double(seconds) < now.timeIntervalSince1970 ? .expired : .valid
     }
 
-    private func signature(method: String, blobKey: String, expires: Int) -> String {
-        Data(HMAC<SHA256>.authenticationCode(for: Self.message(method, blobKey, expires), using: key)).base64URLEncodedString()
+    private func signature(method: String, blobKey: String, expires: Int, version: Int?) -> String {
+        Data(HMAC<SHA256>.authenticationCode(for: Self.message(method, blobKey, expires, version), using: key))
+            .base64URLEncodedString()
     }
 
-    private static func message(_ method: String, _ blobKey: String, _ expires: Int) -> Data {
-        Data("\(method.uppercased())\n\(blobKey)\n\(expires)".utf8)
+    private static func message(_ method: String, _ blobKey: String, _ expires: Int, _ version: Int?) -> Data {
+        Data(("\(method.uppercased())\n\(blobKey)\n\(expires)" + (version.map { "\nv\($0)" } ?? "")).utf8)
     }
 }
 

@@ -17,6 +17,14 @@ public protocol DatabaseDriver: Sendable {
     func write<T: Sendable>(_ body: @escaping @Sendable (any SQLDatabase) async throws -> T) async throws -> T
     /// Closes every connection; nothing may be run afterwards.
     func shutdown() async
+    /// Asks that once the current write commits, no file keeps a copy of what it deleted: SQLite copies its
+    /// write-ahead log into the database (whose freed pages are zeroed) and truncates the log. PostgreSQL keeps dead
+    /// rows until VACUUM whatever is asked (the README says so).
+    func scrubAfterCommit()
+}
+
+extension DatabaseDriver {
+    func scrubAfterCommit() {}
 }
 
 /// How many entries a search matches (counted up to a bound), and its matches in titles and tags with their rank.
@@ -79,15 +87,19 @@ extension DatabaseDriver {
     }
 }
 
+/// A read of the list, a search or an account check ran past the configured time limit and was stopped.
+struct ReadTookTooLong: Error, Equatable {}
+
 /// Chooses the driver the configuration asks for.
 public enum DatabaseDriverFactory {
     /// PostgreSQL when `MYDAY_DATABASE_URL` is set, else the SQLite file in the data directory.
     public static func open(configuration: ServerConfiguration, logger: Logger) async throws -> any DatabaseDriver {
         if let url = configuration.databaseURL {
-            return try PostgresDriver(url: url, logger: logger)
+            return try PostgresDriver(url: url, readTimeLimit: configuration.readTimeLimit, logger: logger)
         }
         try configuration.createDataDirectory()
-        return try await SQLiteDriver(path: configuration.sqliteFile.path, logger: logger)
+        return try await SQLiteDriver(
+            path: configuration.sqliteFile.path, readTimeLimit: configuration.readTimeLimit, logger: logger)
     }
 
     /// Opens the database and hands it to `body`, which keeps it open by what it returns; if `body` throws, the

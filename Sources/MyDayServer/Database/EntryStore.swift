@@ -56,7 +56,8 @@ struct EntryStore: Sendable {
                 """
             ).first()
             if let inserted {
-                try await Self.checkQuota(userID: userID, adding: new.sizeBytes, quotaBytes: quotaBytes, in: db)
+                let adding = (new.sizeBytes ?? 0) + (isText ? new.text?.utf8.count ?? 0 : 0)
+                try await Self.checkQuota(userID: userID, adding: adding, quotaBytes: quotaBytes, in: db)
                 return (try EntryRecord(row: inserted), true)
             }
             guard
@@ -80,7 +81,7 @@ struct EntryStore: Sendable {
                     WHERE id = \(bind: new.id.lowercased)
                     """
                 ).run()
-                try await Self.checkQuota(userID: userID, adding: entry.sizeBytes, quotaBytes: quotaBytes, in: db)
+                try await Self.checkQuota(userID: userID, adding: entry.sizeBytes ?? 0, quotaBytes: quotaBytes, in: db)
                 return (try await Self.liveEntry(db, id: new.id, userID: userID)!, false)
             }
             if entry.status == .pendingUpload {
@@ -93,9 +94,9 @@ struct EntryStore: Sendable {
     }
 
     /// Counted after the insert, under the user's row lock `nextChange` took: parallel creates cannot both fit.
-    private static func checkQuota(userID: UUID, adding size: Int?, quotaBytes: Int, in db: any SQLDatabase) async throws {
+    private static func checkQuota(userID: UUID, adding size: Int, quotaBytes: Int, in db: any SQLDatabase) async throws {
         let used = try await StorageUsage.bytes(userID: userID, in: db)
-        if let size, used > quotaBytes {
+        if used > quotaBytes {
             throw QuotaExceeded(usedBytes: used - size, quotaBytes: quotaBytes, neededBytes: size)
         }
     }
@@ -247,10 +248,12 @@ struct EntryStore: Sendable {
         }
     }
 
-    /// Applies the user's edit; nil when the user has no such entry.
-    func edit(id: UUID, userID: UUID, _ edit: EntryEdit) async throws -> EntryRecord? {
+    /// Applies the user's edit; nil when the user has no such entry. Throws `QuotaExceeded`, changing nothing, when
+    /// the edit adds text past the user's storage quota (an edit that shrinks the text always goes through).
+    func edit(id: UUID, userID: UUID, _ edit: EntryEdit, quotaBytes: Int = .max) async throws -> EntryRecord? {
         try await indexedWrite { db in
             guard var entry = try await Self.liveEntry(db, id: id, userID: userID) else { return nil }
+            let textBytesBefore = try await Self.textBytes(id: id, in: db)
             if let title = edit.title { entry.title = title.isEmpty ? nil : title }
             if let text = edit.text { entry.transcriptClean = text }
             if let tags = edit.tags { entry.tags = tags }
@@ -266,8 +269,15 @@ struct EntryStore: Sendable {
                 WHERE id = \(bind: id.lowercased)
                 """
             ).run()
+            let added = try await Self.textBytes(id: id, in: db) - textBytesBefore
+            if added > 0 { try await Self.checkQuota(userID: userID, adding: added, quotaBytes: quotaBytes, in: db) }
             return entry
         }
+    }
+
+    private static func textBytes(id: UUID, in db: any SQLDatabase) async throws -> Int {
+        try await db.raw("SELECT text_bytes FROM entries WHERE id = \(bind: id.lowercased)").first()?
+            .decode(column: "text_bytes", as: Int.self) ?? 0
     }
 
     /// Turns the entry into a tombstone: its content is erased and its id goes out in the next delta. Every other copy
@@ -285,6 +295,7 @@ struct EntryStore: Sendable {
                 """
             ).run()
             try await ExportStore.endExports(holding: entry.createdAt, userID: userID, in: db)
+            driver.scrubAfterCommit()
             return (true, entry.audioKey)
         }
     }

@@ -198,6 +198,17 @@ public enum Migrator {
         ),
         SearchIndex.migration,
         SearchIndex.prefixMigration,
+        Migration(
+            version: 10, name: "no Apple or Google sign-in on an account whose address nobody confirmed",
+            statements: [
+                // Whoever made such an account may not own its address (ADR 0029); its password stays its way in.
+                """
+                DELETE FROM identities WHERE provider <> 'email' AND user_id IN (
+                    SELECT id FROM users WHERE email_verified_at IS NULL AND password_hash IS NOT NULL)
+                """
+            ]
+        ),
+        StorageUsage.textMigration,
     ]
 
     /// Applies every migration the database lacks and answers their versions. Safe to run from many processes at once.

@@ -8,10 +8,13 @@ import SQLKit
 final class PostgresDriver: DatabaseDriver, PositionalRowReading {
     let engine = SQLEngine.postgres
     private let client: PostgresClient
+    /// The positional reads (lists, searches, account checks), on connections whose statements stop at the time limit.
+    private let hotClient: PostgresClient
     private let runTask: Task<Void, Never>
     private let logger: Logger
 
-    init(url: String, logger: Logger) throws {
+    /// `readTimeLimit` bounds each positional read (PostgreSQL's `statement_timeout` on their connections).
+    init(url: String, readTimeLimit: Duration = .seconds(3), logger: Logger) throws {
         guard let components = URLComponents(string: url),
             ["postgres", "postgresql"].contains(components.scheme ?? ""),
             let host = components.host, !host.isEmpty
@@ -32,9 +35,20 @@ final class PostgresDriver: DatabaseDriver, PositionalRowReading {
         var quiet = logger
         quiet.logLevel = max(logger.logLevel, .notice)
         let client = PostgresClient(configuration: configuration, backgroundLogger: quiet)
+        var hot = configuration
+        hot.options.maximumConnections = 8
+        let milliseconds = readTimeLimit.components.seconds * 1000 + readTimeLimit.components.attoseconds / 1_000_000_000_000_000
+        hot.options.additionalStartupParameters = [("statement_timeout", "\(max(1, milliseconds))")]
+        let hotClient = PostgresClient(configuration: hot, backgroundLogger: quiet)
         self.client = client
+        self.hotClient = hotClient
         self.logger = quiet
-        runTask = Task { await client.run() }
+        runTask = Task {
+            await withDiscardingTaskGroup { group in
+                group.addTask { await client.run() }
+                group.addTask { await hotClient.run() }
+            }
+        }
     }
 
     func read<T: Sendable>(_ body: @escaping @Sendable (any SQLDatabase) async throws -> T) async throws -> T {
@@ -56,7 +70,15 @@ final class PostgresDriver: DatabaseDriver, PositionalRowReading {
     }
 
     func positionalRows(_ query: SQLQueryString) async throws -> [PostgresCells] {
-        try await client.withConnection { connection in
+        do {
+            return try await hotRows(query)
+        } catch let error as PSQLError where error.serverInfo?[.sqlState] == "57014" {
+            throw ReadTookTooLong()
+        }
+    }
+
+    private func hotRows(_ query: SQLQueryString) async throws -> [PostgresCells] {
+        try await hotClient.withConnection { connection in
             var serializer = SQLSerializer(database: connection.sql(queryLogLevel: nil))
             query.serialize(to: &serializer)
             var bindings = PostgresBindings(capacity: serializer.binds.count)

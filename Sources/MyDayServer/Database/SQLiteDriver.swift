@@ -13,18 +13,22 @@ final class SQLiteDriver: DatabaseDriver, PositionalRowReading {
     private let nextReader = Atomic<Int>(0)
     private let indexWrites = Atomic<Int>(0)
     private let writeLock = AsyncLock()
+    private let scrubPending = Atomic<Bool>(false)
 
-    init(path: String, readerCount: Int = 4, logger: Logger) async throws {
+    /// `readTimeLimit` bounds each positional read (lists, searches, account checks): one that runs longer is stopped
+    /// and throws `ReadTookTooLong`.
+    init(path: String, readerCount: Int = 4, readTimeLimit: Duration = .seconds(3), logger: Logger) async throws {
         var quiet = logger
         quiet.logLevel = max(logger.logLevel, .notice)
         var opened: [SQLiteConnection] = []
         do {
             let writer = try await SQLiteConnection.open(storage: .file(path: path), logger: quiet)
             opened.append(writer)
-            // WAL lets readers run beside the writer; FULL sync makes a commit survive power loss.
+            // WAL lets readers run beside the writer; FULL sync makes a commit survive power loss. Deleted content is
+            // overwritten with zeros, and the log is cut back to 64 MiB after each checkpoint.
             for pragma in [
                 "PRAGMA busy_timeout = 10000", "PRAGMA journal_mode = WAL", "PRAGMA synchronous = FULL",
-                "PRAGMA foreign_keys = ON",
+                "PRAGMA foreign_keys = ON", "PRAGMA secure_delete = ON", "PRAGMA journal_size_limit = 67108864",
             ] {
                 try await writer.sql().raw(SQLQueryString(pragma)).run()
             }
@@ -38,7 +42,7 @@ final class SQLiteDriver: DatabaseDriver, PositionalRowReading {
             throw error
         }
         do {
-            hotReaders = try await SQLiteReadConnections(path: path, count: readerCount)
+            hotReaders = try await SQLiteReadConnections(path: path, count: readerCount, timeLimit: readTimeLimit)
         } catch {
             for connection in opened { try? await connection.close() }
             throw error
@@ -73,6 +77,7 @@ final class SQLiteDriver: DatabaseDriver, PositionalRowReading {
             do {
                 let result = try await body(db)
                 try await db.raw("COMMIT").run()
+                if scrubPending.exchange(false, ordering: .relaxed) { await truncateLog(db) }
                 return result
             } catch {
                 // Unstructured, so that it runs when this task was cancelled too (SQLiteNIO skips a cancelled task's
@@ -81,6 +86,15 @@ final class SQLiteDriver: DatabaseDriver, PositionalRowReading {
                 throw error
             }
         }
+    }
+
+    func scrubAfterCommit() { scrubPending.store(true, ordering: .relaxed) }
+
+    /// Checkpoints the whole log into the database and truncates it. A reader in the way makes SQLite give up after the
+    /// busy timeout: then the next write tries again.
+    private func truncateLog(_ db: any SQLDatabase) async {
+        let busy = try? await db.raw("PRAGMA wal_checkpoint(TRUNCATE)").first()?.decode(column: "busy", as: Int.self)
+        if busy != 0 { scrubPending.store(true, ordering: .relaxed) }
     }
 
     func shutdown() async {

@@ -1,3 +1,5 @@
+import Dispatch
+import Foundation
 import NIOCore
 import NIOPosix
 import SQLiteNIO
@@ -10,15 +12,19 @@ import VaporCSQLite
 final class SQLiteReadConnections: Sendable {
     private let threadPool: NIOThreadPool
     private let idle: Mutex<[SQLiteReadConnection]>
+    private let watchdog: ReadWatchdog
 
-    init(path: String, count: Int) async throws {
+    /// Each read may run `timeLimit`; one that runs longer is interrupted and throws `ReadTookTooLong`.
+    init(path: String, count: Int, timeLimit: Duration) async throws {
         let threadPool = NIOThreadPool(numberOfThreads: count)
         threadPool.start()
+        let limit =
+            UInt64(timeLimit.components.seconds) * 1_000_000_000 + UInt64(timeLimit.components.attoseconds / 1_000_000_000)
         do {
             let connections = try await threadPool.runIfActive {
                 var opened: [SQLiteReadConnection] = []
                 do {
-                    for _ in 0..<count { opened.append(try SQLiteReadConnection(path: path)) }
+                    for _ in 0..<count { opened.append(try SQLiteReadConnection(path: path, timeLimitNanoseconds: limit)) }
                 } catch {
                     for connection in opened { connection.close() }
                     throw error
@@ -27,6 +33,7 @@ final class SQLiteReadConnections: Sendable {
             }
             self.threadPool = threadPool
             idle = Mutex(connections)
+            watchdog = ReadWatchdog(connections)
         } catch {
             try? await threadPool.shutdownGracefully()
             throw error
@@ -47,6 +54,7 @@ final class SQLiteReadConnections: Sendable {
 
     /// Closes every connection; nothing may be read afterwards.
     func shutdown() async {
+        watchdog.stop()
         _ = try? await threadPool.runIfActive { [self] in
             idle.withLock { connections in
                 for connection in connections { connection.close() }
@@ -64,8 +72,13 @@ private final class SQLiteReadConnection: @unchecked Sendable {
     private static let keptStatements = 64
     private var handle: OpaquePointer?
     private var statements: [String: OpaquePointer] = [:]
+    private let timeLimitNanoseconds: UInt64
+    /// When the statement under way must stop (`DispatchTime`'s nanoseconds); 0 while none runs. Set by the reading
+    /// thread, looked at by the watchdog's, under the lock, so an interruption never reaches a later statement.
+    private let deadline = Mutex<UInt64>(0)
 
-    init(path: String) throws {
+    init(path: String, timeLimitNanoseconds: UInt64) throws {
+        self.timeLimitNanoseconds = timeLimitNanoseconds
         let flags = SQLITE_OPEN_READWRITE | SQLITE_OPEN_NOMUTEX
         guard sqlite_nio_sqlite3_open_v2(path, &handle, flags, nil) == SQLITE_OK, handle != nil else {
             let message = handle.map { String(cString: sqlite_nio_sqlite3_errmsg($0)) } ?? "out of memory"
@@ -76,6 +89,7 @@ private final class SQLiteReadConnection: @unchecked Sendable {
             for pragma in ["PRAGMA busy_timeout = 10000", "PRAGMA query_only = ON"] {
                 _ = try rows(pragma, [])
             }
+
         } catch {
             close()
             throw error
@@ -87,7 +101,11 @@ private final class SQLiteReadConnection: @unchecked Sendable {
         // Reset at once, so that no read stays open and holds back the write-ahead log's checkpoints. Every parameter
         // is bound anew each time (the text fixes how many there are); clearing them would make SQLite prepare the
         // statement again.
-        defer { sqlite_nio_sqlite3_reset(statement) }
+        deadline.withLock { $0 = DispatchTime.now().uptimeNanoseconds + timeLimitNanoseconds }
+        defer {
+            deadline.withLock { $0 = 0 }
+            sqlite_nio_sqlite3_reset(statement)
+        }
         for (offset, value) in binds.enumerated() {
             try check(bind(value, at: Int32(offset + 1), in: statement))
         }
@@ -96,6 +114,7 @@ private final class SQLiteReadConnection: @unchecked Sendable {
         while true {
             let result = sqlite_nio_sqlite3_step(statement)
             if result == SQLITE_DONE { return rows }
+            if result == SQLITE_INTERRUPT { throw ReadTookTooLong() }
             guard result == SQLITE_ROW else { throw failure() }
             var row: [SQLiteData] = []
             row.reserveCapacity(Int(columns))
@@ -104,11 +123,22 @@ private final class SQLiteReadConnection: @unchecked Sendable {
         }
     }
 
+    /// Interrupts the statement under way if it has run past its deadline (called from the watchdog's thread).
+    fileprivate func interruptIfOverdue(now: UInt64) {
+        deadline.withLock { deadline in
+            guard deadline != 0, now > deadline, let handle else { return }
+            sqlite_nio_sqlite3_interrupt(handle)
+            deadline = 0
+        }
+    }
+
     func close() {
         for statement in statements.values { sqlite_nio_sqlite3_finalize(statement) }
         statements.removeAll()
-        sqlite_nio_sqlite3_close(handle)
-        handle = nil
+        deadline.withLock { _ in
+            sqlite_nio_sqlite3_close(handle)
+            handle = nil
+        }
     }
 
     private func prepared(_ sql: String) throws -> OpaquePointer {
@@ -173,6 +203,26 @@ private final class SQLiteReadConnection: @unchecked Sendable {
     private func failure() -> SQLiteReadError {
         SQLiteReadError(handle.map { String(cString: sqlite_nio_sqlite3_errmsg($0)) } ?? "the connection is closed")
     }
+}
+
+/// A thread of its own that looks at the read connections every 20 ms and interrupts a statement past its deadline
+/// (SQLiteNIO's SQLite is built without progress callbacks, so the clock is watched from outside).
+private final class ReadWatchdog: Sendable {
+    private let stopped = Atomic<Bool>(false)
+
+    init(_ connections: [SQLiteReadConnection]) {
+        let thread = Thread { [self] in
+            while !stopped.load(ordering: .relaxed) {
+                usleep(20_000)
+                let now = DispatchTime.now().uptimeNanoseconds
+                for connection in connections { connection.interruptIfOverdue(now: now) }
+            }
+        }
+        thread.name = "myday-sqlite-read-watchdog"
+        thread.start()
+    }
+
+    func stop() { stopped.store(true, ordering: .relaxed) }
 }
 
 /// SQLite's own C value for "copy what is bound before the call returns".

@@ -50,6 +50,23 @@ struct UserStore: Sendable {
         case alreadyLinked(IdentityRecord)
         case belongsToAnotherUser
         case providerAlreadyLinked
+        /// The account's address is not confirmed: whoever made it may not own it, so it may not gain a way in.
+        case addressUnconfirmed
+    }
+
+    /// What a verification link did.
+    enum Verification: Sendable, Equatable {
+        case verified(UserRecord)
+        /// The link is good, but whoever opened it did not show they made the account (its creator's password still
+        /// signs in): confirming now would hand the address's owner an account someone else can open. Not used up.
+        case creatorUnproven
+        case invalid
+    }
+
+    enum RemovePasswordResult: Sendable, Equatable {
+        case removed
+        case noPassword
+        case lastWayToSignIn
     }
 
     /// Creates a user who signs in with `email` (already normalised) and a bcrypt hash and, on a server that mails
@@ -203,6 +220,7 @@ struct UserStore: Sendable {
     func link(provider: String, subject: String, email: String?, to userID: UUID) async throws -> LinkResult {
         let now = StoredTime.now()
         return try await driver.write { db in
+            guard try await Self.isConfirmed(userID, in: db) else { return .addressUnconfirmed }
             if let owner = try await db.raw(
                 "SELECT user_id FROM identities WHERE provider = \(bind: provider) AND subject = \(bind: subject)"
             ).first() {
@@ -263,15 +281,21 @@ struct UserStore: Sendable {
         }
     }
 
-    /// Redeems a password-reset link and, when it is good, sets the new password, marks the address it was mailed to
-    /// verified, ends every login and export link and starts one new login, in one transaction. Nil when the link is
-    /// unknown, used, expired, or for an address the account no longer has.
+    /// Redeems a password-reset link (or a verification link: both prove the address) and, when it is good, sets the
+    /// new password, marks the address it was mailed to verified, ends every login and export link and starts one new
+    /// login, in one transaction. On an account whose address was never confirmed this is its owner arriving: every
+    /// identity linked by whoever made it goes too. Nil when the link is unknown, used, expired, or for an address the
+    /// account no longer has.
     func resetPassword(tokenHash: String, newHash: String, newRefreshTokenHash: String, expiresAt: Date) async throws
         -> UserRecord?
     {
         try await driver.write { db in
-            guard let redeemed = try await EmailTokens.redeem(tokenHash: tokenHash, purpose: .passwordReset, in: db) else {
-                return nil
+            guard
+                let redeemed = try await EmailTokens.redeem(
+                    tokenHash: tokenHash, purposes: [.passwordReset, .verification], in: db)
+            else { return nil }
+            if try await !Self.isConfirmed(redeemed.userID, in: db) {
+                try await Self.removeProviderIdentities(userID: redeemed.userID, in: db)
             }
             try await Self.markVerified(userID: redeemed.userID, email: redeemed.email, in: db)
             return try await Self.setPassword(
@@ -281,18 +305,88 @@ struct UserStore: Sendable {
     }
 
     /// The address an unused, unexpired link was mailed to; nil when the link is no good.
-    func emailOfUnusedLink(tokenHash: String, purpose: EmailTokens.Purpose) async throws -> String? {
-        try await driver.read { db in try await EmailTokens.unusedEmail(tokenHash: tokenHash, purpose: purpose, in: db) }
+    func emailOfUnusedLink(tokenHash: String, purposes: Set<EmailTokens.Purpose>) async throws -> String? {
+        try await driver.read { db in try await EmailTokens.unusedEmail(tokenHash: tokenHash, purposes: purposes, in: db) }
     }
 
-    /// Redeems a verification link: the address it was mailed to is verified. Nil when the link is no good.
-    func verifyEmail(tokenHash: String) async throws -> UserRecord? {
+    /// Redeems a verification link: the address it was mailed to is verified. While the account's address was never
+    /// confirmed and it has a password, only its creator may confirm this way (`openedBy` is the account, signed in):
+    /// anyone else sets a password with the link instead (`resetPassword`), which ends every other way in.
+    func verifyEmail(tokenHash: String, openedBy: UUID?) async throws -> Verification {
         try await driver.write { db in
-            guard let redeemed = try await EmailTokens.redeem(tokenHash: tokenHash, purpose: .verification, in: db) else {
-                return nil
+            guard
+                let pending = try await db.raw(
+                    """
+                    SELECT t.user_id, CASE WHEN u.password_hash IS NULL THEN 0 ELSE 1 END AS has_password, u.email_verified_at
+                    FROM email_tokens t JOIN users u ON u.id = t.user_id
+                    WHERE t.token_hash = \(bind: tokenHash) AND t.purpose = \(bind: EmailTokens.Purpose.verification.rawValue)
+                    """
+                ).first()
+            else { return .invalid }
+            let owner = try pending.decodeUUID(column: "user_id")
+            let unconfirmed = try pending.decode(column: "email_verified_at", as: Int?.self) == nil
+            if unconfirmed, try pending.decode(column: "has_password", as: Int.self) != 0, openedBy != owner {
+                guard try await EmailTokens.unusedEmail(tokenHash: tokenHash, purposes: [.verification], in: db) != nil
+                else { return .invalid }
+                return .creatorUnproven
             }
-            try await Self.markVerified(userID: redeemed.userID, email: redeemed.email, in: db)
-            return try await Self.liveUser(redeemed.userID, in: db)
+            guard
+                let redeemed = try await EmailTokens.redeem(tokenHash: tokenHash, purposes: [.verification], in: db),
+                let user = try await Self.markVerified(userID: redeemed.userID, email: redeemed.email, in: db)
+            else { return .invalid }
+            return .verified(user)
+        }
+    }
+
+    /// A provider sign-in vouching for the address of an account that nobody ever confirmed: the address's owner has
+    /// arrived. The creator's password, every identity and every session end; the provider's identity becomes the
+    /// account's way in and the address is confirmed, in one transaction. Nil when the address has no such account.
+    func claimUnconfirmedAccount(
+        email: String, provider: String, subject: String, identityEmail: String?
+    ) async throws -> UserRecord? {
+        try await driver.write { db in
+            guard
+                let row = try await db.raw(
+                    """
+                    SELECT id FROM users WHERE email = \(bind: email) AND deleted_at IS NULL AND email_verified_at IS NULL
+                    """
+                ).first()
+            else { return nil }
+            let userID = try row.decodeUUID(column: "id")
+            try await Self.removeProviderIdentities(userID: userID, in: db)
+            try await db.raw(
+                "DELETE FROM identities WHERE user_id = \(bind: userID.lowercased) AND provider = 'email'"
+            ).run()
+            try await db.raw("UPDATE users SET password_hash = NULL WHERE id = \(bind: userID.lowercased)").run()
+            try await Self.revokeEverything(userID: userID, because: "the address's owner signed in", in: db)
+            try await db.raw(
+                "DELETE FROM email_tokens WHERE user_id = \(bind: userID.lowercased)"
+            ).run()
+            guard
+                try await Self.insertIdentity(
+                    provider, subject, email: identityEmail, userID: userID, at: StoredTime.now(), in: db)
+            else { throw RegistrationError.identityTaken }
+            return try await Self.markVerified(userID: userID, email: email, in: db)
+        }
+    }
+
+    /// Removes the account's password, unless it is its last way to sign in.
+    func removePassword(userID: UUID) async throws -> RemovePasswordResult {
+        try await driver.write { db in
+            let user = userID.lowercased
+            guard try await db.raw(
+                "SELECT id FROM users WHERE id = \(bind: user) AND password_hash IS NOT NULL"
+            ).first() != nil else { return .noPassword }
+            guard try await Self.providerIdentityCount(userID: userID, in: db) > 0 else { return .lastWayToSignIn }
+            try await db.raw("UPDATE users SET password_hash = NULL WHERE id = \(bind: user)").run()
+            try await db.raw("DELETE FROM identities WHERE user_id = \(bind: user) AND provider = 'email'").run()
+            try await db.raw(
+                """
+                DELETE FROM email_tokens WHERE user_id = \(bind: user)
+                    AND purpose = \(bind: EmailTokens.Purpose.passwordReset.rawValue)
+                """
+            ).run()
+            return .removed
         }
     }
 
@@ -327,12 +421,34 @@ struct UserStore: Sendable {
         }
     }
 
-    private static func markVerified(userID: UUID, email: String, in db: any SQLDatabase) async throws {
+    @discardableResult
+    private static func markVerified(userID: UUID, email: String, in db: any SQLDatabase) async throws -> UserRecord? {
         try await db.raw(
             """
             UPDATE users SET email_verified_at = COALESCE(email_verified_at, \(bind: StoredTime.now()))
             WHERE id = \(bind: userID.lowercased) AND email = \(bind: email)
             """
+        ).run()
+        return try await liveUser(userID, in: db)
+    }
+
+    private static func isConfirmed(_ userID: UUID, in db: any SQLDatabase) async throws -> Bool {
+        try await db.raw(
+            "SELECT id FROM users WHERE id = \(bind: userID.lowercased) AND email_verified_at IS NOT NULL"
+        ).first() != nil
+    }
+
+    private static func providerIdentityCount(userID: UUID, in db: any SQLDatabase) async throws -> Int {
+        try await db.raw(
+            "SELECT COUNT(*) AS n FROM identities WHERE user_id = \(bind: userID.lowercased) AND provider <> 'email'"
+        ).first()!.decode(column: "n", as: Int.self)
+    }
+
+    /// Removes every Apple and Google identity of the account, queueing the revocation of the tokens kept for them.
+    private static func removeProviderIdentities(userID: UUID, in db: any SQLDatabase) async throws {
+        try await queueTokenRevocations(userID: userID, provider: nil, in: db)
+        try await db.raw(
+            "DELETE FROM identities WHERE user_id = \(bind: userID.lowercased) AND provider <> 'email'"
         ).run()
     }
 
@@ -414,8 +530,15 @@ struct UserStore: Sendable {
         }
     }
 
+    /// Ends every session, access token, audio link, export link and pending password-reset link of the account.
     private static func revokeEverything(userID: UUID, because reason: String, in db: any SQLDatabase) async throws {
         try await db.raw("UPDATE users SET token_version = token_version + 1 WHERE id = \(bind: userID.lowercased)").run()
+        try await db.raw(
+            """
+            DELETE FROM email_tokens WHERE user_id = \(bind: userID.lowercased)
+                AND purpose = \(bind: EmailTokens.Purpose.passwordReset.rawValue) AND used_at IS NULL
+            """
+        ).run()
         try await SessionStore.revokeAll(userID: userID, in: db)
         try await ExportStore.endAll(userID: userID, reason: "The link stopped working when \(reason).", in: db)
     }

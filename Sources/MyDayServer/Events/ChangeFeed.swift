@@ -12,8 +12,19 @@ actor ChangeFeed {
         case keepAlive
     }
 
+    /// How many streams the feed holds: per account (opening one more ends the account's oldest) and in all.
+    struct Limits: Sendable, Equatable {
+        var perAccount = 5
+        var total = 2_000
+    }
+
+    /// The feed holds `Limits.total` streams already.
+    struct Full: Error {}
+
     private struct Watcher {
         let userID: UUID
+        /// Streams are ended oldest first: the order they were opened in.
+        let order: Int
         /// The account's token version when the stream opened: another one means its sessions ended.
         let tokenVersion: Int
         /// When the access token that opened the stream expires.
@@ -25,25 +36,36 @@ actor ChangeFeed {
 
     private let users: UserStore
     private let keepAliveInterval: TimeInterval
+    private let limits: Limits
     private var watchers: [UUID: Watcher] = [:]
+    private var opened = 0
 
-    init(users: UserStore, keepAliveInterval: TimeInterval = 15) {
+    init(users: UserStore, keepAliveInterval: TimeInterval = 15, limits: Limits = Limits()) {
         self.users = users
         self.keepAliveInterval = keepAliveInterval
+        self.limits = limits
     }
 
     /// How many streams are open now.
     var openStreams: Int { watchers.count }
 
     /// A stream of signals for `userID`'s session: the current sequence at once, then each change, until the token
-    /// expires, the session ends or the stream is dropped.
+    /// expires, the session ends, the account opens more streams than it may keep, or the stream is dropped. Throws
+    /// `Full` when the feed holds as many streams as it allows.
     func watch(userID: UUID, tokenVersion: Int, expiresAt: Date, now: Date = Date()) async throws -> AsyncStream<Signal> {
+        let own = watchers.filter { $0.value.userID == userID }.sorted { $0.value.order < $1.value.order }
+        for (id, watcher) in own.prefix(max(0, own.count - limits.perAccount + 1)) {
+            watcher.continuation.finish()
+            watchers[id] = nil
+        }
+        guard watchers.count < limits.total else { throw Full() }
         let (stream, continuation) = AsyncStream<Signal>.makeStream(bufferingPolicy: .bufferingNewest(8))
         let id = UUID()
         continuation.onTermination = { _ in Task { await self.forget(id) } }
+        opened += 1
         watchers[id] = Watcher(
-            userID: userID, tokenVersion: tokenVersion, expiresAt: expiresAt, continuation: continuation, lastSent: nil,
-            lastSignalAt: now)
+            userID: userID, order: opened, tokenVersion: tokenVersion, expiresAt: expiresAt, continuation: continuation,
+            lastSent: nil, lastSignalAt: now)
         try await poll(now: now)
         return stream
     }

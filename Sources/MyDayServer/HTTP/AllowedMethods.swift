@@ -12,7 +12,7 @@ enum AllowedMethods {
         ("/v1/auth/web/refresh", [.post]), ("/v1/auth/web/logout", [.post]), ("/v1/auth/web/password/reset", [.post]),
         ("/v1/auth/password/forgot", [.post]), ("/v1/auth/password/reset", [.post]), ("/v1/auth/email/verify", [.post]),
         ("/v1/me/email/verification", [.post]),
-        ("/v1/me", [.get, .delete]), ("/v1/me/password", [.post]), ("/v1/me/stats", [.get]),
+        ("/v1/me", [.get, .delete]), ("/v1/me/password", [.post, .delete]), ("/v1/me/stats", [.get]),
         ("/v1/me/identities", [.get]), ("/v1/me/identities/{provider}", [.post, .delete]), ("/v1/entries", [.post, .get]),
         ("/v1/entries/{id}", [.get, .patch, .delete]), ("/v1/entries/{id}/complete", [.post]),
         ("/v1/entries/{id}/retranscribe", [.post]), ("/v1/entries/{id}/audio", [.get]), ("/v1/events", [.get]),

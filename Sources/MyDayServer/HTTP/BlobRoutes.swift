@@ -11,6 +11,7 @@ struct BlobRoutes<Context: RequestContext>: Sendable {
     let disk: DiskBlobStore?
     let links: BlobLinks
     let entries: EntryStore
+    let users: UserStore
     let exports: ExportStore
     let signer: URLSigner
     let maxUploadBytes: Int
@@ -58,7 +59,7 @@ struct BlobRoutes<Context: RequestContext>: Sendable {
     private func authorize(_ method: String, key: String, _ request: Request) throws {
         let query = request.uri.queryParameters
         switch signer.verify(
-            method: method, blobKey: key, expires: query["expires"].map(String.init),
+            method: method, blobKey: key, expires: query["expires"].map(String.init), version: query["v"].map(String.init),
             signature: query["signature"].map(String.init))
         {
         case .valid: return
@@ -114,6 +115,11 @@ struct BlobRoutes<Context: RequestContext>: Sendable {
         guard let disk else { throw APIError.notFound }
         let key = try blobKey(context)
         try authorize("GET", key: key, request)
+        // A link made for sessions that have ended (sign-out everywhere, a new password) is dead.
+        guard let version = request.uri.queryParameters["v"].flatMap({ Int($0) }),
+            let owner = context.parameters.get("user").flatMap(UUID.init(uuidString:)),
+            try await users.accountState(id: owner)?.tokenVersion == version
+        else { throw APIError.forbidden("This link stopped working when the account's sessions ended; ask for a new one.") }
         guard let entry = try await entries.entry(audioKey: key), entry.status != .pendingUpload,
             let size = try await disk.size(key: key), size > 0
         else { throw APIError.notFound }

@@ -27,8 +27,11 @@ struct ErrorMiddleware<Context: RequestContext>: RouterMiddleware {
             return error
         case let error as S3Error:
             return error.isTransient ? .storageUnavailable : .serverFault
+        case is ReadTookTooLong:
+            return .databaseBusy
         case let error as ServerError:
             if let apiError = error.underlyingError as? APIError { return apiError }
+            if error.underlyingError is ReadTookTooLong { return .databaseBusy }
             if let storage = error.underlyingError as? S3Error { return storage.isTransient ? .storageUnavailable : .serverFault }
             if let decoding = error.underlyingError as? DecodingError { return .badRequest(describe(decoding)) }
             if let date = error.underlyingError as? RFC3339DateTranscoder.InvalidDate {
@@ -87,6 +90,10 @@ struct ErrorMiddleware<Context: RequestContext>: RouterMiddleware {
 }
 
 extension APIError {
+    /// A read ran past its time limit: the database is overloaded, or the request asked too much of it.
+    static let databaseBusy = APIError(
+        status: .serviceUnavailable, code: "busy", message: "The server is busy; try again in a moment.", retryAfterSeconds: 5)
+
     func response() -> Response {
         struct Body: Encodable {
             struct Detail: Encodable {

@@ -9,15 +9,17 @@ import NIOCore
 /// read it as "absent". Only the signed blob routes stream larger, non-JSON bodies.
 struct JSONBodyMiddleware<Context: RequestContext>: RouterMiddleware {
     let accessTokens: AccessTokens
+    /// How long a body may take to arrive whole.
+    var timeLimit: Duration = .seconds(60)
     var anonymousMaxBytes = 64 * 1024
     var maxBytes = 1024 * 1024
     var transcriptMaxBytes = 8 * 1024 * 1024
-    let largeBodies = BodyReadingSlots(4)
+    var largeBodies = BodyReadingSlots(total: 4, perAccount: 2, waitLimit: .seconds(10))
     /// The paths anyone may send a body to; any other answers 401 to an unauthenticated body over the small limit.
     static var publicPaths: Set<String> {
         [
             "/v1/auth/email/register", "/v1/auth/email/login", "/v1/auth/apple", "/v1/auth/google", "/v1/auth/refresh",
-            "/v1/auth/logout", "/v1/config",
+            "/v1/auth/logout", "/v1/config", "/v1/auth/password/forgot", "/v1/auth/password/reset", "/v1/auth/email/verify",
         ]
     }
 
@@ -29,7 +31,8 @@ struct JSONBodyMiddleware<Context: RequestContext>: RouterMiddleware {
         guard request.headers[.contentLength] != nil || request.headers[.transferEncoding] != nil else {
             return try await next(request, context)
         }
-        let authenticated = await hasGenuineToken(request)
+        let account = await genuineAccount(request)
+        let authenticated = account != nil
         let limit =
             !authenticated
             ? anonymousMaxBytes
@@ -39,21 +42,35 @@ struct JSONBodyMiddleware<Context: RequestContext>: RouterMiddleware {
         var request = request
         let body: ByteBuffer
         do {
-            if limit > anonymousMaxBytes && (declared ?? limit) > anonymousMaxBytes {
-                await largeBodies.acquire()
+            if let account, limit > anonymousMaxBytes && (declared ?? limit) > anonymousMaxBytes {
+                try await largeBodies.acquire(for: account)
                 do {
-                    body = try await request.collectBody(upTo: limit)
-                    await largeBodies.release()
+                    body = try await collect(request.body, upTo: limit)
+                    await largeBodies.release(for: account)
                 } catch {
-                    await largeBodies.release()
+                    await largeBodies.release(for: account)
                     throw error
                 }
             } else {
-                body = try await request.collectBody(upTo: limit)
+                body = try await collect(request.body, upTo: limit)
             }
         } catch is NIOTooManyBytesError {
             throw refusal(path: path, authenticated: authenticated, limit: limit)
+        } catch BodyReadingSlots.Refusal.accountBusy {
+            throw APIError(
+                status: .tooManyRequests, code: "rate_limited",
+                message: "Your other large requests are still arriving; send this one when they are done.",
+                retryAfterSeconds: 5)
+        } catch BodyReadingSlots.Refusal.serverBusy {
+            throw APIError(
+                status: .serviceUnavailable, code: "busy", message: "The server is reading many large requests; try again.",
+                retryAfterSeconds: 5)
+        } catch is TimeLimitExceeded {
+            throw APIError(
+                status: .requestTimeout, code: "request_timeout",
+                message: "The request body did not arrive in time; send it again.")
         }
+        request.body = .init(buffer: body)
         if body.readableBytes > 0,
             let json = try? JSONSerialization.jsonObject(with: Data(buffer: body), options: [.fragmentsAllowed]),
             let path = Self.pathOfNull(in: json)
@@ -63,10 +80,15 @@ struct JSONBodyMiddleware<Context: RequestContext>: RouterMiddleware {
         return try await next(request, context)
     }
 
-    /// A signed, unexpired access token (whether its user still exists is the operation's check).
-    private func hasGenuineToken(_ request: Request) async -> Bool {
-        guard let token = BearerCredential.token(in: request.headers[.authorization]) else { return false }
-        return await accessTokens.verify(String(token)) != nil
+    /// The account of a signed, unexpired access token (whether its user still exists is the operation's check).
+    private func genuineAccount(_ request: Request) async -> String? {
+        guard let token = BearerCredential.token(in: request.headers[.authorization]) else { return nil }
+        return await accessTokens.verify(String(token))?.sub.value
+    }
+
+    /// The whole body, within `timeLimit`.
+    private func collect(_ body: RequestBody, upTo limit: Int) async throws -> ByteBuffer {
+        try await withTimeLimit(timeLimit) { try await body.collect(upTo: limit) }
     }
 
     private func refusal(path: String, authenticated: Bool, limit: Int) -> APIError {

@@ -3,12 +3,21 @@ import Foundation
 /// How many requests of one kind a key (an address, an account) may make: `perMinute` on average,
 /// and up to a minute's worth at once.
 public struct RateLimit: Sendable, Equatable {
+    /// Requests per `periodMS` (a minute unless said otherwise).
     public var perMinute: Int
+    var periodMS = 60_000
 
     public init(perMinute: Int) { self.perMinute = perMinute }
 
+    /// `count` a day, all of them at once if need be.
+    static func perDay(_ count: Int) -> RateLimit {
+        var limit = RateLimit(perMinute: count)
+        limit.periodMS = 86_400_000
+        return limit
+    }
+
     /// Milliseconds one request adds to the key's schedule.
-    var intervalMS: Int { 60_000 / Int(max(perMinute, 1)) }
+    var intervalMS: Int { periodMS / Int(max(perMinute, 1)) }
     /// How far ahead of now the schedule may run before requests are refused.
     var windowMS: Int { intervalMS * Int(max(perMinute, 1)) }
 

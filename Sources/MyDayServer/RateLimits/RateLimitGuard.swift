@@ -4,6 +4,8 @@ import Foundation
 struct RateLimitGuard: Sendable {
     let limiter: any RequestCounter
     let settings: RateLimitPolicy
+    /// Counts what is cheap enough to count per process (searches).
+    var localLimiter: any RequestCounter = MemoryRequestCounter()
 
     func authRequest(from address: String) async throws {
         try await consume("auth-address:\(Self.addressKey(address))", settings.authPerAddress)
@@ -46,6 +48,12 @@ struct RateLimitGuard: Sendable {
         try await consume("retranscriptions:\(user)", settings.retranscriptionsPerUser)
     }
 
+    func search(user: String) async throws {
+        if case .limited(let seconds) = try await localLimiter.consume("searches:\(user)", limit: settings.searchesPerUser) {
+            throw APIError.tooManyRequests(retryAfterSeconds: seconds)
+        }
+    }
+
     func upload(user: String) async throws {
         try await consume("uploads:\(user)", settings.uploadsPerUser)
     }
@@ -54,6 +62,7 @@ struct RateLimitGuard: Sendable {
     /// account has it, so the answer tells nothing.
     func accountMail(to email: String) async throws {
         try await consume("account-mail:\(email)", settings.accountMailsPerAddress)
+        try await consume("account-mail-day:\(email)", settings.accountMailsPerAddressPerDay)
     }
 
     /// The keys that name a user, so deleting the account removes its counts too.

@@ -19,8 +19,13 @@ public struct RateLimitPolicy: Sendable, Equatable {
     public var exportsPerUser = RateLimit(perMinute: 2)
     /// "Transcribe again" of one user: each runs the speech engine over a whole recording again.
     public var retranscriptionsPerUser = RateLimit(perMinute: 6)
+    /// Searches of one user: each walks the index that every account shares. Counted by each server process in its
+    /// own memory, on PostgreSQL too (a search must not cost a write).
+    public var searchesPerUser = RateLimit(perMinute: 60)
     /// Mails to one address (verification links sent again, password resets): nobody's mailbox is flooded from here.
     public var accountMailsPerAddress = RateLimit(perMinute: 1)
+    /// And no more than this many a day to one address.
+    var accountMailsPerAddressPerDay = RateLimit.perDay(10)
 
     public init() {}
 }

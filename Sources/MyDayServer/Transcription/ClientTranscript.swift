@@ -13,7 +13,10 @@ struct ClientTranscript: Sendable, Equatable, Codable {
     /// Checks what the request can show on its own: each word has a letter or digit and sane times, in order,
     /// and the text holds exactly those words. Edge punctuation is taken off the words, as recognizers here give them.
     static func validated(_ body: Components.Schemas.DeviceTranscript) throws -> ClientTranscript {
-        guard body.words.count <= 50_000, body.text.count <= 200_000, body.words.allSatisfy({ $0.word.count <= 100 }) else {
+        try Validation.printable(body.text, field: "transcript.text", lines: true)
+        guard body.words.count <= 50_000, body.text.unicodeScalars.count <= 200_000,
+            body.words.allSatisfy({ $0.word.unicodeScalars.count <= 100 })
+        else {
             throw APIError.unprocessable(
                 "A transcript may have 50000 words of up to 100 characters, and 200000 characters of text.")
         }

@@ -68,21 +68,28 @@ struct WebSessionRoutes<Context: RequestContext>: Sendable {
         }
         router.post("/v1/auth/web/refresh") { request, _ in
             try Self.checkWebRequest(request)
-            guard let token = Self.refreshCookie(request) else { throw APIError.unauthorized }
-            do {
-                let output = try await handler.refreshSession(.init(body: .json(.init(refreshToken: token))))
-                guard case .ok(let ok) = output, case .json(let session) = ok.body else { throw APIError.unauthorized }
-                return try webSession(session, status: .ok)
-            } catch let error as APIError where error.status == .unauthorized {
-                // A dead cookie is cleared, so the page shows the sign-in screen instead of retrying it.
-                var response = error.response()
-                response.headers[.setCookie] = clearedCookie()
-                return response
+            // Another cookie of the same name (planted by a neighbouring site, or left with another path) may come
+            // first: each is tried, and the session goes on with the one that is alive.
+            let tokens = Self.refreshCookies(request)
+            guard !tokens.isEmpty else { throw APIError.unauthorized }
+            var refusal = APIError.unauthorized
+            for token in tokens {
+                do {
+                    let output = try await handler.refreshSession(.init(body: .json(.init(refreshToken: token))))
+                    guard case .ok(let ok) = output, case .json(let session) = ok.body else { throw APIError.unauthorized }
+                    return try webSession(session, status: .ok)
+                } catch let error as APIError where error.status == .unauthorized {
+                    refusal = error
+                }
             }
+            // No cookie is alive: this server's is cleared, so the page shows the sign-in screen instead of retrying it.
+            var response = refusal.response()
+            response.headers[.setCookie] = clearedCookie()
+            return response
         }
         router.post("/v1/auth/web/logout") { request, _ in
             try Self.checkWebRequest(request)
-            if let token = Self.refreshCookie(request) {
+            for token in Self.refreshCookies(request) {
                 _ = try await handler.logout(.init(body: .json(.init(refreshToken: token))))
             }
             return Response(status: .noContent, headers: [.setCookie: clearedCookie()])
@@ -118,16 +125,19 @@ struct WebSessionRoutes<Context: RequestContext>: Sendable {
         }
     }
 
-    private static func refreshCookie(_ request: Request) -> String? {
+    /// The values of every `myday_refresh` cookie the request carries, in order, at most four.
+    private static func refreshCookies(_ request: Request) -> [String] {
+        var found: [String] = []
         for header in request.headers[values: .cookie] {
             for pair in header.split(separator: ";") {
                 let parts = pair.split(separator: "=", maxSplits: 1)
                 if parts.count == 2, parts[0].trimmingCharacters(in: .whitespaces) == cookieName {
-                    return String(parts[1]).trimmingCharacters(in: .whitespaces)
+                    let value = String(parts[1]).trimmingCharacters(in: .whitespaces)
+                    if !value.isEmpty, !found.contains(value) { found.append(value) }
                 }
             }
         }
-        return nil
+        return Array(found.prefix(4))
     }
 
     private func webSession(_ session: Components.Schemas.Session, status: HTTPResponse.Status) throws -> Response {

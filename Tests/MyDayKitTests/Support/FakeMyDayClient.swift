@@ -25,6 +25,8 @@ struct FakeMyDayClient: MyDayClient {
     var onLogout: @Sendable () async throws -> Void = unexpected("logout")
     var onLogoutEverywhere: @Sendable () async throws -> Void = unexpected("logoutEverywhere")
     var onDeleteAccount: @Sendable (String?) async throws -> Void = unexpected("deleteAccount")
+    var onSignInMethods: @Sendable () async throws -> [SignInMethod] = unexpected("signInMethods")
+    var onRemoveSignInMethod: @Sendable (SignInMethod.Kind) async throws -> Void = unexpected("removeSignInMethod")
 
     func register(email: String, password: String) async throws -> Account { try await unexpected("register")(()) }
     func login(email: String, password: String) async throws -> Account { try await unexpected("login")(()) }
@@ -59,6 +61,8 @@ struct FakeMyDayClient: MyDayClient {
     func verifyEmail(token: String) async throws -> String { try await onVerifyEmail(token) }
     func resendVerificationEmail() async throws { try await onResendVerification() }
     func deleteAccount(password: String?) async throws { try await onDeleteAccount(password) }
+    func signInMethods() async throws -> [SignInMethod] { try await onSignInMethods() }
+    func removeSignInMethod(_ kind: SignInMethod.Kind) async throws { try await onRemoveSignInMethod(kind) }
 }
 
 /// A call the test did not expect: recorded as a test failure, and thrown so the code under test stops.

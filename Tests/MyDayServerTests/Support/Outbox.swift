@@ -34,11 +34,12 @@ extension TestServer {
 }
 
 extension APIClient {
-    /// Confirms `address` with the link of the verification mail the server sent it.
-    func confirmAddress(_ address: String, on server: TestServer) async throws {
+    /// Confirms `address` with the link of the verification mail the server sent it, opened by the account's creator
+    /// (signed in with `session`).
+    func confirmAddress(_ address: String, session: Session, on server: TestServer) async throws {
         let mail = try await server.awaitMail(to: address, subject: "Confirm your email address")
         let token = try TestServer.token(in: mail, page: "verify")
-        let reply = try await send(.post, "/v1/auth/email/verify", json: ["token": token])
+        let reply = try await send(.post, "/v1/auth/email/verify", token: session.accessToken, json: ["token": token])
         try #require(reply.status == .ok, "\(reply.text)")
     }
 }

@@ -64,6 +64,20 @@ struct RawHTTP {
     }
 
     func close() { Glibc.close(socket) }
+
+    /// Whether the server has closed the connection, without waiting: a read finds the end (or a reset) at once.
+    func isClosedByServer() -> Bool {
+        let count = peek()
+        return count == 0 || (count < 0 && errno != EAGAIN && errno != EWOULDBLOCK)
+    }
+
+    /// Whether the server has answered or closed, without waiting: anything but silence.
+    func hasHeardFromServer() -> Bool { peek() > 0 || isClosedByServer() }
+
+    private func peek() -> Int {
+        var byte: UInt8 = 0
+        return recv(socket, &byte, 1, Int32(MSG_DONTWAIT | MSG_PEEK))
+    }
 }
 
 /// A loopback port that takes connections and never answers: a speech service that hangs, so a job stays running.

@@ -4,6 +4,7 @@ import HummingbirdTesting
 import Logging
 import MyDayTestSupport
 import NIOCore
+import SQLKit
 
 @testable import MyDayServer
 
@@ -45,6 +46,16 @@ struct TestServer {
                 blobs: blobs, diskBlobs: disk, secret: [], signer: URLSigner(secret: [1]),
                 links: BlobLinks(configuration: configuration, secret: [1], bucket: bucket), registry: .init())
             return try await body(makeHousekeeping(parts))
+        }
+    }
+
+    /// Marks the account's address confirmed in the database, for tests about something else on a server that mails
+    /// nothing (`APIClient.confirmAddress` confirms through the mailed link).
+    func markAddressConfirmed(userID: String) async throws {
+        try await withDatabase { db in
+            try await db.write { sql in
+                try await sql.raw("UPDATE users SET email_verified_at = 1 WHERE id = \(bind: userID)").run()
+            }
         }
     }
 

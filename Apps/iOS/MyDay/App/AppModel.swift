@@ -203,9 +203,9 @@ final class AppModel {
         }
     }
 
-    /// Sets a new password with the token of a mailed link (or the whole link), and signs in.
+    /// Sets a new password with the token of a mailed reset or confirmation link (or the whole link), and signs in.
     func resetPassword(token: String, newPassword: String) async throws {
-        let token = MailedLink.token(in: token, page: "reset")
+        let token = MailedLink.passwordSettingToken(in: token)
         try await signIn { client in try await client.resetPassword(token: token, newPassword: newPassword) }
     }
 

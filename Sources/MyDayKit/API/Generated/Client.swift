@@ -367,6 +367,28 @@ package struct Client: APIProtocol {
                         preconditionFailure("bestContentType chose an invalid content type.")
                     }
                     return .contentTooLarge(.init(body: body))
+                case 422:
+                    let contentType = converter.extractContentTypeIfPresent(in: response.headerFields)
+                    let body: Components.Responses.Unprocessable.Body
+                    let chosenContentType = try converter.bestContentType(
+                        received: contentType,
+                        options: [
+                            "application/json"
+                        ]
+                    )
+                    switch chosenContentType {
+                    case "application/json":
+                        body = try await converter.getResponseBodyAsJSON(
+                            Components.Schemas._Error.self,
+                            from: responseBody,
+                            transforming: { value in
+                                .json(value)
+                            }
+                        )
+                    default:
+                        preconditionFailure("bestContentType chose an invalid content type.")
+                    }
+                    return .unprocessableContent(.init(body: body))
                 case 429:
                     let headers: Components.Responses.TooManyRequests.Headers = .init(retryAfter: try converter.getOptionalHeaderFieldAsURI(
                         in: response.headerFields,
@@ -562,9 +584,11 @@ package struct Client: APIProtocol {
     }
     /// Set a new password with a mailed link's token, and sign in.
     ///
-    /// The token is the last part of the mailed link (`…/#/reset/<token>`). It works once, within 30 minutes.
-    /// Setting the password confirms the address, ends every sign-in and export link of the account, and answers
-    /// a new session for this device.
+    /// The token is the last part of the mailed link (`…/#/reset/<token>`, or a confirmation link's `…/#/verify/<token>`:
+    /// both prove the address). It works once, within 30 minutes (7 days for a confirmation link). Setting the password
+    /// confirms the address, ends every sign-in and export link of the account, and answers a new session for this
+    /// device. On an account whose address was never confirmed, every Apple and Google identity linked to it goes too:
+    /// whoever made the account may not have owned the address.
     ///
     ///
     /// - Remark: HTTP `POST /v1/auth/password/reset`.
@@ -732,7 +756,12 @@ package struct Client: APIProtocol {
     }
     /// Confirm an address with a mailed link's token.
     ///
-    /// The token is the last part of the mailed link (`…/#/verify/<token>`); it works once, within 7 days.
+    /// The token is the last part of the mailed link (`…/#/verify/<token>`); it works once, within 7 days. While the
+    /// address was never confirmed, only the account's creator confirms it this way: send the account's bearer token
+    /// with it (signed in on this device). Anyone else gets 403 `confirmation_needs_sign_in` and the link stays good:
+    /// whoever did not create the account sets a password with it (`POST /v1/auth/password/reset`), which ends every
+    /// other way into the account. (The bearer token is optional here, so the operation is listed as public.)
+    ///
     ///
     /// - Remark: HTTP `POST /v1/auth/email/verify`.
     /// - Remark: Generated from `#/paths//v1/auth/email/verify/post(verifyEmail)`.
@@ -811,6 +840,28 @@ package struct Client: APIProtocol {
                         preconditionFailure("bestContentType chose an invalid content type.")
                     }
                     return .badRequest(.init(body: body))
+                case 403:
+                    let contentType = converter.extractContentTypeIfPresent(in: response.headerFields)
+                    let body: Components.Responses.Forbidden.Body
+                    let chosenContentType = try converter.bestContentType(
+                        received: contentType,
+                        options: [
+                            "application/json"
+                        ]
+                    )
+                    switch chosenContentType {
+                    case "application/json":
+                        body = try await converter.getResponseBodyAsJSON(
+                            Components.Schemas._Error.self,
+                            from: responseBody,
+                            transforming: { value in
+                                .json(value)
+                            }
+                        )
+                    default:
+                        preconditionFailure("bestContentType chose an invalid content type.")
+                    }
+                    return .forbidden(.init(body: body))
                 case 413:
                     let contentType = converter.extractContentTypeIfPresent(in: response.headerFields)
                     let body: Components.Responses.TooLarge.Body
@@ -902,7 +953,9 @@ package struct Client: APIProtocol {
     /// The server verifies the token against Apple's keys (issuer, audience, expiry, signature) and,
     /// when the token carries a nonce, that it is the SHA-256 of the raw `nonce` sent here. The
     /// account is found by Apple's subject, never by email: a new Apple identity whose email
-    /// belongs to an existing account answers 409 (sign in to that account and link Apple from it).
+    /// belongs to an existing account answers 409 (sign in to that account and link Apple from it),
+    /// unless nobody ever confirmed that account's address: then Apple vouches that this person owns it,
+    /// the account's password, identities and sessions end, and this Apple identity signs in to it.
     /// Apple sends the user's name only on the first sign-in; send it here then and it is kept.
     ///
     ///
@@ -2504,6 +2557,138 @@ package struct Client: APIProtocol {
             }
         )
     }
+    /// Stop signing in with email and password.
+    ///
+    /// Needs a sign-in in the last 5 minutes. When the password is the last way to sign in (no Apple or
+    /// Google identity linked), it cannot be removed: 409. An account without a password answers 404.
+    ///
+    ///
+    /// - Remark: HTTP `DELETE /v1/me/password`.
+    /// - Remark: Generated from `#/paths//v1/me/password/delete(removePassword)`.
+    package func removePassword(_ input: Operations.RemovePassword.Input) async throws -> Operations.RemovePassword.Output {
+        try await client.send(
+            input: input,
+            forOperation: Operations.RemovePassword.id,
+            serializer: { input in
+                let path = try converter.renderedPath(
+                    template: "/v1/me/password",
+                    parameters: []
+                )
+                var request: HTTPTypes.HTTPRequest = .init(
+                    soar_path: path,
+                    method: .delete
+                )
+                suppressMutabilityWarning(&request)
+                converter.setAcceptHeader(
+                    in: &request.headerFields,
+                    contentTypes: input.headers.accept
+                )
+                return (request, nil)
+            },
+            deserializer: { response, responseBody in
+                switch response.status.code {
+                case 204:
+                    return .noContent(.init())
+                case 401:
+                    let contentType = converter.extractContentTypeIfPresent(in: response.headerFields)
+                    let body: Components.Responses.Unauthorized.Body
+                    let chosenContentType = try converter.bestContentType(
+                        received: contentType,
+                        options: [
+                            "application/json"
+                        ]
+                    )
+                    switch chosenContentType {
+                    case "application/json":
+                        body = try await converter.getResponseBodyAsJSON(
+                            Components.Schemas._Error.self,
+                            from: responseBody,
+                            transforming: { value in
+                                .json(value)
+                            }
+                        )
+                    default:
+                        preconditionFailure("bestContentType chose an invalid content type.")
+                    }
+                    return .unauthorized(.init(body: body))
+                case 403:
+                    let contentType = converter.extractContentTypeIfPresent(in: response.headerFields)
+                    let body: Components.Responses.ReauthenticationNeeded.Body
+                    let chosenContentType = try converter.bestContentType(
+                        received: contentType,
+                        options: [
+                            "application/json"
+                        ]
+                    )
+                    switch chosenContentType {
+                    case "application/json":
+                        body = try await converter.getResponseBodyAsJSON(
+                            Components.Schemas._Error.self,
+                            from: responseBody,
+                            transforming: { value in
+                                .json(value)
+                            }
+                        )
+                    default:
+                        preconditionFailure("bestContentType chose an invalid content type.")
+                    }
+                    return .forbidden(.init(body: body))
+                case 404:
+                    let contentType = converter.extractContentTypeIfPresent(in: response.headerFields)
+                    let body: Components.Responses.NotFound.Body
+                    let chosenContentType = try converter.bestContentType(
+                        received: contentType,
+                        options: [
+                            "application/json"
+                        ]
+                    )
+                    switch chosenContentType {
+                    case "application/json":
+                        body = try await converter.getResponseBodyAsJSON(
+                            Components.Schemas._Error.self,
+                            from: responseBody,
+                            transforming: { value in
+                                .json(value)
+                            }
+                        )
+                    default:
+                        preconditionFailure("bestContentType chose an invalid content type.")
+                    }
+                    return .notFound(.init(body: body))
+                case 409:
+                    let contentType = converter.extractContentTypeIfPresent(in: response.headerFields)
+                    let body: Components.Responses.Conflict.Body
+                    let chosenContentType = try converter.bestContentType(
+                        received: contentType,
+                        options: [
+                            "application/json"
+                        ]
+                    )
+                    switch chosenContentType {
+                    case "application/json":
+                        body = try await converter.getResponseBodyAsJSON(
+                            Components.Schemas._Error.self,
+                            from: responseBody,
+                            transforming: { value in
+                                .json(value)
+                            }
+                        )
+                    default:
+                        preconditionFailure("bestContentType chose an invalid content type.")
+                    }
+                    return .conflict(.init(body: body))
+                default:
+                    return .undocumented(
+                        statusCode: response.status.code,
+                        .init(
+                            headerFields: response.headerFields,
+                            body: responseBody
+                        )
+                    )
+                }
+            }
+        )
+    }
     /// The ways the user signs in (email and password, Apple, Google).
     ///
     /// - Remark: HTTP `GET /v1/me/identities`.
@@ -2588,9 +2773,10 @@ package struct Client: APIProtocol {
     }
     /// Let the signed-in user also sign in with Apple or Google.
     ///
-    /// Needs a sign-in in the last 5 minutes (403 otherwise: sign in again first). The provider's
-    /// token is verified as for signing in. An identity already linked to this user answers 200;
-    /// one that belongs to another account answers 409, as does a second identity of the same provider.
+    /// Needs a sign-in in the last 5 minutes (403 otherwise: sign in again first) and a confirmed address
+    /// (409 `email_unconfirmed` otherwise). The provider's token is verified as for signing in. An identity
+    /// already linked to this user answers 200; one that belongs to another account answers 409, as does a
+    /// second identity of the same provider.
     ///
     ///
     /// - Remark: HTTP `POST /v1/me/identities/{provider}`.
@@ -3585,6 +3771,36 @@ package struct Client: APIProtocol {
                         preconditionFailure("bestContentType chose an invalid content type.")
                     }
                     return .unprocessableContent(.init(body: body))
+                case 429:
+                    let headers: Components.Responses.TooManyRequests.Headers = .init(retryAfter: try converter.getOptionalHeaderFieldAsURI(
+                        in: response.headerFields,
+                        name: "Retry-After",
+                        as: Swift.Int.self
+                    ))
+                    let contentType = converter.extractContentTypeIfPresent(in: response.headerFields)
+                    let body: Components.Responses.TooManyRequests.Body
+                    let chosenContentType = try converter.bestContentType(
+                        received: contentType,
+                        options: [
+                            "application/json"
+                        ]
+                    )
+                    switch chosenContentType {
+                    case "application/json":
+                        body = try await converter.getResponseBodyAsJSON(
+                            Components.Schemas._Error.self,
+                            from: responseBody,
+                            transforming: { value in
+                                .json(value)
+                            }
+                        )
+                    default:
+                        preconditionFailure("bestContentType chose an invalid content type.")
+                    }
+                    return .tooManyRequests(.init(
+                        headers: headers,
+                        body: body
+                    ))
                 default:
                     return .undocumented(
                         statusCode: response.status.code,
@@ -3609,6 +3825,8 @@ package struct Client: APIProtocol {
     /// (`: keep-alive`) comes every 15 seconds. The stream ends when the access token expires, when
     /// the account's sessions end (sign-out everywhere, a new password, closing the account) and when
     /// the server stops: connect again with a fresh token, and sync now and then while you cannot.
+    /// An account keeps a few streams open at once (5 by default): opening one more ends its oldest. A
+    /// server that holds as many streams as it allows in all answers 503: sync by polling for a while.
     ///
     ///
     /// - Remark: HTTP `GET /v1/events`.
@@ -3679,6 +3897,36 @@ package struct Client: APIProtocol {
                         preconditionFailure("bestContentType chose an invalid content type.")
                     }
                     return .unauthorized(.init(body: body))
+                case 503:
+                    let headers: Operations.FollowChanges.Output.ServiceUnavailable.Headers = .init(retryAfter: try converter.getOptionalHeaderFieldAsURI(
+                        in: response.headerFields,
+                        name: "Retry-After",
+                        as: Swift.Int.self
+                    ))
+                    let contentType = converter.extractContentTypeIfPresent(in: response.headerFields)
+                    let body: Operations.FollowChanges.Output.ServiceUnavailable.Body
+                    let chosenContentType = try converter.bestContentType(
+                        received: contentType,
+                        options: [
+                            "application/json"
+                        ]
+                    )
+                    switch chosenContentType {
+                    case "application/json":
+                        body = try await converter.getResponseBodyAsJSON(
+                            Components.Schemas._Error.self,
+                            from: responseBody,
+                            transforming: { value in
+                                .json(value)
+                            }
+                        )
+                    default:
+                        preconditionFailure("bestContentType chose an invalid content type.")
+                    }
+                    return .serviceUnavailable(.init(
+                        headers: headers,
+                        body: body
+                    ))
                 default:
                     return .undocumented(
                         statusCode: response.status.code,

@@ -219,6 +219,17 @@ extension APIProtocol {
         )
         try transport.register(
             {
+                try await server.removePassword(
+                    request: $0,
+                    body: $1,
+                    metadata: $2
+                )
+            },
+            method: .delete,
+            path: server.apiPathComponentsWithServerPrefix("/v1/me/password")
+        )
+        try transport.register(
+            {
                 try await server.listIdentities(
                     request: $0,
                     body: $1,
@@ -693,6 +704,24 @@ fileprivate extension UniversalServer where APIHandler: APIProtocol {
                         )
                     }
                     return (response, body)
+                case let .unprocessableContent(value):
+                    suppressUnusedWarning(value)
+                    var response = HTTPTypes.HTTPResponse(soar_statusCode: 422)
+                    suppressMutabilityWarning(&response)
+                    let body: OpenAPIRuntime.HTTPBody
+                    switch value.body {
+                    case let .json(value):
+                        try converter.validateAcceptIfPresent(
+                            "application/json",
+                            in: request.headerFields
+                        )
+                        body = try converter.setResponseBodyAsJSON(
+                            value,
+                            headerFields: &response.headerFields,
+                            contentType: "application/json; charset=utf-8"
+                        )
+                    }
+                    return (response, body)
                 case let .tooManyRequests(value):
                     suppressUnusedWarning(value)
                     var response = HTTPTypes.HTTPResponse(soar_statusCode: 429)
@@ -864,9 +893,11 @@ fileprivate extension UniversalServer where APIHandler: APIProtocol {
     }
     /// Set a new password with a mailed link's token, and sign in.
     ///
-    /// The token is the last part of the mailed link (`…/#/reset/<token>`). It works once, within 30 minutes.
-    /// Setting the password confirms the address, ends every sign-in and export link of the account, and answers
-    /// a new session for this device.
+    /// The token is the last part of the mailed link (`…/#/reset/<token>`, or a confirmation link's `…/#/verify/<token>`:
+    /// both prove the address). It works once, within 30 minutes (7 days for a confirmation link). Setting the password
+    /// confirms the address, ends every sign-in and export link of the account, and answers a new session for this
+    /// device. On an account whose address was never confirmed, every Apple and Google identity linked to it goes too:
+    /// whoever made the account may not have owned the address.
     ///
     ///
     /// - Remark: HTTP `POST /v1/auth/password/reset`.
@@ -1016,7 +1047,12 @@ fileprivate extension UniversalServer where APIHandler: APIProtocol {
     }
     /// Confirm an address with a mailed link's token.
     ///
-    /// The token is the last part of the mailed link (`…/#/verify/<token>`); it works once, within 7 days.
+    /// The token is the last part of the mailed link (`…/#/verify/<token>`); it works once, within 7 days. While the
+    /// address was never confirmed, only the account's creator confirms it this way: send the account's bearer token
+    /// with it (signed in on this device). Anyone else gets 403 `confirmation_needs_sign_in` and the link stays good:
+    /// whoever did not create the account sets a password with it (`POST /v1/auth/password/reset`), which ends every
+    /// other way into the account. (The bearer token is optional here, so the operation is listed as public.)
+    ///
     ///
     /// - Remark: HTTP `POST /v1/auth/email/verify`.
     /// - Remark: Generated from `#/paths//v1/auth/email/verify/post(verifyEmail)`.
@@ -1083,6 +1119,24 @@ fileprivate extension UniversalServer where APIHandler: APIProtocol {
                 case let .badRequest(value):
                     suppressUnusedWarning(value)
                     var response = HTTPTypes.HTTPResponse(soar_statusCode: 400)
+                    suppressMutabilityWarning(&response)
+                    let body: OpenAPIRuntime.HTTPBody
+                    switch value.body {
+                    case let .json(value):
+                        try converter.validateAcceptIfPresent(
+                            "application/json",
+                            in: request.headerFields
+                        )
+                        body = try converter.setResponseBodyAsJSON(
+                            value,
+                            headerFields: &response.headerFields,
+                            contentType: "application/json; charset=utf-8"
+                        )
+                    }
+                    return (response, body)
+                case let .forbidden(value):
+                    suppressUnusedWarning(value)
+                    var response = HTTPTypes.HTTPResponse(soar_statusCode: 403)
                     suppressMutabilityWarning(&response)
                     let body: OpenAPIRuntime.HTTPBody
                     switch value.body {
@@ -1168,7 +1222,9 @@ fileprivate extension UniversalServer where APIHandler: APIProtocol {
     /// The server verifies the token against Apple's keys (issuer, audience, expiry, signature) and,
     /// when the token carries a nonce, that it is the SHA-256 of the raw `nonce` sent here. The
     /// account is found by Apple's subject, never by email: a new Apple identity whose email
-    /// belongs to an existing account answers 409 (sign in to that account and link Apple from it).
+    /// belongs to an existing account answers 409 (sign in to that account and link Apple from it),
+    /// unless nobody ever confirmed that account's address: then Apple vouches that this person owns it,
+    /// the account's password, identities and sessions end, and this Apple identity signs in to it.
     /// Apple sends the user's name only on the first sign-in; send it here then and it is kept.
     ///
     ///
@@ -2562,6 +2618,116 @@ fileprivate extension UniversalServer where APIHandler: APIProtocol {
             }
         )
     }
+    /// Stop signing in with email and password.
+    ///
+    /// Needs a sign-in in the last 5 minutes. When the password is the last way to sign in (no Apple or
+    /// Google identity linked), it cannot be removed: 409. An account without a password answers 404.
+    ///
+    ///
+    /// - Remark: HTTP `DELETE /v1/me/password`.
+    /// - Remark: Generated from `#/paths//v1/me/password/delete(removePassword)`.
+    func removePassword(
+        request: HTTPTypes.HTTPRequest,
+        body: OpenAPIRuntime.HTTPBody?,
+        metadata: OpenAPIRuntime.ServerRequestMetadata
+    ) async throws -> (HTTPTypes.HTTPResponse, OpenAPIRuntime.HTTPBody?) {
+        try await handle(
+            request: request,
+            requestBody: body,
+            metadata: metadata,
+            forOperation: Operations.RemovePassword.id,
+            using: {
+                APIHandler.removePassword($0)
+            },
+            deserializer: { request, requestBody, metadata in
+                let headers: Operations.RemovePassword.Input.Headers = .init(accept: try converter.extractAcceptHeaderIfPresent(in: request.headerFields))
+                return Operations.RemovePassword.Input(headers: headers)
+            },
+            serializer: { output, request in
+                switch output {
+                case let .noContent(value):
+                    suppressUnusedWarning(value)
+                    var response = HTTPTypes.HTTPResponse(soar_statusCode: 204)
+                    suppressMutabilityWarning(&response)
+                    return (response, nil)
+                case let .unauthorized(value):
+                    suppressUnusedWarning(value)
+                    var response = HTTPTypes.HTTPResponse(soar_statusCode: 401)
+                    suppressMutabilityWarning(&response)
+                    let body: OpenAPIRuntime.HTTPBody
+                    switch value.body {
+                    case let .json(value):
+                        try converter.validateAcceptIfPresent(
+                            "application/json",
+                            in: request.headerFields
+                        )
+                        body = try converter.setResponseBodyAsJSON(
+                            value,
+                            headerFields: &response.headerFields,
+                            contentType: "application/json; charset=utf-8"
+                        )
+                    }
+                    return (response, body)
+                case let .forbidden(value):
+                    suppressUnusedWarning(value)
+                    var response = HTTPTypes.HTTPResponse(soar_statusCode: 403)
+                    suppressMutabilityWarning(&response)
+                    let body: OpenAPIRuntime.HTTPBody
+                    switch value.body {
+                    case let .json(value):
+                        try converter.validateAcceptIfPresent(
+                            "application/json",
+                            in: request.headerFields
+                        )
+                        body = try converter.setResponseBodyAsJSON(
+                            value,
+                            headerFields: &response.headerFields,
+                            contentType: "application/json; charset=utf-8"
+                        )
+                    }
+                    return (response, body)
+                case let .notFound(value):
+                    suppressUnusedWarning(value)
+                    var response = HTTPTypes.HTTPResponse(soar_statusCode: 404)
+                    suppressMutabilityWarning(&response)
+                    let body: OpenAPIRuntime.HTTPBody
+                    switch value.body {
+                    case let .json(value):
+                        try converter.validateAcceptIfPresent(
+                            "application/json",
+                            in: request.headerFields
+                        )
+                        body = try converter.setResponseBodyAsJSON(
+                            value,
+                            headerFields: &response.headerFields,
+                            contentType: "application/json; charset=utf-8"
+                        )
+                    }
+                    return (response, body)
+                case let .conflict(value):
+                    suppressUnusedWarning(value)
+                    var response = HTTPTypes.HTTPResponse(soar_statusCode: 409)
+                    suppressMutabilityWarning(&response)
+                    let body: OpenAPIRuntime.HTTPBody
+                    switch value.body {
+                    case let .json(value):
+                        try converter.validateAcceptIfPresent(
+                            "application/json",
+                            in: request.headerFields
+                        )
+                        body = try converter.setResponseBodyAsJSON(
+                            value,
+                            headerFields: &response.headerFields,
+                            contentType: "application/json; charset=utf-8"
+                        )
+                    }
+                    return (response, body)
+                case let .undocumented(statusCode, _):
+                    return (.init(soar_statusCode: statusCode), nil)
+                }
+            }
+        )
+    }
     /// The ways the user signs in (email and password, Apple, Google).
     ///
     /// - Remark: HTTP `GET /v1/me/identities`.
@@ -2629,9 +2795,10 @@ fileprivate extension UniversalServer where APIHandler: APIProtocol {
     }
     /// Let the signed-in user also sign in with Apple or Google.
     ///
-    /// Needs a sign-in in the last 5 minutes (403 otherwise: sign in again first). The provider's
-    /// token is verified as for signing in. An identity already linked to this user answers 200;
-    /// one that belongs to another account answers 409, as does a second identity of the same provider.
+    /// Needs a sign-in in the last 5 minutes (403 otherwise: sign in again first) and a confirmed address
+    /// (409 `email_unconfirmed` otherwise). The provider's token is verified as for signing in. An identity
+    /// already linked to this user answers 200; one that belongs to another account answers 409, as does a
+    /// second identity of the same provider.
     ///
     ///
     /// - Remark: HTTP `POST /v1/me/identities/{provider}`.
@@ -3516,6 +3683,29 @@ fileprivate extension UniversalServer where APIHandler: APIProtocol {
                         )
                     }
                     return (response, body)
+                case let .tooManyRequests(value):
+                    suppressUnusedWarning(value)
+                    var response = HTTPTypes.HTTPResponse(soar_statusCode: 429)
+                    suppressMutabilityWarning(&response)
+                    try converter.setHeaderFieldAsURI(
+                        in: &response.headerFields,
+                        name: "Retry-After",
+                        value: value.headers.retryAfter
+                    )
+                    let body: OpenAPIRuntime.HTTPBody
+                    switch value.body {
+                    case let .json(value):
+                        try converter.validateAcceptIfPresent(
+                            "application/json",
+                            in: request.headerFields
+                        )
+                        body = try converter.setResponseBodyAsJSON(
+                            value,
+                            headerFields: &response.headerFields,
+                            contentType: "application/json; charset=utf-8"
+                        )
+                    }
+                    return (response, body)
                 case let .undocumented(statusCode, _):
                     return (.init(soar_statusCode: statusCode), nil)
                 }
@@ -3534,6 +3724,8 @@ fileprivate extension UniversalServer where APIHandler: APIProtocol {
     /// (`: keep-alive`) comes every 15 seconds. The stream ends when the access token expires, when
     /// the account's sessions end (sign-out everywhere, a new password, closing the account) and when
     /// the server stops: connect again with a fresh token, and sync now and then while you cannot.
+    /// An account keeps a few streams open at once (5 by default): opening one more ends its oldest. A
+    /// server that holds as many streams as it allows in all answers 503: sync by polling for a while.
     ///
     ///
     /// - Remark: HTTP `GET /v1/events`.
@@ -3579,6 +3771,29 @@ fileprivate extension UniversalServer where APIHandler: APIProtocol {
                     suppressUnusedWarning(value)
                     var response = HTTPTypes.HTTPResponse(soar_statusCode: 401)
                     suppressMutabilityWarning(&response)
+                    let body: OpenAPIRuntime.HTTPBody
+                    switch value.body {
+                    case let .json(value):
+                        try converter.validateAcceptIfPresent(
+                            "application/json",
+                            in: request.headerFields
+                        )
+                        body = try converter.setResponseBodyAsJSON(
+                            value,
+                            headerFields: &response.headerFields,
+                            contentType: "application/json; charset=utf-8"
+                        )
+                    }
+                    return (response, body)
+                case let .serviceUnavailable(value):
+                    suppressUnusedWarning(value)
+                    var response = HTTPTypes.HTTPResponse(soar_statusCode: 503)
+                    suppressMutabilityWarning(&response)
+                    try converter.setHeaderFieldAsURI(
+                        in: &response.headerFields,
+                        name: "Retry-After",
+                        value: value.headers.retryAfter
+                    )
                     let body: OpenAPIRuntime.HTTPBody
                     switch value.body {
                     case let .json(value):

@@ -57,6 +57,7 @@ struct ProfileView: View {
             ExportSection(viewModel: viewModel, startExport: startExport) {
                 Task { await viewModel.deleteExport() }
             }
+            SignInMethodsSection(viewModel: viewModel)
             SettingsSection(settings: appModel.settings)
             Section("Privacy") {
                 Text(

@@ -156,7 +156,19 @@ export function forgetAccount() {
 }
 
 async function validToken() {
-  if (!accessToken || Date.now() > expiresAt - 60_000) adopt(await refreshOnce());
+  if (!accessToken || Date.now() > expiresAt - 60_000) {
+    try {
+      adopt(await refreshOnce());
+    } catch (error) {
+      // The session is over (signed out everywhere, a new password, the sign-in's 30 days): say so once, so the
+      // page forgets the diary it keeps and shows the sign-in screen.
+      if (error instanceof APIError && error.status === 401 && account) {
+        forget();
+        dispatchEvent(new Event("myday:session-ended"));
+      }
+      throw error;
+    }
+  }
   return accessToken;
 }
 

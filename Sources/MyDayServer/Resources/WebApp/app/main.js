@@ -42,7 +42,7 @@ async function route() {
     } else if (page === "profile") {
       show(profileView({ onSignedOut: signedOut }));
     } else if (page === "verify" && id) {
-      show(verifyView({ token: id, onDone: () => (location.hash = "#/profile") }));
+      show(verifyView({ token: id, onDone: () => (location.hash = "#/profile"), onSignIn: () => {} }));
     } else if (page === "reset" && id) {
       // A reset link opened while signed in: the new password signs in again, as the link's account.
       show(resetView({ token: id, onSignedIn: () => location.reload() }));
@@ -83,6 +83,8 @@ async function signedIn() {
 
 async function signedOut() {
   live.stop();
+  // Whenever the session ends, the diary this browser kept goes with it (unsent recordings stay for the next sign-in).
+  await db.clearDiary();
   location.hash = "#/";
   location.reload();
 }
@@ -98,12 +100,6 @@ async function begin() {
   });
   const [, page, token] = location.hash.split("/");
   if (page === "reset" && token) return show(resetView({ token, onSignedIn: signedIn }));
-  if (page === "verify" && token) {
-    return show(verifyView({ token, onDone: () => {
-      history.replaceState(null, "", "/#/");
-      location.reload();
-    } }));
-  }
   let account = null;
   try {
     account = await api.resume();
@@ -113,9 +109,18 @@ async function begin() {
     account = api.resumeOffline();
   }
   if (account) return signedIn();
+  // Nobody is signed in here (the server ended the session, or never had one): nothing of a diary stays behind.
+  await db.clearDiary();
+  const config = await api.config().catch(() => null);
+  if (page === "verify" && token) {
+    // Signed in, the route confirms; here nobody is: the maker signs in first (and comes back to this link).
+    return show(verifyView({ token, onDone: () => {
+      history.replaceState(null, "", "/#/");
+      location.reload();
+    }, onSignIn: () => show(signInView({ config, onSignedIn: signedIn })) }));
+  }
   // A sign-out made offline reaches the server as soon as it can be reached.
   addEventListener("online", () => api.finishSignOut().catch(() => {}));
-  const config = await api.config().catch(() => null);
   show(signInView({ config, onSignedIn: signedIn }));
 }
 

@@ -27,6 +27,7 @@ export function profileView({ onSignedOut }) {
       view.slot("duration").textContent = duration(stats.total_duration_s);
       view.slot("streak").textContent = counted(stats.current_streak_days, "day", "days");
       view.slot("storage").textContent = `Storage: ${bytes(stats.storage_used_bytes)} of ${bytes(stats.storage_quota_bytes)} used`;
+      showSignIns(me, await api.call("GET", "/v1/me/identities"));
       offline(false);
     } catch (failure) {
       if (!api.isOffline(failure)) error.textContent = failure.message;
@@ -34,10 +35,52 @@ export function profileView({ onSignedOut }) {
     }
   }
 
+  /** The password and each linked Apple or Google account, each removable while another remains. */
+  function showSignIns(me, identities) {
+    const ways = [];
+    if (me.has_password) ways.push({ label: `Email and password (${me.email})`, path: "/v1/me/password", name: "password" });
+    for (const identity of identities.filter((each) => each.provider !== "email")) {
+      const provider = identity.provider === "apple" ? "Apple" : "Google";
+      const label = identity.email ? `${provider} (${identity.email})` : provider;
+      ways.push({ label, path: `/v1/me/identities/${identity.provider}`, name: provider });
+    }
+    const list = view.slot("sign-ins");
+    list.replaceChildren();
+    for (const way of ways) {
+      const item = document.createElement("li");
+      item.dataset.signIn = way.name.toLowerCase();
+      const label = document.createElement("span");
+      label.textContent = way.label;
+      item.append(label);
+      if (ways.length > 1) {
+        const remove = Object.assign(document.createElement("button"), { type: "button", className: "link", textContent: "Remove" });
+        remove.setAttribute("aria-label", `Remove ${way.label}`);
+        remove.addEventListener("click", () => removeSignIn(way));
+        item.append(remove);
+      }
+      list.append(item);
+    }
+  }
+
+  async function removeSignIn(way) {
+    const status = view.slot("sign-ins-status");
+    if (!confirm(`Stop signing in with ${way.label}?`)) return;
+    try {
+      await api.call("DELETE", way.path);
+      status.textContent = `${way.name === "password" ? "The password" : way.name} no longer signs in to this account.`;
+      await load();
+    } catch (failure) {
+      status.textContent = failure.code === "reauthentication_needed"
+        ? "For your safety this needs a recent sign-in: sign out, sign in again, then remove it."
+        : failure.message;
+    }
+  }
+
   function offline(on) {
     view.slot("offline").hidden = !on;
     view.slot("stats").hidden = on;
     view.slot("storage").hidden = on;
+    view.slot("sign-ins-card").hidden = on;
   }
 
   exportForm.addEventListener("submit", async (event) => {

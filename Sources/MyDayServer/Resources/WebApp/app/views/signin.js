@@ -124,15 +124,36 @@ export function resetView({ token, onSignedIn }) {
   return view.root;
 }
 
-/** The page a mailed confirmation link opens: confirms the address, then goes on to the diary. */
-export function verifyView({ token, onDone }) {
+/**
+ * The page a mailed confirmation link opens. Signed in, it confirms the address. Signed out, an address nobody
+ * confirmed yet asks who is here: the account's maker signs in first; anyone else sets a password with the link,
+ * which makes the account theirs and ends every other way in (ADR 0029).
+ */
+export function verifyView({ token, onDone, onSignIn }) {
   const view = fromTemplate("verify-template");
   const status = view.slot("status");
-  api
-    .callPublic("POST", "/v1/auth/email/verify", { token })
-    .then((answer) => (status.textContent = `Thank you: ${answer.email} is confirmed.`))
-    .catch((failure) => (status.textContent = failure.message || "Could not reach the server."));
-  view.action("continue").addEventListener("click", onDone);
+  const choices = view.slot("choices");
+  const proceed = view.action("continue");
+  const confirm = api.currentAccount()
+    ? api.call("POST", "/v1/auth/email/verify", { token })
+    : api.callPublic("POST", "/v1/auth/email/verify", { token });
+  confirm
+    .then((answer) => {
+      status.textContent = `Thank you: ${answer.email} is confirmed.`;
+      proceed.hidden = false;
+    })
+    .catch((failure) => {
+      if (failure.code === "confirmation_needs_sign_in") {
+        status.textContent = "Who is confirming this address?";
+        choices.hidden = false;
+      } else {
+        status.textContent = failure.message || "Could not reach the server.";
+        proceed.hidden = false;
+      }
+    });
+  view.action("sign-in-to-confirm").addEventListener("click", onSignIn);
+  view.action("claim").addEventListener("click", () => view.root.replaceWith(resetView({ token, onSignedIn: onDone })));
+  proceed.addEventListener("click", onDone);
   return view.root;
 }
 

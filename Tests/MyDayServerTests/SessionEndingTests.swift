@@ -1,0 +1,119 @@
+import Foundation
+import HTTPTypes
+import MyDayTestSupport
+import Testing
+
+@testable import MyDayServer
+
+/// What a session's end takes with it, and the smaller doors: reset links and audio links die with the sessions,
+/// a planted cookie does not sign the web app out, mail to one address is capped per day, oversized bodies to the
+/// mailed-link operations are 413.
+@Suite struct SessionEndingTests {
+    private func mailingServer(_ database: TestDatabase, _ adjust: @escaping (inout ServerConfiguration) -> Void = { _ in })
+        async throws -> TestServer
+    {
+        try await TestServer.make(database) {
+            $0.workers = 1
+            $0.publicURL = TestServer.publicURL
+            adjust(&$0)
+        }
+    }
+
+    @Test(arguments: TestDatabase.available)
+    func aPendingResetLinkDiesWithSignOutEverywhereAndANewPassword(_ database: TestDatabase) async throws {
+        let server = try await mailingServer(database) { $0.rateLimits.accountMailsPerAddress = RateLimit(perMinute: 100) }
+        try await server.run { api in
+            let email = "reset-\(UUID().uuidString.prefix(6).lowercased())@example.com"
+            let session = try await api.register(email, password: "the first passphrase")
+            // Given a reset link mailed, then every session ended
+            try await api.send(.post, "/v1/auth/password/forgot", json: ["email": email], expecting: .accepted)
+            let first = try TestServer.token(in: try await server.awaitMail(to: email, subject: "Set a new password"), page: "reset")
+            try await api.send(.post, "/v1/auth/logout-all", token: session.accessToken, expecting: .noContent)
+            // Then the link no longer sets a password
+            let late = try await api.send(
+                .post, "/v1/auth/password/reset", json: ["token": first, "new_password": "someone else's passphrase"])
+            #expect(late.status == .unprocessableContent && late.errorCode == "link_expired", "\(late.text)")
+            // Given another link, then a password change
+            let login = APIClient.session(
+                try await api.send(
+                    .post, "/v1/auth/email/login", json: ["email": email, "password": "the first passphrase"], expecting: .ok))
+            try await api.send(.post, "/v1/auth/password/forgot", json: ["email": email], expecting: .accepted)
+            let second = try TestServer.token(
+                in: try await server.awaitMail(to: email, subject: "Set a new password", count: 2), page: "reset")
+            try await api.send(
+                .post, "/v1/me/password", token: login.accessToken,
+                json: ["current_password": "the first passphrase", "new_password": "the second passphrase"], expecting: .ok)
+            let stale = try await api.send(
+                .post, "/v1/auth/password/reset", json: ["token": second, "new_password": "someone else's passphrase"])
+            #expect(stale.status == .unprocessableContent)
+        }
+    }
+
+    @Test(arguments: TestDatabase.available)
+    func audioLinksStopWhenTheSessionsEnd(_ database: TestDatabase) async throws {
+        try await TestServer.make(database).run { api in
+            // Given an entry's audio link, which works
+            let email = "audio-\(UUID().uuidString.prefix(6).lowercased())@example.com"
+            let session = try await api.register(email, password: "the owner's passphrase")
+            let id = try await api.createUploadedEntry(session)
+            let link = try #require(
+                try await api.send(.get, "/v1/entries/\(id)/audio", token: session.accessToken).json["url"] as? String)
+            #expect(try await api.send(.get, link).status == .ok)
+            // When the person signs out everywhere, then the link is dead at once
+            try await api.send(.post, "/v1/auth/logout-all", token: session.accessToken, expecting: .noContent)
+            let dead = try await api.send(.get, link)
+            #expect(dead.status == .forbidden, "\(dead.status)")
+            // And one made after signing in again works, but not with its version edited back
+            let again = APIClient.session(
+                try await api.send(
+                    .post, "/v1/auth/email/login", json: ["email": email, "password": "the owner's passphrase"], expecting: .ok))
+            let fresh = try #require(
+                try await api.send(.get, "/v1/entries/\(id)/audio", token: again.accessToken).json["url"] as? String)
+            #expect(try await api.send(.get, fresh).status == .ok)
+            let forged = fresh.replacingOccurrences(of: #"v=\d+"#, with: "v=0", options: .regularExpression)
+            #expect(try await api.send(.get, forged).status == .forbidden)
+        }
+    }
+
+    @Test func aPlantedRefreshCookieDoesNotSignTheWebAppOut() async throws {
+        try await TestServer.make(.sqlite).run { api in
+            let web: HTTPFields = [.xMyDayWeb: "1", .contentType: "application/json"]
+            let credentials = ["email": "planted-\(UUID().uuidString.prefix(6))@example.com", "password": "correct horse battery"]
+            let registered = try await api.send(.post, "/v1/auth/web/register", json: credentials, headers: web)
+            let real = String(try #require(registered.headers[.setCookie]).split(separator: ";")[0])
+            // Given a second cookie of the same name planted before the real one (a longer path comes first)
+            let cookies = "myday_refresh=planted-by-a-neighbour; \(real)"
+            // When the page refreshes, then the session goes on with the real cookie
+            let refreshed = try await api.send(.post, "/v1/auth/web/refresh", headers: [.xMyDayWeb: "1", .cookie: cookies])
+            #expect(refreshed.status == .ok, "\(refreshed.text)")
+            #expect(refreshed.json["access_token"] is String)
+        }
+    }
+
+    @Test func mailToOneAddressIsCappedPerDay() async throws {
+        let server = try await mailingServer(.sqlite) { $0.rateLimits.accountMailsPerAddress = RateLimit(perMinute: 1_000) }
+        try await server.run { api in
+            let email = "capped@example.com"
+            _ = try await api.register(email)
+            var statuses: [Int] = []
+            for _ in 0..<12 {
+                statuses.append(try await api.send(.post, "/v1/auth/password/forgot", json: ["email": email]).status.code)
+            }
+            #expect(statuses.prefix(10).allSatisfy { $0 == 202 }, "\(statuses)")
+            #expect(statuses.suffix(2) == [429, 429])
+        }
+    }
+
+    @Test func oversizedBodiesToTheMailedLinkOperationsAre413() async throws {
+        try await TestServer.make(.sqlite).run { api in
+            let padding = String(repeating: "x", count: 70_000)
+            for (path, body) in [
+                ("/v1/auth/password/forgot", ["email": padding]), ("/v1/auth/password/reset", ["token": padding, "new_password": "x"]),
+                ("/v1/auth/email/verify", ["token": padding]),
+            ] {
+                let reply = try await api.send(.post, path, json: body)
+                #expect(reply.status == .contentTooLarge, "\(path): \(reply.status)")
+            }
+        }
+    }
+}
