@@ -811,6 +811,54 @@ def test_confirm_the_address_export_delete_and_forgot_password(browser):
         shutil.rmtree(data, ignore_errors=True)
 
 
+def post_json(server, path, body):
+    """A JSON POST to the server, as another client than this browser; answers (status, parsed body)."""
+    request = urllib.request.Request(server.url + path, method="POST", headers={"Content-Type": "application/json"},
+                                     data=json.dumps(body).encode())
+    try:
+        with urllib.request.urlopen(request, timeout=DEADLINE) as answer:
+            return answer.status, json.loads(answer.read() or b"null")
+    except urllib.error.HTTPError as refused:
+        return refused.code, json.loads(refused.read() or b"null")
+
+
+def test_the_owner_of_an_address_someone_else_registered_takes_the_account_with_the_mailed_link(browser):
+    driver = browser
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        port = probe.getsockname()[1]
+    data = tempfile.mkdtemp(prefix="myday-web-")
+    server = Server(data, port=str(port), **WITHOUT_WHISPER, MYDAY_PUBLIC_URL=f"http://127.0.0.1:{port}")
+    try:
+        # A stranger registers the owner's address; the confirmation mail reaches the owner, signed out here
+        email = f"owner-{os.urandom(4).hex()}@example.com"
+        status, _ = post_json(server, "/v1/auth/email/register", {"email": email, "password": "the stranger's passphrase"})
+        assert status == 201
+        driver.get(mailed_link(server, "Confirm your email address", "verify"))
+        # The page does not confirm the stranger's account; it asks who is here
+        choices = wait(driver, lambda d: d.find_element(By.CSS_SELECTOR, "[data-slot=choices]"))
+        wait(driver, lambda d: choices.is_displayed(), message="the choices never showed")
+        look(driver, "verify-who-is-here")
+        driver.find_element(By.CSS_SELECTOR, "[data-action=claim]").click()
+        form = wait(driver, lambda d: d.find_element(By.CSS_SELECTOR, "[data-form=reset]"))
+        form.find_element(By.NAME, "password").send_keys("the owner's own passphrase")
+        form.find_element(By.CSS_SELECTOR, "button[type=submit]").click()
+        wait(driver, lambda d: d.find_elements(By.CSS_SELECTOR, "[data-slot=record]"), message="not signed in after claiming")
+        # The stranger's password no longer opens the account
+        status, _ = post_json(server, "/v1/auth/email/login", {"email": email, "password": "the stranger's passphrase"})
+        assert status == 401
+        # The Profile lists the one way in left, and offers no way to remove it
+        driver.find_element(By.CSS_SELECTOR, "[aria-label=Profile]").click()
+        item = wait(driver, lambda d: d.find_element(By.CSS_SELECTOR, "[data-slot=sign-ins] li"))
+        assert email in item.text
+        assert driver.find_elements(By.CSS_SELECTOR, "[data-slot=sign-ins] li button") == []
+        wait(driver, lambda d: not d.find_element(By.CSS_SELECTOR, "[data-slot=unverified]").is_displayed())
+        look(driver, "profile-ways-to-sign-in")
+    finally:
+        server.stop()
+        shutil.rmtree(data, ignore_errors=True)
+
+
 def make_entries(driver, specs):
     """Typed entries made through the API with the page's session, then synced into this browser: each spec is
     {text, title?, tags?, days_ago?} (without days_ago: 19:00 on Wednesday last week), in the browser's time

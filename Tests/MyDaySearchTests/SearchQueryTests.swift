@@ -41,7 +41,8 @@ struct SearchQueryTests {
         #expect(SearchQuery(parsing: letters).terms.count == SearchQuery.maximumTerms)
         let manyWords = (0..<40).map { "word\($0)" }
         #expect(SearchQuery(parsing: manyWords.joined(separator: " ")).terms == manyWords.prefix(12).map { .word($0) })
-        #expect(SearchQuery(parsing: "\"" + manyWords.joined(separator: " ") + "\"").terms == [.phrase(Array(manyWords.prefix(12)))])
+        #expect(
+            SearchQuery(parsing: "\"" + manyWords.joined(separator: " ") + "\"").terms == [.phrase(Array(manyWords.prefix(12)))])
     }
 
     @Test func questionWordsGoWhenOtherWordsRemain() {

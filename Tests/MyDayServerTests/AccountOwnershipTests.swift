@@ -84,7 +84,8 @@ import Testing
 
             // Then the stranger's Google signs in to a new, empty account of its own, not the owner's
             let google = try await api.send(
-                .post, "/v1/auth/google", json: ["id_token": try await googleToken(sub: "stranger-google", email: "stranger@gmail.com")])
+                .post, "/v1/auth/google",
+                json: ["id_token": try await googleToken(sub: "stranger-google", email: "stranger@gmail.com")])
             let strangerAgain = APIClient.session(google)
             #expect(strangerAgain.userID != owner.userID, "\(google.text)")
             let seen = try await api.send(.get, "/v1/entries", token: strangerAgain.accessToken)
@@ -155,12 +156,15 @@ import Testing
             let login = try await api.send(
                 .post, "/v1/auth/email/login", json: ["email": Self.victim, "password": "the stranger's passphrase"])
             #expect(login.status == .unauthorized)
-            #expect(try await api.send(.post, "/v1/auth/refresh", json: ["refresh_token": stranger.refreshToken]).status
-                == .unauthorized)
+            #expect(
+                try await api.send(.post, "/v1/auth/refresh", json: ["refresh_token": stranger.refreshToken]).status
+                    == .unauthorized)
             let pending = try await server.withDatabase { db in
                 try await db.read { sql in
-                    try await sql.raw("SELECT COUNT(*) AS n FROM email_tokens WHERE user_id = \(bind: owner.userID) AND used_at IS NULL")
-                        .first()!.decode(column: "n", as: Int.self)
+                    try await sql.raw(
+                        "SELECT COUNT(*) AS n FROM email_tokens WHERE user_id = \(bind: owner.userID) AND used_at IS NULL"
+                    )
+                    .first()!.decode(column: "n", as: Int.self)
                 }
             }
             #expect(pending == 0)
@@ -203,8 +207,9 @@ import Testing
             #expect(last.status == .conflict, "\(last.text)")
             // When Google is linked, then the password can go, and no longer signs in
             let token = try await googleToken(sub: "owner-google", email: "owner@gmail.com")
-            #expect(try await api.send(.post, "/v1/me/identities/google", token: owner.accessToken, json: ["token": token]).status
-                == .created)
+            #expect(
+                try await api.send(.post, "/v1/me/identities/google", token: owner.accessToken, json: ["token": token]).status
+                    == .created)
             #expect(try await api.send(.delete, "/v1/me/password", token: owner.accessToken).status == .noContent)
             let me = try await api.send(.get, "/v1/me", token: owner.accessToken)
             #expect(me.json["has_password"] as? Bool == false)
@@ -225,7 +230,9 @@ import Testing
             func runs() async throws -> (hash: Int, verify: Int) {
                 let metrics = try await api.send(.get, "/metrics").text
                 func value(_ kind: String) -> Int {
-                    let line = metrics.split(separator: "\n").first { $0.hasPrefix("myday_auth_bcrypt_runs_total{kind=\"\(kind)\"}") }
+                    let line = metrics.split(separator: "\n").first {
+                        $0.hasPrefix("myday_auth_bcrypt_runs_total{kind=\"\(kind)\"}")
+                    }
                     return line.flatMap { Int($0.split(separator: " ").last ?? "") } ?? 0
                 }
                 return (value("hash"), value("verify"))

@@ -13,7 +13,8 @@ import Yams
     /// Operations whose paths name no object: another user's ids cannot be put in them.
     static let operationsWithoutObjectIDs: Set<String> = [
         "registerWithEmail", "loginWithEmail", "signInWithApple", "signInWithGoogle", "refreshSession", "logout", "logoutAll",
-        "getMe", "getStats", "deleteMe", "changePassword", "removePassword", "createExport", "listExports", "listIdentities", "linkIdentity",
+        "getMe", "getStats", "deleteMe", "changePassword", "removePassword", "createExport", "listExports", "listIdentities",
+        "linkIdentity",
         "unlinkIdentity", "createEntry",
         "listEntries",
         "health",

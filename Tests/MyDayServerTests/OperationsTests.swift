@@ -115,7 +115,8 @@ import Testing
         // And what `openssl rand -hex 32` makes is accepted
         let hex = (0..<32).map { _ in String(format: "%02x", UInt8.random(in: 0...255)) }.joined()
         #expect(SigningSecret.weakness(of: hex) == nil)
-        let example = try String(contentsOf: RepositoryFiles.root.appendingPathComponent("deploy/myday.env.example"), encoding: .utf8)
+        let example = try String(
+            contentsOf: RepositoryFiles.root.appendingPathComponent("deploy/myday.env.example"), encoding: .utf8)
         #expect(!example.split(separator: "\n").contains { $0.hasPrefix("MYDAY_SECRET=") })
     }
 }

@@ -423,7 +423,11 @@ import Testing
     func theAnswerIsTheGeneratedTypesBytes(_ database: TestDatabase) async throws {
         try await run(database) { diary in
             // Given entries whose fields need every kind of escape, matched in titles, tags and transcripts
-            for (index, text) in EntryJSONTests.awkward.enumerated() {
+            // (the API refuses control characters other than tab and line breaks, so they are left out here)
+            for (index, awkward) in EntryJSONTests.awkward.enumerated() {
+                let text = String(
+                    String.UnicodeScalarView(
+                        awkward.unicodeScalars.filter { $0.properties.generalCategory != .control || $0 == "\t" }))
                 try await diary.add(
                     "Lake \(text) and the lake again, \"quoted\" / slashed.", at: "2026-03-1\(index % 8)T09:00:00Z",
                     title: index % 2 == 0 ? "Lake \(text)" : nil,
@@ -487,7 +491,8 @@ import Testing
             }
             // When the server migrates it
             #expect(
-                try await Migrator.migrate(driver) == [SearchIndex.migration.version, SearchIndex.prefixMigration.version])
+                try await Migrator.migrate(driver)
+                    == Migrator.all.map(\.version).filter { $0 >= SearchIndex.migration.version })
             // Then the entry is in the index, and its day is its own time zone's
             let store = EntryStore(driver: driver)
             for words in ["fire", "old times", "archive"] {

@@ -27,7 +27,8 @@ import Testing
             let session = try await api.register(email, password: "the first passphrase")
             // Given a reset link mailed, then every session ended
             try await api.send(.post, "/v1/auth/password/forgot", json: ["email": email], expecting: .accepted)
-            let first = try TestServer.token(in: try await server.awaitMail(to: email, subject: "Set a new password"), page: "reset")
+            let first = try TestServer.token(
+                in: try await server.awaitMail(to: email, subject: "Set a new password"), page: "reset")
             try await api.send(.post, "/v1/auth/logout-all", token: session.accessToken, expecting: .noContent)
             // Then the link no longer sets a password
             let late = try await api.send(
@@ -78,7 +79,9 @@ import Testing
     @Test func aPlantedRefreshCookieDoesNotSignTheWebAppOut() async throws {
         try await TestServer.make(.sqlite).run { api in
             let web: HTTPFields = [.xMyDayWeb: "1", .contentType: "application/json"]
-            let credentials = ["email": "planted-\(UUID().uuidString.prefix(6))@example.com", "password": "correct horse battery"]
+            let credentials = [
+                "email": "planted-\(UUID().uuidString.prefix(6))@example.com", "password": "correct horse battery",
+            ]
             let registered = try await api.send(.post, "/v1/auth/web/register", json: credentials, headers: web)
             let real = String(try #require(registered.headers[.setCookie]).split(separator: ";")[0])
             // Given a second cookie of the same name planted before the real one (a longer path comes first)
@@ -108,7 +111,8 @@ import Testing
         try await TestServer.make(.sqlite).run { api in
             let padding = String(repeating: "x", count: 70_000)
             for (path, body) in [
-                ("/v1/auth/password/forgot", ["email": padding]), ("/v1/auth/password/reset", ["token": padding, "new_password": "x"]),
+                ("/v1/auth/password/forgot", ["email": padding]),
+                ("/v1/auth/password/reset", ["token": padding, "new_password": "x"]),
                 ("/v1/auth/email/verify", ["token": padding]),
             ] {
                 let reply = try await api.send(.post, path, json: body)

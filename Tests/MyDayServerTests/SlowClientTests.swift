@@ -46,7 +46,7 @@ import Testing
         try await server.run { api in
             // Given ten idle connections from one address
             let connections = try (0..<10).map { _ in try RawHTTP.open(port: api.port, from: "127.0.0.7") }
-            defer { connections.forEach { $0.close() } }
+            defer { for connection in connections { connection.close() } }
             // Then all but four are closed at once
             try await pollUntil("six connections refused", every: .milliseconds(50)) {
                 connections.filter { $0.isClosedByServer() }.count == 6
@@ -72,7 +72,7 @@ import Testing
                 expecting: .created)
             // Given one account sending four large bodies that stop half way
             var trickles: [RawHTTP] = []
-            defer { trickles.forEach { $0.close() } }
+            defer { for connection in trickles { connection.close() } }
             for _ in 0..<4 {
                 let connection = try RawHTTP.open(port: api.port)
                 try connection.send(

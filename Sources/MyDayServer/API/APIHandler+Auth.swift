@@ -104,7 +104,8 @@ extension APIHandler {
         let tokenHash = RefreshTokens.hash(body.token)
         // The password is judged against the address the link went to before it is hashed; the link is used up only
         // in the transaction that sets the password.
-        guard let pending = try await users.emailOfUnusedLink(tokenHash: tokenHash, purposes: [.passwordReset, .verification]) else {
+        guard let pending = try await users.emailOfUnusedLink(tokenHash: tokenHash, purposes: [.passwordReset, .verification])
+        else {
             throw APIError.linkExpired
         }
         let password = try Validation.newPassword(body.newPassword, field: "new_password", email: pending)

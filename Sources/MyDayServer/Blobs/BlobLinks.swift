@@ -27,6 +27,8 @@ struct BlobLinks: Sendable {
     /// How long a bucket's upload URL works: it cannot be taken back, so it is short. The bucket checks the time when an
     /// upload starts, not when it ends, and a client whose URL expired creates the entry again for a fresh one.
     static let bucketUploadLifetime: Duration = .seconds(900)
+    /// How long a bucket's audio link works: it cannot be taken back when the sessions end, so it is short too.
+    static let bucketDownloadLifetime: Duration = .seconds(900)
 
     /// The links of a server with this configuration and signing secret.
     init(configuration: ServerConfiguration, secret: [UInt8], bucket: S3Client?) {
@@ -58,9 +60,10 @@ struct BlobLinks: Sendable {
     /// presigned URL cannot be taken back, and lasts its (short) lifetime.
     func audioDownload(key: String, filename: String, contentType: String, accountVersion: Int, now: Date = Date()) -> Link {
         let expires = Self.whole(now.addingTimeInterval(downloadLifetime.seconds))
+        let bucketLifetime = min(downloadLifetime, Self.bucketDownloadLifetime)
         return bucketDownload(
-            key: key, contentType: contentType, disposition: "inline; filename=\"\(filename)\"", lifetime: downloadLifetime,
-            now: expires.addingTimeInterval(-downloadLifetime.seconds))
+            key: key, contentType: contentType, disposition: "inline; filename=\"\(filename)\"", lifetime: bucketLifetime,
+            now: now)
             ?? Link(url: serverURL("GET", key: key, expires: expires, version: accountVersion), expires: expires)
     }
 

@@ -22,8 +22,8 @@ enum StorageUsage {
     /// The UTF-8 bytes of an entry's text (`row` is `NEW.` in a trigger).
     private static func textBytes(_ row: String = "") -> String {
         """
-        octet_length(COALESCE(\(row)title, '')) + octet_length(\(row)tags) + octet_length(COALESCE(\(row)transcript_raw, ''))
-            + octet_length(COALESCE(\(row)transcript_clean, ''))
+        octet_length(COALESCE(\(row)title, '')) + CASE WHEN \(row)tags = '[]' THEN 0 ELSE octet_length(\(row)tags) END
+            + octet_length(COALESCE(\(row)transcript_raw, '')) + octet_length(COALESCE(\(row)transcript_clean, ''))
         """
     }
 

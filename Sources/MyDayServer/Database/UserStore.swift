@@ -374,9 +374,11 @@ struct UserStore: Sendable {
     func removePassword(userID: UUID) async throws -> RemovePasswordResult {
         try await driver.write { db in
             let user = userID.lowercased
-            guard try await db.raw(
-                "SELECT id FROM users WHERE id = \(bind: user) AND password_hash IS NOT NULL"
-            ).first() != nil else { return .noPassword }
+            guard
+                try await db.raw(
+                    "SELECT id FROM users WHERE id = \(bind: user) AND password_hash IS NOT NULL"
+                ).first() != nil
+            else { return .noPassword }
             guard try await Self.providerIdentityCount(userID: userID, in: db) > 0 else { return .lastWayToSignIn }
             try await db.raw("UPDATE users SET password_hash = NULL WHERE id = \(bind: user)").run()
             try await db.raw("DELETE FROM identities WHERE user_id = \(bind: user) AND provider = 'email'").run()

@@ -86,6 +86,42 @@ import Testing
         #expect(profile.export == .idle)
     }
 
+    @Test func theWaysToSignInAreListedAndOneIsRemovedButNeverTheLast() async throws {
+        // Given an account that signs in with its password and Google
+        let remaining = LockedMethods([
+            SignInMethod(kind: .password, email: "me@example.com"),
+            SignInMethod(kind: .provider(.google), email: "me@gmail.com"),
+        ])
+        var client = FakeMyDayClient()
+        client.onSignInMethods = { remaining.value }
+        client.onRemoveSignInMethod = { kind in remaining.remove(kind) }
+        let profile = ProfileViewModel(core: harness.core(client), timeZone: Given.paris)
+        await profile.loadSignInMethods()
+        #expect(profile.signInMethods.map(\.label) == ["Email and password (me@example.com)", "Google (me@gmail.com)"])
+        #expect(profile.canRemoveSignInMethod)
+        // When the password is removed, then Google is left, and cannot be removed
+        await profile.removeSignInMethod(profile.signInMethods[0])
+        #expect(profile.signInMethods.map(\.kind) == [.provider(.google)])
+        #expect(profile.signInNotice == "Email and password (me@example.com) no longer signs in to this account.")
+        #expect(!profile.canRemoveSignInMethod)
+    }
+
+    @Test func removingAWayToSignInAfterAWhileAsksForAFreshSignIn() async throws {
+        var client = FakeMyDayClient()
+        client.onSignInMethods = {
+            [SignInMethod(kind: .password, email: "me@example.com"), SignInMethod(kind: .provider(.apple), email: nil)]
+        }
+        client.onRemoveSignInMethod = { _ in
+            throw MyDayClientError.server(
+                status: 403, code: "reauthentication_needed", message: "Sign in again first.", retryAfter: nil)
+        }
+        let profile = ProfileViewModel(core: harness.core(client), timeZone: Given.paris)
+        await profile.loadSignInMethods()
+        await profile.removeSignInMethod(profile.signInMethods[1])
+        #expect(profile.errorMessage?.contains("recent sign-in") == true)
+        #expect(profile.signInMethods.count == 2)
+    }
+
     @Test func aRangeThatEndsBeforeItStartsIsRefusedWithoutARequest() async throws {
         let profile = ProfileViewModel(core: harness.core(), timeZone: Given.paris)
         profile.exportFrom = Given.now
@@ -121,4 +157,16 @@ import Testing
         #expect(profile.isSignedOut)
         #expect(try harness.store.entries().isEmpty)
     }
+}
+
+/// The sign-in methods a fake server keeps, changed by the test's calls.
+private final class LockedMethods: @unchecked Sendable {
+    private let lock = NSLock()
+    private var methods: [SignInMethod]
+
+    init(_ methods: [SignInMethod]) { self.methods = methods }
+
+    var value: [SignInMethod] { lock.withLock { methods } }
+
+    func remove(_ kind: SignInMethod.Kind) { lock.withLock { methods.removeAll { $0.kind == kind } } }
 }
