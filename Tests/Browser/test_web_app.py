@@ -439,6 +439,21 @@ def in_page(driver, script):
           .then(done, (e) => done('failed: ' + e));""" % script)
 
 
+def test_the_diary_kept_in_the_browser_goes_when_the_session_ends_elsewhere(server, browser):
+    driver = browser
+    register(driver, server)
+    # Given an entry synced into this browser
+    type_entry(driver, "A private thought about the harbour.")
+    wait(driver, lambda d: in_page(d, "await sync.sync(); return (await db.all('entries')).length") == 1,
+         message="the entry never reached this browser's copy")
+    # When every session of the account ends from elsewhere (signed out everywhere), and the page opens again
+    assert in_page(driver, "await api.call('POST', '/v1/auth/logout-all'); return 'ended'") == "ended"
+    driver.get(server.url + "/")
+    wait(driver, lambda d: d.find_elements(By.CSS_SELECTOR, "[data-form=signin]"), message="still signed in")
+    # Then nothing of the diary is left in the browser
+    assert in_page(driver, "return (await db.all('entries')).length") == 0
+
+
 def rows(driver):
     """The Library's rows: [[status, words, pill], …]."""
     return driver.execute_script(

@@ -96,6 +96,21 @@ import Testing
         #expect(!(try store.entries().first?.transcriptRaw ?? "").isEmpty)
     }
 
+    @Test func theWaysToSignInAreListedAndTheLastIsKept() async throws {
+        let server = try await ServerProcess(dataDirectory: Given.folder())
+        defer { server.kill(signal: SIGTERM) }
+        let client = CommandLineClient(home: Given.folder(), server: server.url)
+        // Given an account that signs in with its password only
+        #expect(try await client.run(["register", "--email", "ways@example.com"]).status == 0)
+        // Then the list names it, and removing it is refused with the reason
+        let ways = try await client.run(["sign-ins"])
+        #expect(ways.status == 0 && ways.text == "password\tEmail and password (ways@example.com)\n", "\(ways.text)")
+        let removal = try await client.run(["sign-ins", "remove", "password"])
+        #expect(removal.status != 0 && removal.errorText.contains("only way to sign in"), "\(removal.errorText)")
+        let unknown = try await client.run(["sign-ins", "remove", "myspace"])
+        #expect(unknown.status != 0 && unknown.errorText.contains("password, apple or google"))
+    }
+
     @Test func searchFindsMarksFiltersAndFallsBackToTheDevice() async throws {
         let data = Given.folder()
         let server = try await ServerProcess(dataDirectory: data)
