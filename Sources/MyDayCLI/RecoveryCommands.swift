@@ -62,7 +62,7 @@ struct Email: AsyncParsableCommand {
             do {
                 let email = try await workspace.core.client.verifyEmail(token: MailedLink.token(in: token, page: "verify"))
                 Output().line("\(email) is confirmed.")
-            } catch MyDayClientError.server(403, "confirmation_needs_sign_in", _, _), MyDayClientError.notSignedIn {
+            } catch MyDayClientError.server(403, "confirmation_needs_sign_in", _, _) {
                 throw CLIError(
                     "Only the account's maker confirms its address: run `myday login` first. If you did not make the account, "
                         + "`myday password reset <link>` sets a password with this link and makes the account yours.")

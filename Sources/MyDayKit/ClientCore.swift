@@ -1,4 +1,5 @@
 import Foundation
+import MyDayModels
 
 /// MyDayKit wired together for one device: the store, the recording library, the API client, the
 /// upload queue and the sync engine. Apps and the CLI build one and hand its parts to their screens.
@@ -68,15 +69,7 @@ public final class ClientCore: Sendable {
         _ recording: FinishedRecording, with transcriber: any DeviceTranscriber, locale: Locale, limit: Duration
     ) async {
         let file = library.url(of: recording.audioPath)
-        let transcript = try? await withThrowingTaskGroup(of: DeviceTranscript?.self) { group in
-            group.addTask { try await transcriber.transcribe(file, locale: locale) }
-            group.addTask {
-                try await Task.sleep(for: limit)
-                return nil
-            }
-            defer { group.cancelAll() }
-            return try await group.next() ?? nil
-        }
+        let transcript = try? await withTimeLimit(limit) { try await transcriber.transcribe(file, locale: locale) }
         try? store.attachDeviceTranscript(transcript, to: recording.id)
         await uploads.wake()
     }

@@ -5,6 +5,7 @@ accessibility rules and a screenshot of every screen, light and dark, at phone s
 
 Every wait is on a condition with a deadline (harness.DEADLINE), never a fixed sleep, and nothing here
 asserts on wall-clock time or a rate: the waveform's frame rate is measured by `bench/web`."""
+import contextlib
 import io
 import json
 import os
@@ -765,14 +766,24 @@ def mailed_link(server, subject, page):
     return re.search(rf"http://\S+/#/{page}/[A-Za-z0-9_-]+", mail).group(0)
 
 
-def test_confirm_the_address_export_delete_and_forgot_password(browser):
-    driver = browser
+@contextlib.contextmanager
+def mailing_server():
+    """A server of its own that mails (into its outbox), with its public URL on a port chosen here."""
     with socket.socket() as probe:
         probe.bind(("127.0.0.1", 0))
         port = probe.getsockname()[1]
     data = tempfile.mkdtemp(prefix="myday-web-")
     server = Server(data, port=str(port), **WITHOUT_WHISPER, MYDAY_PUBLIC_URL=f"http://127.0.0.1:{port}")
     try:
+        yield server
+    finally:
+        server.stop()
+        shutil.rmtree(data, ignore_errors=True)
+
+
+def test_confirm_the_address_export_delete_and_forgot_password(browser):
+    driver = browser
+    with mailing_server() as server:
         # A new account is asked to confirm its address, and the mailed link does it
         email = register(driver, server)
         driver.find_element(By.CSS_SELECTOR, "[aria-label=Profile]").click()
@@ -821,9 +832,6 @@ def test_confirm_the_address_export_delete_and_forgot_password(browser):
                                          data=json.dumps({"email": email, "password": new_password}).encode())
         with urllib.request.urlopen(request, timeout=DEADLINE) as answer:
             assert answer.status == 200
-    finally:
-        server.stop()
-        shutil.rmtree(data, ignore_errors=True)
 
 
 def post_json(server, path, body):
@@ -839,12 +847,7 @@ def post_json(server, path, body):
 
 def test_the_owner_of_an_address_someone_else_registered_takes_the_account_with_the_mailed_link(browser):
     driver = browser
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        port = probe.getsockname()[1]
-    data = tempfile.mkdtemp(prefix="myday-web-")
-    server = Server(data, port=str(port), **WITHOUT_WHISPER, MYDAY_PUBLIC_URL=f"http://127.0.0.1:{port}")
-    try:
+    with mailing_server() as server:
         # A stranger registers the owner's address; the confirmation mail reaches the owner, signed out here
         email = f"owner-{os.urandom(4).hex()}@example.com"
         status, _ = post_json(server, "/v1/auth/email/register", {"email": email, "password": "the stranger's passphrase"})
@@ -869,9 +872,6 @@ def test_the_owner_of_an_address_someone_else_registered_takes_the_account_with_
         assert driver.find_elements(By.CSS_SELECTOR, "[data-slot=sign-ins] li button") == []
         wait(driver, lambda d: not d.find_element(By.CSS_SELECTOR, "[data-slot=unverified]").is_displayed())
         look(driver, "profile-ways-to-sign-in")
-    finally:
-        server.stop()
-        shutil.rmtree(data, ignore_errors=True)
 
 
 def make_entries(driver, specs):

@@ -9,19 +9,9 @@ import Testing
 /// the public URL only, single use, expiring; the same answer whoever asks; a reset that gives an address's owner the
 /// account back and ends every other session.
 @Suite struct AccountRecoveryTests {
-    private func mailingServer(_ database: TestDatabase, _ adjust: @escaping (inout ServerConfiguration) -> Void = { _ in })
-        async throws -> TestServer
-    {
-        try await TestServer.make(database) {
-            $0.workers = 1
-            $0.publicURL = TestServer.publicURL
-            adjust(&$0)
-        }
-    }
-
     @Test(arguments: TestDatabase.available)
     func registrationMailsALinkThatConfirmsTheAddressOnce(_ database: TestDatabase) async throws {
-        let server = try await mailingServer(database)
+        let server = try await TestServer.mailing(database)
         try await server.run { api in
             // Given a new account: signed in at once, its address not yet confirmed
             let session = try await api.register("new@example.com")
@@ -44,7 +34,7 @@ import Testing
     }
 
     @Test func sendingTheLinkAgainIsLimitedAndOnlyTheNewestWorks() async throws {
-        let server = try await mailingServer(.sqlite)
+        let server = try await TestServer.mailing(.sqlite)
         try await server.run { api in
             let session = try await api.register("again@example.com")
             let first = try await server.awaitMail(to: "again@example.com", subject: "Confirm your email address")
@@ -90,7 +80,7 @@ import Testing
 
     @Test(arguments: TestDatabase.available)
     func forgotPasswordAnswersAlikeAndItsLinkGivesTheAddressOwnerTheAccountBack(_ database: TestDatabase) async throws {
-        let server = try await mailingServer(database)
+        let server = try await TestServer.mailing(database)
         try await server.run { api in
             // Given someone who registered the owner's address first, with a password of their own, signed in
             let squatter = try await api.register("owner@example.com", password: "the squatter's password")
@@ -128,7 +118,7 @@ import Testing
     }
 
     @Test func anExpiredResetLinkChangesNothing() async throws {
-        let server = try await mailingServer(.sqlite)
+        let server = try await TestServer.mailing(.sqlite)
         try await server.run { api in
             _ = try await api.register("late@example.com", password: "the first passphrase")
             try await api.send(.post, "/v1/auth/password/forgot", json: ["email": "late@example.com"], expecting: .accepted)
@@ -153,7 +143,7 @@ import Testing
     @Test func whilePasswordSignInIsThrottledGoogleSignInAndThePasswordResetStillWork() async throws {
         let provider = IdentityProviderStandIn()
         try await provider.serve { configure in
-            let server = try await mailingServer(.sqlite) {
+            let server = try await TestServer.mailing(.sqlite) {
                 configure(&$0)
                 $0.rateLimits.loginPerAccount = RateLimit(perMinute: 2)
                 $0.rateLimits.authPerAddress = RateLimit(perMinute: 1000)

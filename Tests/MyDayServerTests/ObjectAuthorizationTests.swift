@@ -1,6 +1,7 @@
 import Foundation
 import HTTPTypes
 import MyDayAPI
+import MyDayTestSupport
 import Testing
 import Yams
 
@@ -33,6 +34,13 @@ import Yams
         /// A JSON body that satisfies the operation's schema, if it takes one.
         let body: Data?
         var description: String { "\(method) \(path) (\(id))" }
+    }
+
+    @Test func theServersPublicOperationsAreTheDocuments() throws {
+        let documented = try PublicOperations.inDocument()
+        #expect(documented.isSuperset(of: PublicOperations.outsideTheAPIClient))
+        #expect(BearerAuthMiddleware.publicOperations == documented.subtracting(PublicOperations.outsideTheAPIClient))
+        #expect(BearerAuthMiddleware.optionallyAuthenticatedOperations.isSubset(of: documented))
     }
 
     /// Every operation of the document, with a valid example body built from its schema.

@@ -9,19 +9,9 @@ import Testing
 /// a planted cookie does not sign the web app out, mail to one address is capped per day, oversized bodies to the
 /// mailed-link operations are 413.
 @Suite struct SessionEndingTests {
-    private func mailingServer(_ database: TestDatabase, _ adjust: @escaping (inout ServerConfiguration) -> Void = { _ in })
-        async throws -> TestServer
-    {
-        try await TestServer.make(database) {
-            $0.workers = 1
-            $0.publicURL = TestServer.publicURL
-            adjust(&$0)
-        }
-    }
-
     @Test(arguments: TestDatabase.available)
     func aPendingResetLinkDiesWithSignOutEverywhereAndANewPassword(_ database: TestDatabase) async throws {
-        let server = try await mailingServer(database) { $0.rateLimits.accountMailsPerAddress = RateLimit(perMinute: 100) }
+        let server = try await TestServer.mailing(database) { $0.rateLimits.accountMailsPerAddress = RateLimit(perMinute: 100) }
         try await server.run { api in
             let email = "reset-\(UUID().uuidString.prefix(6).lowercased())@example.com"
             let session = try await api.register(email, password: "the first passphrase")
@@ -94,7 +84,7 @@ import Testing
     }
 
     @Test func mailToOneAddressIsCappedPerDay() async throws {
-        let server = try await mailingServer(.sqlite) { $0.rateLimits.accountMailsPerAddress = RateLimit(perMinute: 1_000) }
+        let server = try await TestServer.mailing(.sqlite) { $0.rateLimits.accountMailsPerAddress = RateLimit(perMinute: 1_000) }
         try await server.run { api in
             let email = "capped@example.com"
             _ = try await api.register(email)

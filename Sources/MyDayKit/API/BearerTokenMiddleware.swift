@@ -4,10 +4,14 @@ import OpenAPIRuntime
 
 /// Adds the access token to every operation that needs one, and retries once with a fresh token after a 401.
 struct BearerTokenMiddleware: ClientMiddleware {
-    /// Operations that work without a session.
+    /// Operations that work without a session (`security: []` in openapi.yaml), sent without a token.
     static let publicOperations: Set<String> = [
         "registerWithEmail", "loginWithEmail", "signInWithApple", "signInWithGoogle", "refreshSession", "logout",
+        "forgotPassword", "resetPassword", "getConfig", "verifyEmail",
     ]
+    /// Public operations that also tell the server who is asking, when someone is signed in here: a confirmation link
+    /// opened by the account's maker (ADR 0029).
+    static let optionallyAuthenticatedOperations: Set<String> = ["verifyEmail"]
 
     let session: SessionManager
 
@@ -15,6 +19,10 @@ struct BearerTokenMiddleware: ClientMiddleware {
         _ request: HTTPRequest, body: HTTPBody?, baseURL: URL, operationID: String,
         next: @Sendable (HTTPRequest, HTTPBody?, URL) async throws -> (HTTPResponse, HTTPBody?)
     ) async throws -> (HTTPResponse, HTTPBody?) {
+        if Self.optionallyAuthenticatedOperations.contains(operationID) {
+            guard let token = try? await session.accessToken() else { return try await next(request, body, baseURL) }
+            return try await next(request.authorized(with: token), body, baseURL)
+        }
         guard !Self.publicOperations.contains(operationID) else { return try await next(request, body, baseURL) }
         let token = try await session.accessToken()
         let answer = try await next(request.authorized(with: token), body, baseURL)

@@ -1,5 +1,6 @@
 import Foundation
 import Hummingbird
+import MyDayModels
 import NIOCore
 
 /// Reads API request bodies (JSON) only as far as the sender has earned: 64 KiB without a genuine access token

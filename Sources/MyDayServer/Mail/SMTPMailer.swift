@@ -1,4 +1,5 @@
 import Foundation
+import MyDayModels
 import NIOCore
 import NIOPosix
 import NIOSSL
@@ -20,14 +21,10 @@ struct SMTPMailer: Mailer {
     var timeout: Duration = .seconds(60)
 
     func send(_ message: MailMessage) async throws {
-        try await withThrowingTaskGroup(of: Void.self) { group in
-            group.addTask { try await converse(message) }
-            group.addTask {
-                try await Task.sleep(for: timeout)
-                throw Failure(description: "the SMTP server did not finish within \(timeout)")
-            }
-            defer { group.cancelAll() }
-            try await group.next()
+        do {
+            try await withTimeLimit(timeout) { try await converse(message) }
+        } catch is TimeLimitExceeded {
+            throw Failure(description: "the SMTP server did not finish within \(timeout)")
         }
     }
 

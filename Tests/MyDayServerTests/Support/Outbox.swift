@@ -9,6 +9,17 @@ extension TestServer {
     /// The public URL the mailing tests configure: links in mail must start with it, whatever `Host` a request named.
     static let publicURL = "https://diary.example"
 
+    /// A server that mails (a public URL, and a worker that runs the mail jobs), into its outbox.
+    static func mailing(_ database: TestDatabase, _ adjust: @escaping (inout ServerConfiguration) -> Void = { _ in })
+        async throws -> TestServer
+    {
+        try await make(database) {
+            $0.workers = 1
+            $0.publicURL = publicURL
+            adjust(&$0)
+        }
+    }
+
     /// Every mail in the outbox, oldest first.
     func mails() -> [String] {
         let folder = configuration.outboxDirectory

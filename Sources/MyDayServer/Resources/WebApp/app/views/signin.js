@@ -151,7 +151,9 @@ export function verifyView({ token, onDone, onSignIn }) {
         proceed.hidden = false;
       }
     });
-  view.action("sign-in-to-confirm").addEventListener("click", onSignIn);
+  // Signed in as another account already, the maker signs out first (Profile) and opens the link again.
+  if (onSignIn) view.action("sign-in-to-confirm").addEventListener("click", onSignIn);
+  else view.action("sign-in-to-confirm").hidden = true;
   view.action("claim").addEventListener("click", () => view.root.replaceWith(resetView({ token, onSignedIn: onDone })));
   proceed.addEventListener("click", onDone);
   return view.root;
