@@ -335,8 +335,8 @@ import Testing
             }
             let bobsList = try await api.send(.get, "/v1/entries", token: bob.accessToken)
             #expect((bobsList.json["entries"] as? [Any])?.isEmpty == true)
-            let bobsSearch = try await api.send(.get, "/v1/entries?q=walk", token: bob.accessToken)
-            #expect((bobsSearch.json["entries"] as? [Any])?.isEmpty == true)
+            let bobsSearch = try await api.send(.get, "/v1/search?q=walk", token: bob.accessToken)
+            #expect((bobsSearch.json["hits"] as? [Any])?.isEmpty == true)
 
             // And Alice's entry and audio are as they were
             let after = try await api.send(.get, "/v1/entries/\(id)", token: alice.accessToken)

@@ -92,12 +92,15 @@ import Testing
             try await api.send(
                 .patch, "/v1/entries/\(titled)", token: session.accessToken, json: ["title": "Rainy lunch"], expecting: .ok)
 
-            let rain = try await api.send(.get, "/v1/entries?q=RAIN", token: session.accessToken).json
-            #expect(Set((rain["entries"] as? [[String: Any]] ?? []).compactMap { $0["id"] as? String }) == [walk, titled])
-            let both = try await api.send(.get, "/v1/entries?q=harbour%20rain", token: session.accessToken).json
-            #expect((both["entries"] as? [[String: Any]])?.compactMap { $0["id"] as? String } == [walk])
-            let wildcard = try await api.send(.get, "/v1/entries?q=%25", token: session.accessToken).json
-            #expect((wildcard["entries"] as? [Any])?.isEmpty == true)
+            func found(_ query: String) async throws -> [String] {
+                let hits = try await api.send(.get, "/v1/search?q=\(query)", token: session.accessToken).json["hits"]
+                return (hits as? [[String: Any]] ?? []).compactMap { ($0["entry"] as? [String: Any])?["id"] as? String }
+            }
+            #expect(Set(try await found("RAIN")) == [walk, titled])
+            #expect(try await found("harbour%20rain") == [walk])
+            // The list is only the list: a search parameter there changes nothing
+            let listed = try await api.send(.get, "/v1/entries?q=harbour", token: session.accessToken).json["entries"]
+            #expect((listed as? [Any])?.count == 3)
         }
     }
 

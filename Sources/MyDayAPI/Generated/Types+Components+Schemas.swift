@@ -102,7 +102,7 @@ extension Components {
             ///
             /// - Remark: Generated from `#/components/schemas/ClientConfig/google_client_id`.
             package var googleClientId: Swift.String?
-            /// Whether `GET /v1/entries?q=` searches on the server.
+            /// Whether `GET /v1/search` searches on the server.
             ///
             /// - Remark: Generated from `#/components/schemas/ClientConfig/search`.
             package var search: Swift.Bool?
@@ -119,7 +119,7 @@ extension Components {
             ///   - signIn:
             ///   - appleClientId: The Services ID for Sign in with Apple on the web, when configured.
             ///   - googleClientId: The OAuth client id for Google Sign-In on the web, when configured.
-            ///   - search: Whether `GET /v1/entries?q=` searches on the server.
+            ///   - search: Whether `GET /v1/search` searches on the server.
             ///   - mailsLinks: Whether this server mails links (address verification, password reset, export links): it does only when
             package init(
                 signIn: Components.Schemas.ClientConfig.SignInPayload,

@@ -4311,13 +4311,12 @@ package enum Operations {
             }
         }
     }
-    /// Delta sync, or full-text search.
+    /// Delta sync.
     ///
-    /// Without `q`: every entry changed after `since` (created, edited, transcribed, deleted), in
-    /// the order of the changes. Pass `next_cursor` back as `since` until `has_more` is false; keep
-    /// the last `next_cursor` for the next sync. Deleted entries come as `deleted_ids`.
-    /// With `q`: the first page of `GET /v1/search?q=` as entries, best match first (`since` is
-    /// ignored, `deleted_ids` is empty); use `/v1/search` for snippets, filters and more pages.
+    /// Every entry changed after `since` (created, edited, transcribed, deleted), in the order of the
+    /// changes. Pass `next_cursor` back as `since` until `has_more` is false; keep the last
+    /// `next_cursor` for the next sync. Deleted entries come as `deleted_ids`. To find entries by
+    /// their words, use `GET /v1/search`.
     ///
     ///
     /// - Remark: HTTP `GET /v1/entries`.
@@ -4333,22 +4332,17 @@ package enum Operations {
                 package var since: Swift.String?
                 /// - Remark: Generated from `#/paths/v1/entries/GET/query/limit`.
                 package var limit: Swift.Int?
-                /// - Remark: Generated from `#/paths/v1/entries/GET/query/q`.
-                package var q: Swift.String?
                 /// Creates a new `Query`.
                 ///
                 /// - Parameters:
                 ///   - since: A `next_cursor` from an earlier answer. Absent means from the beginning.
                 ///   - limit:
-                ///   - q:
                 package init(
                     since: Swift.String? = nil,
-                    limit: Swift.Int? = nil,
-                    q: Swift.String? = nil
+                    limit: Swift.Int? = nil
                 ) {
                     self.since = since
                     self.limit = limit
-                    self.q = q
                 }
             }
             package var query: Operations.ListEntries.Input.Query

@@ -192,13 +192,12 @@ package protocol APIProtocol: Sendable {
     /// - Remark: HTTP `DELETE /v1/me/identities/{provider}`.
     /// - Remark: Generated from `#/paths//v1/me/identities/{provider}/delete(unlinkIdentity)`.
     func unlinkIdentity(_ input: Operations.UnlinkIdentity.Input) async throws -> Operations.UnlinkIdentity.Output
-    /// Delta sync, or full-text search.
+    /// Delta sync.
     ///
-    /// Without `q`: every entry changed after `since` (created, edited, transcribed, deleted), in
-    /// the order of the changes. Pass `next_cursor` back as `since` until `has_more` is false; keep
-    /// the last `next_cursor` for the next sync. Deleted entries come as `deleted_ids`.
-    /// With `q`: the first page of `GET /v1/search?q=` as entries, best match first (`since` is
-    /// ignored, `deleted_ids` is empty); use `/v1/search` for snippets, filters and more pages.
+    /// Every entry changed after `since` (created, edited, transcribed, deleted), in the order of the
+    /// changes. Pass `next_cursor` back as `since` until `has_more` is false; keep the last
+    /// `next_cursor` for the next sync. Deleted entries come as `deleted_ids`. To find entries by
+    /// their words, use `GET /v1/search`.
     ///
     ///
     /// - Remark: HTTP `GET /v1/entries`.
@@ -648,13 +647,12 @@ extension APIProtocol {
             headers: headers
         ))
     }
-    /// Delta sync, or full-text search.
+    /// Delta sync.
     ///
-    /// Without `q`: every entry changed after `since` (created, edited, transcribed, deleted), in
-    /// the order of the changes. Pass `next_cursor` back as `since` until `has_more` is false; keep
-    /// the last `next_cursor` for the next sync. Deleted entries come as `deleted_ids`.
-    /// With `q`: the first page of `GET /v1/search?q=` as entries, best match first (`since` is
-    /// ignored, `deleted_ids` is empty); use `/v1/search` for snippets, filters and more pages.
+    /// Every entry changed after `since` (created, edited, transcribed, deleted), in the order of the
+    /// changes. Pass `next_cursor` back as `since` until `has_more` is false; keep the last
+    /// `next_cursor` for the next sync. Deleted entries come as `deleted_ids`. To find entries by
+    /// their words, use `GET /v1/search`.
     ///
     ///
     /// - Remark: HTTP `GET /v1/entries`.

@@ -1,7 +1,6 @@
 import Foundation
 import MyDayAPI
 import MyDayModels
-import MyDaySearch
 import MyDaySpeech
 
 extension APIHandler {
@@ -38,20 +37,6 @@ extension APIHandler {
         let limit = input.query.limit ?? 100
         guard (1...500).contains(limit) else { throw APIError.badRequest("'limit' must be 1 to 500.") }
         let cursor = try Self.cursor(input.query.since)
-        if let q = input.query.q {
-            let query = SearchQuery(parsing: q)
-            guard (1...200).contains(q.count) else { throw APIError.badRequest("A search needs 1 to 200 characters.") }
-            // Symbols alone are no words: nothing matches them.
-            let found =
-                query.hasNoTerms
-                ? (entries: [], hasMore: false)
-                : try await entries.search(
-                    EntrySearch(query: query), userID: user.id, asOf: StoredTime.now(), offset: 0, limit: limit)
-            return .ok(
-                .init(
-                    body: .json(
-                        .init(entries: found.entries.map(Self.schema), deletedIds: [], nextCursor: "0", hasMore: false))))
-        }
         let page = try await entries.changes(userID: user.id, after: cursor, limit: limit)
         let nextCursor = page.entries.last?.changeSeq ?? cursor
         return .ok(

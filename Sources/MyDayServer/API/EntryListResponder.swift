@@ -16,8 +16,7 @@ struct EntryListResponder<Context: RequestContext>: RouterMiddleware {
         -> Response
     {
         let parameters = request.uri.queryParameters
-        guard request.method == .get, request.uri.path == "/v1/entries", parameters["q"] == nil,
-            Self.acceptsJSON(request.headers[.accept])
+        guard request.method == .get, request.uri.path == "/v1/entries", Self.acceptsJSON(request.headers[.accept])
         else { return try await next(request, context) }
         let (userID, account) = try await BearerAuthMiddleware.authenticateAccount(
             request.headers[.authorization], accessTokens: accessTokens, users: users)

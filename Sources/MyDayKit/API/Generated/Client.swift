@@ -3188,13 +3188,12 @@ package struct Client: APIProtocol {
             }
         )
     }
-    /// Delta sync, or full-text search.
+    /// Delta sync.
     ///
-    /// Without `q`: every entry changed after `since` (created, edited, transcribed, deleted), in
-    /// the order of the changes. Pass `next_cursor` back as `since` until `has_more` is false; keep
-    /// the last `next_cursor` for the next sync. Deleted entries come as `deleted_ids`.
-    /// With `q`: the first page of `GET /v1/search?q=` as entries, best match first (`since` is
-    /// ignored, `deleted_ids` is empty); use `/v1/search` for snippets, filters and more pages.
+    /// Every entry changed after `since` (created, edited, transcribed, deleted), in the order of the
+    /// changes. Pass `next_cursor` back as `since` until `has_more` is false; keep the last
+    /// `next_cursor` for the next sync. Deleted entries come as `deleted_ids`. To find entries by
+    /// their words, use `GET /v1/search`.
     ///
     ///
     /// - Remark: HTTP `GET /v1/entries`.
@@ -3226,13 +3225,6 @@ package struct Client: APIProtocol {
                     explode: true,
                     name: "limit",
                     value: input.query.limit
-                )
-                try converter.setQueryItemAsURI(
-                    in: &request,
-                    style: .form,
-                    explode: true,
-                    name: "q",
-                    value: input.query.q
                 )
                 converter.setAcceptHeader(
                     in: &request.headerFields,
