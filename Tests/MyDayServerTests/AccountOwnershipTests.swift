@@ -197,6 +197,42 @@ import Testing
     }
 
     @Test(arguments: TestDatabase.available)
+    func aProviderThatVouchesForTheAccountsOwnAddressLinksAndConfirmsIt(_ database: TestDatabase) async throws {
+        try await run(database) { api, _ in
+            // Given an account whose address nobody confirmed (no mail reached it)
+            let owner = try await api.register("own-google@gmail.com", password: "the owner's own passphrase")
+            // When its person links the Google account of that very address, then it is linked and the address confirmed
+            let token = try await googleToken(sub: "own-google", email: "own-google@gmail.com")
+            let link = try await api.send(.post, "/v1/me/identities/google", token: owner.accessToken, json: ["token": token])
+            #expect(link.status == .created, "\(link.text)")
+            let me = try await api.send(.get, "/v1/me", token: owner.accessToken)
+            #expect(me.json["email_verified"] as? Bool == true)
+        }
+    }
+
+    @Test(arguments: TestDatabase.available)
+    func aConfirmationLinkSetsNoPasswordOnceTheAddressIsConfirmed(_ database: TestDatabase) async throws {
+        try await run(database) { api, server in
+            // Given a confirmation link still unused in the mail when the owner confirms the address another way (a reset)
+            _ = try await api.register(Self.victim, password: "the owner's own passphrase")
+            let confirmation = try TestServer.token(
+                in: try await server.awaitMail(to: Self.victim, subject: "Confirm your email address"), page: "verify")
+            try await api.send(.post, "/v1/auth/password/forgot", json: ["email": Self.victim], expecting: .accepted)
+            let reset = try TestServer.token(
+                in: try await server.awaitMail(to: Self.victim, subject: "Set a new password"), page: "reset")
+            try await api.send(
+                .post, "/v1/auth/password/reset", json: ["token": reset, "new_password": "the owner's second passphrase"],
+                expecting: .ok)
+            // Then the confirmation link no longer sets a password (nor confirms: there is nothing left to confirm)
+            let late = try await api.send(
+                .post, "/v1/auth/password/reset", json: ["token": confirmation, "new_password": "someone else's passphrase"])
+            #expect(late.status == .unprocessableContent, "\(late.text)")
+            #expect(
+                try await api.send(.post, "/v1/auth/email/verify", json: ["token": confirmation]).status == .unprocessableContent)
+        }
+    }
+
+    @Test(arguments: TestDatabase.available)
     func thePasswordIsAWayInThatCanBeRemovedButNeverTheLast(_ database: TestDatabase) async throws {
         try await run(database) { api, server in
             // Given a confirmed account that signs in with its password only

@@ -115,6 +115,9 @@ import Testing
         // And what `openssl rand -hex 32` makes is accepted
         let hex = (0..<32).map { _ in String(format: "%02x", UInt8.random(in: 0...255)) }.joined()
         #expect(SigningSecret.weakness(of: hex) == nil)
+        // As is a 128-bit one of the older 32-character rule (`openssl rand -hex 16`), a server upgraded with it starts
+        let older = "9f86d081884c7d659a2feaa0c55ad015"
+        #expect(SigningSecret.weakness(of: older) == nil)
         let example = try String(
             contentsOf: RepositoryFiles.root.appendingPathComponent("deploy/myday.env.example"), encoding: .utf8)
         #expect(!example.split(separator: "\n").contains { $0.hasPrefix("MYDAY_SECRET=") })

@@ -136,6 +136,37 @@ import Testing
     }
 
     @Test(arguments: TestDatabase.available)
+    func whatARequestCheckedBeforeTheSessionsEndedChangesNothingAfter(_ database: TestDatabase) async throws {
+        try await withStores(database) { (driver, users, _, _) async throws in
+            // Given a person whose sign-in, password change and link were checked, and then every session ended
+            // (the address's owner took the account back, say) before they were written
+            let sessions = SessionStore(driver: driver)
+            let user = try await users.registerEmailUser(email: "race@example.com", passwordHash: "checked")
+            try await users.markAddressConfirmedForTest(user.id)
+            try await users.signOutEverywhere(userID: user.id)
+            let later = Date().addingTimeInterval(3600)
+            // Then no session starts from the sign-in checked before
+            #expect(
+                try await !sessions.startFamily(
+                    userID: user.id, tokenVersion: user.tokenVersion, tokenHash: "late", expiresAt: later))
+            #expect(try await sessions.rotate(presentedHash: "late", newHash: "later") == .invalid)
+            // And no identity is linked for the request made before
+            let link = try await users.link(
+                provider: "google", subject: "late-google", email: nil, to: user.id, tokenVersion: user.tokenVersion)
+            #expect(link == .sessionEnded)
+            // And a password change proved with a password that is no longer the account's changes nothing
+            try await driver.write { db in
+                try await db.raw("UPDATE users SET password_hash = \(bind: "the owner's") WHERE id = \(bind: user.id.lowercased)")
+                    .run()
+            }
+            let changed = try await users.changePassword(
+                userID: user.id, currentHash: "checked", newHash: "the stranger's", newRefreshTokenHash: "h", expiresAt: later)
+            #expect(changed == nil)
+            #expect(try await users.passwordHash(userID: user.id) == "the owner's")
+        }
+    }
+
+    @Test(arguments: TestDatabase.available)
     func refreshTokensRotateOnceAndReuseRevokesTheFamily(_ database: TestDatabase) async throws {
         try await withStores(database) { (driver, users, _, _) async throws in
             // Given a store without a retry grace window
@@ -214,6 +245,15 @@ import Testing
             }
             let entry = try await entries.create(textEntry("after"), userID: user.id).entry
             #expect(entry.changeSeq == 1)
+        }
+    }
+}
+
+extension UserStore {
+    /// Marks the address confirmed, as a mailed link would, for tests of the store alone.
+    fileprivate func markAddressConfirmedForTest(_ userID: UUID) async throws {
+        try await driver.write { db in
+            try await db.raw("UPDATE users SET email_verified_at = 1 WHERE id = \(bind: userID.lowercased)").run()
         }
     }
 }

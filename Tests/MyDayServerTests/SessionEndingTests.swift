@@ -84,16 +84,27 @@ import Testing
     }
 
     @Test func mailToOneAddressIsCappedPerDay() async throws {
-        let server = try await TestServer.mailing(.sqlite) { $0.rateLimits.accountMailsPerAddress = RateLimit(perMinute: 1_000) }
+        let server = try await TestServer.mailing(.sqlite) {
+            $0.rateLimits.accountMailsPerAddress = RateLimit(perMinute: 1_000)
+            $0.trustedProxyHops = 1
+        }
         try await server.run { api in
             let email = "capped@example.com"
             _ = try await api.register(email)
-            var statuses: [Int] = []
-            for _ in 0..<12 {
-                statuses.append(try await api.send(.post, "/v1/auth/password/forgot", json: ["email": email]).status.code)
+            func forgot(from client: String) async throws -> Int {
+                try await api.send(
+                    .post, "/v1/auth/password/forgot", json: ["email": email], headers: [.xForwardedFor: client]
+                ).status.code
             }
+            // Given ten resets asked for one address from one client address in a day, then the eleventh waits
+            var statuses: [Int] = []
+            for _ in 0..<11 { statuses.append(try await forgot(from: "203.0.113.5")) }
             #expect(statuses.prefix(10).allSatisfy { $0 == 202 }, "\(statuses)")
-            #expect(statuses.suffix(2) == [429, 429])
+            #expect(statuses.last == 429)
+            // But that stranger does not spend the owner's own resets of the day, up to the address's cap of 30
+            #expect(try await forgot(from: "198.51.100.7") == 202)
+            for client in 1...19 { _ = try await forgot(from: "198.51.100.\(100 + client)") }
+            #expect(try await forgot(from: "198.51.100.200") == 429)
         }
     }
 

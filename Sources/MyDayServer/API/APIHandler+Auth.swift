@@ -92,7 +92,7 @@ extension APIHandler {
         guard case .json(let body) = input.body else { throw APIError.badRequest("Send a JSON body.") }
         try await limits.authRequest(from: ClientAddress.current)
         let email = try Validation.email(body.email)
-        try await limits.accountMail(to: email)
+        try await limits.accountMail(to: email, askedFrom: ClientAddress.current)
         // Queued whether or not anyone has the address: the same work, the same answer. The job looks the account up.
         try await users.queuePasswordResetMail(email: email)
         return .accepted(.init())
@@ -159,10 +159,16 @@ extension APIHandler {
             if let user = try await users.user(provider: provider.rawValue, subject: identity.subject) {
                 return (try await startSession(for: user), false, identity)
             }
-            // Nobody ever confirmed the address: the provider vouches that this person owns it (ADR 0029).
-            if let user = try await users.claimUnconfirmedAccount(
-                email: email, provider: provider.rawValue, subject: identity.subject, identityEmail: identity.email)
-            {
+            // Nobody ever confirmed the address: the provider vouches that this person owns it (ADR 0029). (A sign-in on
+            // another device may link this identity meanwhile: then the claim rolls back and that account answers.)
+            let claimed: UserRecord?
+            do {
+                claimed = try await users.claimUnconfirmedAccount(
+                    email: email, provider: provider.rawValue, subject: identity.subject, identityEmail: identity.email)
+            } catch UserStore.RegistrationError.identityTaken {
+                claimed = try await users.user(provider: provider.rawValue, subject: identity.subject)
+            }
+            if let user = claimed {
                 logger.notice(
                     "security: the owner of an unconfirmed address claimed its account; every other way in ended",
                     metadata: ["user": "\(user.id.lowercased)", "provider": "\(provider.rawValue)"])
@@ -215,11 +221,14 @@ extension APIHandler {
         }
     }
 
+    /// A new session for `user` as a sign-in just saw them; 401 when their sessions ended meanwhile.
     func startSession(for user: UserRecord) async throws -> Components.Schemas.Session {
         let refreshToken = RefreshTokens.make()
-        try await sessions.startFamily(
-            userID: user.id, tokenHash: RefreshTokens.hash(refreshToken),
-            expiresAt: Date().addingTimeInterval(refreshTokenLifetime.seconds))
+        guard
+            try await sessions.startFamily(
+                userID: user.id, tokenVersion: user.tokenVersion, tokenHash: RefreshTokens.hash(refreshToken),
+                expiresAt: Date().addingTimeInterval(refreshTokenLifetime.seconds))
+        else { throw APIError.unauthorized }
         return try await session(for: user, refreshToken: refreshToken, signedInAt: Date())
     }
 

@@ -42,7 +42,7 @@ extension APIHandler {
         let refreshToken = RefreshTokens.make()
         guard
             let updated = try await users.changePassword(
-                userID: user.id, newHash: try await passwords.hash(newPassword),
+                userID: user.id, currentHash: hash, newHash: try await passwords.hash(newPassword),
                 newRefreshTokenHash: RefreshTokens.hash(refreshToken),
                 expiresAt: Date().addingTimeInterval(refreshTokenLifetime.seconds))
         else { throw APIError.unauthorized }
@@ -97,7 +97,7 @@ extension APIHandler {
         guard let account = try await users.user(id: user.id) else { throw APIError.unauthorized }
         guard !account.emailVerified else { throw APIError.conflict("This address is confirmed already.") }
         guard publicURL != nil else { throw APIError.mailUnavailable }
-        try await limits.accountMail(to: account.email)
+        try await limits.accountMail(to: account.email, askedFrom: ClientAddress.current)
         try await users.queueVerificationMail(userID: user.id)
         return .accepted(.init())
     }
@@ -117,8 +117,11 @@ extension APIHandler {
             provider, token: body.token, nonce: body.nonce,
             failure: .unprocessable(
                 "The \(provider.displayName) token could not be verified; sign in with \(provider.displayName) again."))
+        // A provider that vouches for the account's own address proves it, on a server that mails nothing too.
+        let vouchesForAddress = identity.verifiedEmail == user.email
         switch try await users.link(
-            provider: provider.rawValue, subject: identity.subject, email: identity.email, to: user.id)
+            provider: provider.rawValue, subject: identity.subject, email: identity.email, to: user.id,
+            tokenVersion: user.tokenVersion, confirmsAddress: vouchesForAddress)
         {
         case .linked(let linked):
             logger.info("identity linked", metadata: ["user": "\(user.id.lowercased)", "provider": "\(provider.rawValue)"])
@@ -133,6 +136,8 @@ extension APIHandler {
             throw APIError.conflict("Another \(provider.displayName) account is linked already.")
         case .addressUnconfirmed:
             throw APIError.addressUnconfirmed
+        case .sessionEnded:
+            throw APIError.unauthorized
         }
     }
 

@@ -28,7 +28,8 @@ enum SigningSecret {
     private static let placeholders = ["change", "example", "secret", "password", "replace", "xxxx", "random"]
 
     /// Why a secret is too weak to sign tokens with, or nil: at least 32 characters, no placeholder word, at least 10
-    /// distinct characters, and at least 128 bits by its characters' frequencies (64 hex digits give about 250).
+    /// distinct characters, at least 128 bits for its alphabet (hex digits 4 bits each, base64's 6, anything else 6.5)
+    /// and at least 100 by its characters' frequencies, which repetition lowers (random hex: about 3.5 bits each).
     static func weakness(of secret: String) -> String? {
         let characters = Array(secret.unicodeScalars)
         guard characters.count >= 32 else { return "shorter than 32 characters" }
@@ -38,11 +39,18 @@ enum SigningSecret {
         for character in characters { counts[character, default: 0] += 1 }
         guard counts.count >= 10 else { return "made of fewer than 10 different characters" }
         let length = Double(characters.count)
-        let bitsPerCharacter = counts.values.reduce(0.0) { bits, count in
-            let share = Double(count) / length
-            return bits - share * log2(share)
+        let frequencyBits =
+            length
+            * counts.values.reduce(0.0) { bits, count in
+                let share = Double(count) / length
+                return bits - share * log2(share)
+            }
+        let isHex = characters.allSatisfy { $0.properties.isASCIIHexDigit }
+        let isBase64 = characters.allSatisfy {
+            $0.isASCII && ($0.properties.isAlphabetic || $0.properties.numericType != nil || "+/-_=".unicodeScalars.contains($0))
         }
-        guard bitsPerCharacter * length >= 128 else { return "too predictable (under 128 bits)" }
+        let alphabetBits = length * (isHex ? 4 : isBase64 ? 6 : 6.5)
+        guard alphabetBits >= 128, frequencyBits >= 100 else { return "too predictable (under 128 bits)" }
         return nil
     }
 }

@@ -25,10 +25,20 @@ struct SessionStore: Sendable {
         }
     }
 
-    /// Starts a new family (a new sign-in) with its first token.
-    func startFamily(userID: UUID, tokenHash: String, expiresAt: Date) async throws {
+    /// Starts a new family (a new sign-in) with its first token, when the account's sessions are still of
+    /// `tokenVersion` (what the sign-in checked): a sign-in racing with a sign-out everywhere, a new password or the
+    /// address's owner claiming the account starts nothing. False then. Without a version, always.
+    @discardableResult
+    func startFamily(userID: UUID, tokenVersion: Int? = nil, tokenHash: String, expiresAt: Date) async throws -> Bool {
         try await driver.write { db in
+            if let tokenVersion {
+                let current = try await db.raw(
+                    "SELECT token_version FROM users WHERE id = \(bind: userID.lowercased) AND deleted_at IS NULL"
+                ).first()?.decode(column: "token_version", as: Int.self)
+                guard current == tokenVersion else { return false }
+            }
             _ = try await Self.insert(db, userID: userID, familyID: UUID().lowercased, tokenHash: tokenHash, expiresAt: expiresAt)
+            return true
         }
     }
 

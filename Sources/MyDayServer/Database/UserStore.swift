@@ -52,6 +52,8 @@ struct UserStore: Sendable {
         case providerAlreadyLinked
         /// The account's address is not confirmed: whoever made it may not own it, so it may not gain a way in.
         case addressUnconfirmed
+        /// The account's sessions ended since the request's token was made (a reset, a claim, sign-out everywhere).
+        case sessionEnded
     }
 
     /// What a verification link did.
@@ -216,10 +218,21 @@ struct UserStore: Sendable {
         }
     }
 
-    /// Adds an Apple or Google identity to a signed-in user, at most one per provider.
-    func link(provider: String, subject: String, email: String?, to userID: UUID) async throws -> LinkResult {
+    /// Adds an Apple or Google identity to a signed-in user, at most one per provider, while the sessions are still of
+    /// `tokenVersion` (the request's) and the address is confirmed, or `confirmsAddress` (the provider vouched for the
+    /// account's own address: then it is confirmed too).
+    func link(
+        provider: String, subject: String, email: String?, to userID: UUID, tokenVersion: Int, confirmsAddress: Bool = false
+    ) async throws -> LinkResult {
         let now = StoredTime.now()
         return try await driver.write { db in
+            let current = try await db.raw(
+                "SELECT token_version, email FROM users WHERE id = \(bind: userID.lowercased) AND deleted_at IS NULL"
+            ).first()
+            guard try current?.decode(column: "token_version", as: Int.self) == tokenVersion else { return .sessionEnded }
+            if confirmsAddress, let address = try current?.decode(column: "email", as: String.self) {
+                try await Self.markVerified(userID: userID, email: address, in: db)
+            }
             guard try await Self.isConfirmed(userID, in: db) else { return .addressUnconfirmed }
             if let owner = try await db.raw(
                 "SELECT user_id FROM identities WHERE provider = \(bind: provider) AND subject = \(bind: subject)"
@@ -270,12 +283,21 @@ struct UserStore: Sendable {
         }
     }
 
-    /// Sets a new password, ends every login and export link, and starts one new login for the device that asked.
-    func changePassword(userID: UUID, newHash: String, newRefreshTokenHash: String, expiresAt: Date) async throws
-        -> UserRecord?
+    /// Sets a new password, ends every login and export link, and starts one new login for the device that asked, when
+    /// the account's password is still `currentHash` (the one the request proved); nil otherwise.
+    func changePassword(userID: UUID, currentHash: String, newHash: String, newRefreshTokenHash: String, expiresAt: Date)
+        async throws -> UserRecord?
     {
         try await driver.write { db in
-            try await Self.setPassword(
+            guard
+                try await db.raw(
+                    """
+                    SELECT id FROM users WHERE id = \(bind: userID.lowercased) AND password_hash = \(bind: currentHash)
+                        AND deleted_at IS NULL
+                    """
+                ).first() != nil
+            else { return nil }
+            return try await Self.setPassword(
                 userID: userID, newHash: newHash, newRefreshTokenHash: newRefreshTokenHash,
                 expiresAt: expiresAt, in: db)
         }
@@ -290,10 +312,11 @@ struct UserStore: Sendable {
         -> UserRecord?
     {
         try await driver.write { db in
-            guard
-                let redeemed = try await EmailTokens.redeem(
-                    tokenHash: tokenHash, purposes: [.passwordReset, .verification], in: db)
-            else { return nil }
+            // A confirmation link sets a password only while the address is unconfirmed (then it proves the address
+            // as a reset link does); once confirmed, only a reset link, which every end of the sessions takes back.
+            var redeemed = try await EmailTokens.redeem(tokenHash: tokenHash, purposes: [.passwordReset], in: db)
+            if redeemed == nil { redeemed = try await Self.unconfirmedAccountsLink(tokenHash, in: db) }
+            guard let redeemed else { return nil }
             if try await !Self.isConfirmed(redeemed.userID, in: db) {
                 try await Self.removeProviderIdentities(userID: redeemed.userID, in: db)
             }
@@ -431,7 +454,30 @@ struct UserStore: Sendable {
             WHERE id = \(bind: userID.lowercased) AND email = \(bind: email)
             """
         ).run()
+        // Confirmation links still in the mail have nothing left to do (and no password may be set with them).
+        try await db.raw(
+            """
+            DELETE FROM email_tokens WHERE user_id = \(bind: userID.lowercased)
+                AND purpose = \(bind: EmailTokens.Purpose.verification.rawValue) AND used_at IS NULL
+            """
+        ).run()
         return try await liveUser(userID, in: db)
+    }
+
+    /// Redeems a confirmation link of an account whose address is not confirmed yet; nil for any other.
+    private static func unconfirmedAccountsLink(_ tokenHash: String, in db: any SQLDatabase) async throws
+        -> (userID: UUID, email: String)?
+    {
+        guard
+            try await db.raw(
+                """
+                SELECT t.user_id FROM email_tokens t JOIN users u ON u.id = t.user_id
+                WHERE t.token_hash = \(bind: tokenHash) AND t.purpose = \(bind: EmailTokens.Purpose.verification.rawValue)
+                    AND u.email_verified_at IS NULL
+                """
+            ).first() != nil
+        else { return nil }
+        return try await EmailTokens.redeem(tokenHash: tokenHash, purposes: [.verification], in: db)
     }
 
     private static func isConfirmed(_ userID: UUID, in db: any SQLDatabase) async throws -> Bool {

@@ -60,8 +60,10 @@ struct RateLimitGuard: Sendable {
 
     /// A verification link sent again, or a password reset asked for: counted per address mailed, whether or not an
     /// account has it, so the answer tells nothing.
-    func accountMail(to email: String) async throws {
+    func accountMail(to email: String, askedFrom client: String) async throws {
         try await consume("account-mail:\(email)", settings.accountMailsPerAddress)
+        try await consume(
+            "account-mail-day:\(email):\(Self.addressKey(client))", settings.accountMailsPerAddressAndClientPerDay)
         try await consume("account-mail-day:\(email)", settings.accountMailsPerAddressPerDay)
     }
 

@@ -24,8 +24,10 @@ public struct RateLimitPolicy: Sendable, Equatable {
     public var searchesPerUser = RateLimit(perMinute: 60)
     /// Mails to one address (verification links sent again, password resets): nobody's mailbox is flooded from here.
     public var accountMailsPerAddress = RateLimit(perMinute: 1)
-    /// And no more than this many a day to one address.
-    var accountMailsPerAddressPerDay = RateLimit.perDay(10)
+    /// And no more than this many a day to one address asked from one client address, and the second in all: a
+    /// stranger alone cannot spend the owner's resets of the day.
+    var accountMailsPerAddressAndClientPerDay = RateLimit.perDay(10)
+    var accountMailsPerAddressPerDay = RateLimit.perDay(30)
 
     public init() {}
 }

@@ -42,7 +42,11 @@ async function route() {
     } else if (page === "profile") {
       show(profileView({ onSignedOut: signedOut }));
     } else if (page === "verify" && id) {
-      show(verifyView({ token: id, onDone: () => (location.hash = "#/profile"), onSignIn: null }));
+      // Setting a password with the link may sign this browser in to another account: start afresh as that one.
+      show(verifyView({ token: id, onDone: () => {
+        history.replaceState(null, "", "/#/profile");
+        location.reload();
+      }, onSignIn: null }));
     } else if (page === "reset" && id) {
       // A reset link opened while signed in: the new password signs in again, as the link's account.
       show(resetView({ token: id, onSignedIn: () => location.reload() }));
