@@ -42,7 +42,9 @@ struct AccountMailHandler: JobHandler {
             return { _ in }
         }
         let purpose: EmailTokens.Purpose = mail == .verification ? .verification : .passwordReset
-        let token = try await users.issueEmailToken(userID: user.id, email: user.email, purpose: purpose)
+        guard let token = try await users.issueEmailToken(userID: user.id, email: user.email, purpose: purpose) else {
+            return { _ in }
+        }
         let message =
             switch mail {
             case .verification:
@@ -53,7 +55,8 @@ struct AccountMailHandler: JobHandler {
                         \(origin)/#/verify/\(token)
 
                         It works once, for 7 days. My Day mails this address your export links and, when you ask, a \
-                        way to set a new password. If you did not make a My Day account, ignore this mail.
+                        way to set a new password. If you did not make a My Day account, someone used your address: \
+                        open the link to make the account yours (it asks you for a password), or ignore this mail.
                         """)
             case .passwordReset:
                 MailMessage(

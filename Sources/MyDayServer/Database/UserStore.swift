@@ -367,11 +367,12 @@ struct UserStore: Sendable {
     func claimUnconfirmedAccount(
         email: String, provider: String, subject: String, identityEmail: String?
     ) async throws -> UserRecord? {
-        try await driver.write { db in
+        let lock: SQLQueryString = driver.engine == .postgres ? " FOR UPDATE" : ""
+        return try await driver.write { db in
             guard
                 let row = try await db.raw(
                     """
-                    SELECT id FROM users WHERE email = \(bind: email) AND deleted_at IS NULL AND email_verified_at IS NULL
+                    SELECT id FROM users WHERE email = \(bind: email) AND deleted_at IS NULL AND email_verified_at IS NULL\(lock)
                     """
                 ).first()
             else { return nil }
@@ -416,8 +417,19 @@ struct UserStore: Sendable {
     }
 
     /// Makes a single-use link's token for the user's address, replacing earlier ones of the same purpose.
-    func issueEmailToken(userID: UUID, email: String, purpose: EmailTokens.Purpose) async throws -> String {
-        try await driver.write { db in try await EmailTokens.issue(userID: userID, email: email, purpose: purpose, in: db) }
+    /// Nil for a confirmation link of an address confirmed meanwhile (its mail is not sent).
+    func issueEmailToken(userID: UUID, email: String, purpose: EmailTokens.Purpose) async throws -> String? {
+        try await driver.write { db in
+            if purpose == .verification {
+                // The account's row is locked on PostgreSQL, so an owner's claim waits for this link or it for the claim.
+                let lock: SQLQueryString = driver.engine == .postgres ? " FOR UPDATE" : ""
+                let row = try await db.raw(
+                    "SELECT email_verified_at FROM users WHERE id = \(bind: userID.lowercased)\(lock)"
+                ).first()
+                guard let row, try row.decode(column: "email_verified_at", as: Int?.self) == nil else { return nil }
+            }
+            return try await EmailTokens.issue(userID: userID, email: email, purpose: purpose, in: db)
+        }
     }
 
     /// Queues a verification mail for the user (sent again when asked).

@@ -20,11 +20,19 @@ extension TestServer {
         }
     }
 
-    /// Every mail in the outbox, oldest first.
+    /// Every mail in the outbox, oldest first (by when its file was written: names hold the second only).
     func mails() -> [String] {
         let folder = configuration.outboxDirectory
         let names = ((try? FileManager.default.contentsOfDirectory(atPath: folder.path)) ?? []).filter { $0.hasSuffix(".eml") }
-        return names.sorted().compactMap { try? String(contentsOf: folder.appendingPathComponent($0), encoding: .utf8) }
+        let written = names.map { name -> (name: String, at: Date) in
+            let url = folder.appendingPathComponent(name)
+            return (
+                name, (try? url.resourceValues(forKeys: [.contentModificationDateKey]).contentModificationDate) ?? .distantPast
+            )
+        }
+        return written.sorted { ($0.at, $0.name) < ($1.at, $1.name) }.compactMap {
+            try? String(contentsOf: folder.appendingPathComponent($0.name), encoding: .utf8)
+        }
     }
 
     /// The mails to `address` whose subject contains `subject`.
