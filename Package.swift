@@ -9,7 +9,6 @@ let package = Package(
     products: [
         .library(name: "MyDayModels", targets: ["MyDayModels"]),
         .library(name: "MyDaySearch", targets: ["MyDaySearch"]),
-        .library(name: "MyDayServer", targets: ["MyDayServer"]),
         .library(name: "MyDayKit", targets: ["MyDayKit"]),
         .executable(name: "myday-server", targets: ["MyDayServerMain"]),
         .executable(name: "myday", targets: ["MyDayCLI"]),
