@@ -12,13 +12,19 @@ import Testing
         ["id": id, "created_at": "2026-05-01T08:30:00Z", "tz": "UTC", "duration_s": 0, "kind": "text", "text": text]
     }
 
+    /// A new account with one typed entry, "A walk.", and that entry's id.
+    private func personWithAnEntry(_ api: APIClient) async throws -> (APIClient.Session, String) {
+        let session = try await api.register()
+        let id = UUID().uuidString.lowercased()
+        try await api.send(
+            .post, "/v1/entries", token: session.accessToken, json: textEntry("A walk.", id: id), expecting: .created)
+        return (session, id)
+    }
+
     @Test(arguments: TestDatabase.available)
     func lengthsAreCountedInScalarsNotInWhatIsDrawn(_ database: TestDatabase) async throws {
         try await TestServer.make(database).run { api in
-            let session = try await api.register()
-            let id = UUID().uuidString.lowercased()
-            try await api.send(
-                .post, "/v1/entries", token: session.accessToken, json: textEntry("A walk.", id: id), expecting: .created)
+            let (session, id) = try await personWithAnEntry(api)
             // Given a title that draws as one character but holds 201 scalars (a letter and 200 combining accents)
             let drawnAsOne = "e" + String(repeating: "\u{301}", count: 200)
             #expect(drawnAsOne.count == 1 && drawnAsOne.unicodeScalars.count == 201)
@@ -41,10 +47,7 @@ import Testing
     @Test(arguments: TestDatabase.available)
     func controlCharactersAreRefusedEverywhere(_ database: TestDatabase) async throws {
         try await TestServer.make(database).run { api in
-            let session = try await api.register()
-            let id = UUID().uuidString.lowercased()
-            try await api.send(
-                .post, "/v1/entries", token: session.accessToken, json: textEntry("A walk.", id: id), expecting: .created)
+            let (session, id) = try await personWithAnEntry(api)
             for bad in ["nul\u{0}inside", "escape\u{1B}[31m", "bell\u{7}", "next\u{85}line"] {
                 // An entry's text, title and tags
                 let created = try await api.send(.post, "/v1/entries", token: session.accessToken, json: textEntry(bad))
