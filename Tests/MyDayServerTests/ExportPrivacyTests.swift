@@ -127,6 +127,34 @@ import Testing
     }
 
     @Test(arguments: TestDatabase.available)
+    func anotherPersonsEntriesNeverEnterAnExport(_ database: TestDatabase) async throws {
+        let server = try await server(database)
+        try await server.run { api in
+            // Given two people who each wrote on the 1st of May, in the same time zone
+            let mine = try await api.register()
+            let theirs = try await api.register()
+            for (session, words) in [(mine, "My own walk by the lake."), (theirs, "Their secret plans for the harbour.")] {
+                try await api.send(
+                    .post, "/v1/entries", token: session.accessToken,
+                    json: [
+                        "id": UUID().uuidString.lowercased(), "created_at": "2026-05-01T08:30:00Z", "tz": "Europe/Paris",
+                        "kind": "text", "text": words,
+                    ],
+                    expecting: .created)
+            }
+            // When one of them exports that day
+            let export = try await readyExport(api, mine, Self.day.merging(["formats": ["markdown", "json"]]) { $1 })
+            let zip = try await api.send(.get, try #require(export["download_url"] as? String))
+            let files = try await ExportTests.openZip(zip.body)
+            // Then the archive holds their own words and nothing of the other person's, in any file
+            let texts = files.values.compactMap(\.text).joined(separator: "\n")
+            #expect(texts.contains("My own walk by the lake."))
+            #expect(!texts.contains("secret plans") && !texts.contains("harbour"), "\(files.keys.sorted())")
+            #expect(export["entries"] as? Int == 1)
+        }
+    }
+
+    @Test(arguments: TestDatabase.available)
     func deletingAnEntryEndsTheExportsThatHoldItAndPurgesItsJobs(_ database: TestDatabase) async throws {
         let server = try await server(database)
         try await server.run { api in
