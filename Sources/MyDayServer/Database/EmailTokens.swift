@@ -52,7 +52,7 @@ enum EmailTokens {
 
     /// Uses up the link behind `tokenHash`: answers whose it was and the address it went to, once, while it is unexpired
     /// and the account is open with that address still; nil otherwise.
-    static func redeem(tokenHash: String, purposes: Set<Purpose>, now: Date = Date(), in db: any SQLDatabase) async throws
+    static func redeem(tokenHash: String, purpose: Purpose, now: Date = Date(), in db: any SQLDatabase) async throws
         -> (userID: UUID, email: String)?
     {
         let now = StoredTime.milliseconds(now)
@@ -60,7 +60,7 @@ enum EmailTokens {
             let row = try await db.raw(
                 """
                 UPDATE email_tokens SET used_at = \(bind: now)
-                WHERE token_hash = \(bind: tokenHash) AND purpose IN (\(binds: purposes.map(\.rawValue))) AND used_at IS NULL
+                WHERE token_hash = \(bind: tokenHash) AND purpose = \(bind: purpose.rawValue) AND used_at IS NULL
                     AND expires_at > \(bind: now)
                     AND EXISTS (SELECT 1 FROM users WHERE users.id = email_tokens.user_id AND users.deleted_at IS NULL
                         AND users.email = email_tokens.email)

@@ -314,7 +314,7 @@ struct UserStore: Sendable {
         try await driver.write { db in
             // A confirmation link sets a password only while the address is unconfirmed (then it proves the address
             // as a reset link does); once confirmed, only a reset link, which every end of the sessions takes back.
-            var redeemed = try await EmailTokens.redeem(tokenHash: tokenHash, purposes: [.passwordReset], in: db)
+            var redeemed = try await EmailTokens.redeem(tokenHash: tokenHash, purpose: .passwordReset, in: db)
             if redeemed == nil { redeemed = try await Self.unconfirmedAccountsLink(tokenHash, in: db) }
             guard let redeemed else { return nil }
             if try await !Self.isConfirmed(redeemed.userID, in: db) {
@@ -354,7 +354,7 @@ struct UserStore: Sendable {
                 return .creatorUnproven
             }
             guard
-                let redeemed = try await EmailTokens.redeem(tokenHash: tokenHash, purposes: [.verification], in: db),
+                let redeemed = try await EmailTokens.redeem(tokenHash: tokenHash, purpose: .verification, in: db),
                 let user = try await Self.markVerified(userID: redeemed.userID, email: redeemed.email, in: db)
             else { return .invalid }
             return .verified(user)
@@ -378,10 +378,7 @@ struct UserStore: Sendable {
             else { return nil }
             let userID = try row.decodeUUID(column: "id")
             try await Self.removeProviderIdentities(userID: userID, in: db)
-            try await db.raw(
-                "DELETE FROM identities WHERE user_id = \(bind: userID.lowercased) AND provider = 'email'"
-            ).run()
-            try await db.raw("UPDATE users SET password_hash = NULL WHERE id = \(bind: userID.lowercased)").run()
+            try await Self.dropPassword(userID: userID, in: db)
             try await Self.revokeEverything(userID: userID, because: "the address's owner signed in", in: db)
             try await db.raw(
                 "DELETE FROM email_tokens WHERE user_id = \(bind: userID.lowercased)"
@@ -404,8 +401,7 @@ struct UserStore: Sendable {
                 ).first() != nil
             else { return .noPassword }
             guard try await Self.providerIdentityCount(userID: userID, in: db) > 0 else { return .lastWayToSignIn }
-            try await db.raw("UPDATE users SET password_hash = NULL WHERE id = \(bind: user)").run()
-            try await db.raw("DELETE FROM identities WHERE user_id = \(bind: user) AND provider = 'email'").run()
+            try await Self.dropPassword(userID: userID, in: db)
             try await db.raw(
                 """
                 DELETE FROM email_tokens WHERE user_id = \(bind: user)
@@ -489,7 +485,7 @@ struct UserStore: Sendable {
                 """
             ).first() != nil
         else { return nil }
-        return try await EmailTokens.redeem(tokenHash: tokenHash, purposes: [.verification], in: db)
+        return try await EmailTokens.redeem(tokenHash: tokenHash, purpose: .verification, in: db)
     }
 
     private static func isConfirmed(_ userID: UUID, in db: any SQLDatabase) async throws -> Bool {
@@ -502,6 +498,12 @@ struct UserStore: Sendable {
         try await db.raw(
             "SELECT COUNT(*) AS n FROM identities WHERE user_id = \(bind: userID.lowercased) AND provider <> 'email'"
         ).first()!.decode(column: "n", as: Int.self)
+    }
+
+    /// The account no longer signs in with email and password: its hash and its `email` identity go.
+    private static func dropPassword(userID: UUID, in db: any SQLDatabase) async throws {
+        try await db.raw("UPDATE users SET password_hash = NULL WHERE id = \(bind: userID.lowercased)").run()
+        try await db.raw("DELETE FROM identities WHERE user_id = \(bind: userID.lowercased) AND provider = 'email'").run()
     }
 
     /// Removes every Apple and Google identity of the account, queueing the revocation of the tokens kept for them.
