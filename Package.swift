@@ -39,6 +39,7 @@ let package = Package(
         .package(url: "https://github.com/vapor/postgres-nio", from: "1.33.2"),
         .package(url: "https://github.com/vapor/sql-kit", from: "3.36.0"),
         .package(url: "https://github.com/vapor/sqlite-kit", from: "4.5.2"),
+        .package(url: "https://github.com/vapor/sqlite-nio", from: "1.13.2"),
         .package(url: "https://github.com/weichsel/ZIPFoundation", from: "0.9.20"),
     ],
     targets: [
@@ -89,10 +90,14 @@ let package = Package(
         .target(
             name: "MyDayServer",
             dependencies: [
+                "ChildProcesses",
                 "MyDayModels",
                 "MyDaySearch",
                 "MyDaySpeech",
                 "ObjectStorage",
+                .product(name: "HTTPTypes", package: "swift-http-types"),
+                .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
                 .product(name: "ZIPFoundation", package: "ZIPFoundation"),
                 .product(name: "NIOSSL", package: "swift-nio-ssl"),
                 .product(name: "NIOHTTPTypes", package: "swift-nio-extras"),
@@ -115,6 +120,7 @@ let package = Package(
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                 .product(name: "SQLKit", package: "sql-kit"),
                 .product(name: "SQLiteKit", package: "sqlite-kit"),
+                .product(name: "SQLiteNIO", package: "sqlite-nio"),
             ],
             resources: [.copy("Resources/WebApp"), .copy("Resources/common-passwords.txt")]
         ),
@@ -124,6 +130,10 @@ let package = Package(
             dependencies: [
                 "MyDayServer",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "Configuration", package: "swift-configuration"),
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
             ]
         ),
         /// The client core every app uses: API client, local store, upload queue, sync, recorder logic, view models.
@@ -165,7 +175,8 @@ let package = Package(
             path: "bench/MyDayKitBench"
         ),
         /// Starts the real `myday-server` as a child process, for end-to-end tests of any part.
-        .target(name: "MyDayTestSupport", dependencies: ["ChildProcesses"], path: "Tests/MyDayTestSupport"),
+        .target(
+            name: "MyDayTestSupport", dependencies: ["ChildProcesses", "MyDayModels"], path: "Tests/MyDayTestSupport"),
         /// Lowers the zip library's 32-bit limits for one test, so that a small export takes the ZIP64 path. The
         /// library's limits are plain global variables, which only Swift 5 mode lets another module set.
         .target(
@@ -197,6 +208,9 @@ let package = Package(
             ]
         ),
         .testTarget(name: "MyDayKitTests", dependencies: ["MyDayKit", "MyDayTestSupport"]),
+        /// The `myday` executable run as a child process, against the real server or on its own.
+        .testTarget(
+            name: "MyDayCLITests", dependencies: ["MyDayKit", "MyDayModels", "MyDayTestSupport", "ChildProcesses"]),
         .testTarget(
             name: "MyDayServerTests",
             dependencies: [

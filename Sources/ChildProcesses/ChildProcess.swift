@@ -11,27 +11,27 @@ import Synchronization
 ///
 /// Its pipes are drained by threads of their own and its end comes from `Process.terminationHandler`, so any
 /// number of children can run while async code goes on.
-public final class ChildProcess: Sendable {
+package final class ChildProcess: Sendable {
     /// What a finished tool left behind.
-    public struct Output: Sendable {
-        public let status: Int32
-        public let standardOutput: Data
-        public let standardError: Data
+    package struct Output: Sendable {
+        package let status: Int32
+        package let standardOutput: Data
+        package let standardError: Data
 
         /// The standard output as UTF-8 text.
-        public var text: String { String(decoding: standardOutput, as: UTF8.self) }
+        package var text: String { String(decoding: standardOutput, as: UTF8.self) }
         /// The standard error as UTF-8 text.
-        public var errorText: String { String(decoding: standardError, as: UTF8.self) }
+        package var errorText: String { String(decoding: standardError, as: UTF8.self) }
     }
 
     /// Why a tool did not give an answer.
-    public enum Failure: Error, CustomStringConvertible, Equatable {
+    package enum Failure: Error, CustomStringConvertible, Equatable {
         case notFound(String)
         case timedOut(String, Duration)
         case exited(String, status: Int32, standardError: String)
         case outputNeverMatched(String, output: String)
 
-        public var description: String {
+        package var description: String {
             switch self {
             case .notFound(let tool): "\(tool) is not installed or not on PATH"
             case .timedOut(let tool, let limit): "\(tool) did not finish within \(limit)"
@@ -42,21 +42,21 @@ public final class ChildProcess: Sendable {
     }
 
     /// Everything seen of the child so far; watchers are offered every new snapshot.
-    public struct Snapshot: Sendable {
-        public var standardOutput = Data()
-        public var standardError = Data()
+    package struct Snapshot: Sendable {
+        package var standardOutput = Data()
+        package var standardError = Data()
         /// The exit status, as soon as the child has ended.
-        public var exitStatus: Int32?
+        package var exitStatus: Int32?
         /// The exit status once the child has ended and all its output has been read.
-        public var status: Int32?
+        package var status: Int32?
     }
 
-    public let name: String
-    public let processIdentifier: Int32
+    package let name: String
+    package let processIdentifier: Int32
     private let state = SharedState()
 
     /// Where the child's standard error goes.
-    public enum Errors: Sendable {
+    package enum Errors: Sendable {
         /// Read into `Snapshot.standardError`.
         case captured
         /// Into the standard output pipe, as a terminal would show both.
@@ -71,7 +71,7 @@ public final class ChildProcess: Sendable {
     /// which is then closed (without it, standard input is `/dev/null`). With `lifeline`, standard input is instead a
     /// pipe this process holds open, never writing, until the child ends: when this process dies, even by SIGKILL,
     /// the kernel closes it and the child reads the end of its input.
-    public init(
+    package init(
         _ executable: String, _ arguments: [String], environment: [String: String]? = nil, input: Data? = nil,
         errors errorHandling: Errors = .captured, lifeline: Bool = false
     ) throws {
@@ -125,7 +125,7 @@ public final class ChildProcess: Sendable {
 
     /// Runs a tool to its end and answers its output; past `timeout` it is killed and `Failure.timedOut` thrown.
     /// A cancelled caller kills the tool too. Either way the child has ended when this returns or throws.
-    public static func run(
+    package static func run(
         _ executable: String, _ arguments: [String], environment: [String: String]? = nil, input: Data? = nil,
         timeout: Duration? = nil
     ) async throws -> Output {
@@ -135,7 +135,7 @@ public final class ChildProcess: Sendable {
 
     /// Like `run`, but a status other than 0 throws `Failure.exited` with the tool's standard error.
     @discardableResult
-    public static func succeed(
+    package static func succeed(
         _ executable: String, _ arguments: [String], environment: [String: String]? = nil, input: Data? = nil,
         timeout: Duration? = nil
     ) async throws -> Output {
@@ -147,7 +147,7 @@ public final class ChildProcess: Sendable {
     }
 
     /// Waits for the child to end (and its output to close); past `timeout`, or when the caller is cancelled, kills it.
-    public func finish(within timeout: Duration? = nil) async throws -> Output {
+    package func finish(within timeout: Duration? = nil) async throws -> Output {
         let status: Int32? = await withTaskCancellationHandler {
             await withTaskGroup(of: Int32?.self) { group in
                 group.addTask { try? await self.waitUntil { $0.status } }
@@ -176,7 +176,7 @@ public final class ChildProcess: Sendable {
 
     /// Waits until `match` finds something in what the child has shown so far (called again on each change).
     /// Throws `Failure.outputNeverMatched` if the child ends first, and `CancellationError` when cancelled.
-    public func waitUntil<T: Sendable>(_ match: @escaping @Sendable (Snapshot) -> T?) async throws -> T {
+    package func waitUntil<T: Sendable>(_ match: @escaping @Sendable (Snapshot) -> T?) async throws -> T {
         let id = UUID()
         let name = name
         let state = state
@@ -209,13 +209,13 @@ public final class ChildProcess: Sendable {
     }
 
     /// What the child has shown so far, and its status once it has ended.
-    public var snapshot: Snapshot { state.lock.withLock { $0.snapshot } }
+    package var snapshot: Snapshot { state.lock.withLock { $0.snapshot } }
 
     /// Whether the child is still running (or its output still open).
-    public var isRunning: Bool { snapshot.exitStatus == nil }
+    package var isRunning: Bool { snapshot.exitStatus == nil }
 
     /// Sends `signal` to the child; nothing happens once it has ended.
-    public func signal(_ signal: Int32) {
+    package func signal(_ signal: Int32) {
         guard isRunning else { return }
         kill(processIdentifier, signal)
     }

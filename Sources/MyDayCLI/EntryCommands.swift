@@ -1,6 +1,8 @@
 import ArgumentParser
 import Foundation
 import MyDayKit
+import MyDayModels
+import MyDaySearch
 
 /// `myday add FILE`: a recording from a file, through the same queue as one made on a phone.
 struct Add: AsyncParsableCommand {
@@ -86,7 +88,7 @@ struct List: AsyncParsableCommand {
 
     func run() async throws {
         let workspace = try Workspace(options: server)
-        if let since, since.wholeMatch(of: /\d{4}-\d{2}-\d{2}/) == nil { throw ValidationError("--since takes YYYY-MM-DD.") }
+        if let since, LocalDay(iso: since) == nil { throw ValidationError("--since takes YYYY-MM-DD.") }
         let entries = try workspace.core.store.entries().filter { since == nil || $0.filename.prefix(10) >= since! }
         var day = ""
         for entry in entries {

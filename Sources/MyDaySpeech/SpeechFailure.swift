@@ -1,7 +1,7 @@
 /// A recording that no retry can turn into words: damaged, empty, or refused by the speech service.
-public struct SpeechFailure: Error, CustomStringConvertible, Equatable {
+package struct SpeechFailure: Error, CustomStringConvertible, Equatable {
     /// What to tell the person whose recording it is.
-    public let description: String
+    package let description: String
 
-    public init(_ description: String) { self.description = description }
+    package init(_ description: String) { self.description = description }
 }

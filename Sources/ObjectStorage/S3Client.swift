@@ -6,12 +6,12 @@ import NIOHTTP1
 
 /// An S3 answer other than success: its status and, when it sent one, S3's error code (`NoSuchKey`, `AccessDenied`);
 /// status 0 when the service did not answer at all.
-public struct S3Error: Error, CustomStringConvertible, Equatable {
-    public let status: UInt
-    public let code: String?
-    public let message: String?
+package struct S3Error: Error, CustomStringConvertible, Equatable {
+    package let status: UInt
+    package let code: String?
+    package let message: String?
 
-    public init(status: UInt, code: String?, message: String?) {
+    package init(status: UInt, code: String?, message: String?) {
         self.status = status
         self.code = code
         self.message = message
@@ -19,22 +19,22 @@ public struct S3Error: Error, CustomStringConvertible, Equatable {
 
     /// Whether trying again later may work: no answer, a fault or overload of the service. Other answers (a wrong key,
     /// no permission) need the operator.
-    public var isTransient: Bool { status == 0 || status >= 500 || status == 408 || status == 429 }
+    package var isTransient: Bool { status == 0 || status >= 500 || status == 408 || status == 429 }
 
-    public var description: String {
+    package var description: String {
         "object storage answered HTTP \(status)" + (code.map { " \($0)" } ?? "") + (message.map { ": \($0)" } ?? "")
     }
 }
 
 /// The S3 operations My Day uses, signed with SigV4 and sent with AsyncHTTPClient. Keys are given without the
 /// location's prefix; bodies stream both ways.
-public struct S3Client: Sendable {
-    public let location: S3Location
+package struct S3Client: Sendable {
+    package let location: S3Location
     let signer: SigV4Signer
     let http: HTTPClient
     let now: @Sendable () -> Date
 
-    public init(
+    package init(
         location: S3Location, credentials: S3Credentials, http: HTTPClient = .objectStorage,
         now: @escaping @Sendable () -> Date = { Date() }
     ) {
@@ -44,15 +44,15 @@ public struct S3Client: Sendable {
         self.now = now
     }
 
-    public struct ObjectInfo: Sendable, Equatable {
-        public let size: Int
-        public let etag: String?
+    package struct ObjectInfo: Sendable, Equatable {
+        package let size: Int
+        package let etag: String?
         /// The object's user metadata (`x-amz-meta-*`), by name without the prefix.
-        public var metadata: [String: String] = [:]
+        package var metadata: [String: String] = [:]
     }
 
     /// The object's size, entity tag and metadata; nil when there is none.
-    public func head(_ key: String) async throws -> ObjectInfo? {
+    package func head(_ key: String) async throws -> ObjectInfo? {
         let response = try await send("HEAD", key: key, allowing: [404])
         guard response.status != .notFound else { return nil }
         var metadata: [String: String] = [:]
@@ -66,7 +66,7 @@ public struct S3Client: Sendable {
 
     /// Stores `length` bytes of `body` as `key`; nothing is visible under it until every byte has arrived. `headers`
     /// may add `Content-MD5` (the service then refuses bytes that changed on the way) and `x-amz-meta-*` metadata.
-    public func put(
+    package func put(
         _ key: String, body: HTTPClientRequest.Body, length: Int, contentType: String? = nil,
         headers extra: [(name: String, value: String)] = []
     ) async throws {
@@ -76,30 +76,38 @@ public struct S3Client: Sendable {
     }
 
     /// The object's bytes (those in `range` when given), streamed; throws `S3Error` with status 404 when it is missing.
-    public func get(_ key: String, range: ClosedRange<Int>? = nil) async throws -> HTTPClientResponse.Body {
+    package func get(_ key: String, range: ClosedRange<Int>? = nil) async throws -> HTTPClientResponse.Body {
         let headers = range.map { [("Range", "bytes=\($0.lowerBound)-\($0.upperBound)")] } ?? []
         return try await send("GET", key: key, headers: headers).body
     }
 
+    /// The root of an answer that must be XML; a 200 with anything else is an error.
+    private static func document(_ answer: String) throws -> S3XML.Element {
+        guard let root = S3XML.Element.root(of: answer) else {
+            throw S3Error(status: 200, code: nil, message: "the answer is not XML: \(answer.prefix(200))")
+        }
+        return root
+    }
+
     /// Copies `source` to `destination` inside the bucket.
-    public func copy(from source: String, to destination: String) async throws {
+    package func copy(from source: String, to destination: String) async throws {
         let sourcePath = SigV4Signer.encodePath("\(location.bucket)/\(location.keyPrefix)\(source)")
         let response = try await send("PUT", key: destination, headers: [("x-amz-copy-source", sourcePath)])
         // A copy can fail after its 200 has been sent: the error is then in the body.
         let answer = String(buffer: try await response.body.collect(upTo: 1 << 16))
-        if let code = S3XML.value(of: "Code", in: answer), answer.contains("<Error>") {
-            throw S3Error(status: 200, code: code, message: S3XML.value(of: "Message", in: answer))
+        if let error = S3XML.error(in: answer) {
+            throw S3Error(status: 200, code: error.code, message: error.message)
         }
     }
 
     /// Removes `key`; removing a missing object is not an error.
-    public func delete(_ key: String) async throws {
+    package func delete(_ key: String) async throws {
         try await send("DELETE", key: key, allowing: [404]).drain()
     }
 
     /// Removes `keys` with one `DeleteObjects` request per thousand (one `DELETE` each where the service has no
     /// `DeleteObjects`, as Google Cloud Storage long had not); throws when any of them could not be removed.
-    public func delete(keys: [String]) async throws {
+    package func delete(keys: [String]) async throws {
         for start in stride(from: 0, to: keys.count, by: 1000) {
             let batch = keys[start..<min(start + 1000, keys.count)]
             do {
@@ -121,22 +129,22 @@ public struct S3Client: Sendable {
             ],
             body: .bytes(ByteBuffer(bytes: document)), payloadHash: SHA256.hash(data: document).hex)
         let answer = String(buffer: try await response.body.collect(upTo: 1 << 20))
-        let failures = S3XML.elements("Error", in: answer)
+        let failures = S3XML.Element.root(of: answer)?.all("Error") ?? []
         if let first = failures.first {
             throw S3Error(
-                status: 200, code: S3XML.value(of: "Code", in: first),
+                status: 200, code: first.value("Code"),
                 message: "\(failures.count) of \(batch.count) objects were not removed")
         }
     }
 
     /// One page of a listing: objects under `prefix` and, with a `delimiter`, the folders right under it.
-    public struct Listing: Sendable {
-        public var objects: [(key: String, size: Int)] = []
-        public var folders: [String] = []
+    package struct Listing: Sendable {
+        package var objects: [(key: String, size: Int)] = []
+        package var folders: [String] = []
     }
 
     /// Everything under `prefix` (keys without the location's prefix), all pages read, `pageSize` keys a page at most.
-    public func list(prefix: String, delimiter: String? = nil, pageSize: Int = 1000) async throws -> Listing {
+    package func list(prefix: String, delimiter: String? = nil, pageSize: Int = 1000) async throws -> Listing {
         var listing = Listing()
         var continuation: String?
         repeat {
@@ -144,16 +152,15 @@ public struct S3Client: Sendable {
             if let delimiter { query.append(("delimiter", delimiter)) }
             if let continuation { query.append(("continuation-token", continuation)) }
             let response = try await send("GET", key: nil, query: query)
-            let answer = String(buffer: try await response.body.collect(upTo: 16 << 20))
-            for element in S3XML.elements("Contents", in: answer) {
-                guard let key = S3XML.value(of: "Key", in: element) else { continue }
-                listing.objects.append((unprefixed(key), S3XML.value(of: "Size", in: element).flatMap(Int.init) ?? 0))
+            let answer = try Self.document(String(buffer: try await response.body.collect(upTo: 16 << 20)))
+            for element in answer.all("Contents") {
+                guard let key = element.value("Key") else { continue }
+                listing.objects.append((unprefixed(key), element.value("Size").flatMap(Int.init) ?? 0))
             }
-            for element in S3XML.elements("CommonPrefixes", in: answer) {
-                if let folder = S3XML.value(of: "Prefix", in: element) { listing.folders.append(unprefixed(folder)) }
+            for element in answer.all("CommonPrefixes") {
+                if let folder = element.value("Prefix") { listing.folders.append(unprefixed(folder)) }
             }
-            continuation =
-                S3XML.value(of: "IsTruncated", in: answer) == "true" ? S3XML.value(of: "NextContinuationToken", in: answer) : nil
+            continuation = answer.value("IsTruncated") == "true" ? answer.value("NextContinuationToken") : nil
         } while continuation != nil
         return listing
     }
@@ -165,13 +172,13 @@ public struct S3Client: Sendable {
     // MARK: - Multipart uploads
 
     /// Starts a multipart upload of `key`; answers its upload id.
-    public func startMultipartUpload(
+    package func startMultipartUpload(
         _ key: String, contentType: String? = nil, headers extra: [(name: String, value: String)] = []
     ) async throws -> String {
         let headers = (contentType.map { [("Content-Type", $0)] } ?? []) + extra
         let response = try await send("POST", key: key, query: [("uploads", "")], headers: headers)
         let answer = String(buffer: try await response.body.collect(upTo: 1 << 16))
-        guard let id = S3XML.value(of: "UploadId", in: answer) else {
+        guard let id = S3XML.Element.root(of: answer)?.value("UploadId") else {
             throw S3Error(status: 200, code: nil, message: "the answer to a new multipart upload named no upload id")
         }
         return id
@@ -179,7 +186,7 @@ public struct S3Client: Sendable {
 
     /// Uploads part `number` (from 1) of an upload, checked against `contentMD5` (base64) when given; answers its
     /// entity tag, which completing needs.
-    public func uploadPart(
+    package func uploadPart(
         _ key: String, uploadID: String, number: Int, body: HTTPClientRequest.Body, length: Int, contentMD5: String? = nil
     ) async throws -> String {
         var headers = [("Content-Length", String(length))]
@@ -194,7 +201,7 @@ public struct S3Client: Sendable {
     }
 
     /// Joins the uploaded parts into the object; only now does it appear under `key`.
-    public func completeMultipartUpload(_ key: String, uploadID: String, partTags: [String]) async throws {
+    package func completeMultipartUpload(_ key: String, uploadID: String, partTags: [String]) async throws {
         let parts = partTags.enumerated().map {
             "<Part><PartNumber>\($0.offset + 1)</PartNumber><ETag>\(S3XML.escaped($0.element))</ETag></Part>"
         }
@@ -204,18 +211,18 @@ public struct S3Client: Sendable {
             headers: [("Content-Type", "application/xml"), ("Content-Length", String(document.count))],
             body: .bytes(ByteBuffer(bytes: document)), payloadHash: SHA256.hash(data: document).hex)
         let answer = String(buffer: try await response.body.collect(upTo: 1 << 16))
-        if answer.contains("<Error>") {
-            throw S3Error(status: 200, code: S3XML.value(of: "Code", in: answer), message: S3XML.value(of: "Message", in: answer))
+        if let error = S3XML.error(in: answer) {
+            throw S3Error(status: 200, code: error.code, message: error.message)
         }
     }
 
     /// Drops an unfinished upload and the parts it holds; an upload already gone is not an error.
-    public func abortMultipartUpload(_ key: String, uploadID: String) async throws {
+    package func abortMultipartUpload(_ key: String, uploadID: String) async throws {
         try await send("DELETE", key: key, query: [("uploadId", uploadID)], allowing: [404]).drain()
     }
 
     /// Uploads still open under `prefix`, as (key, upload id, started), all pages read, `pageSize` a page at most.
-    public func openMultipartUploads(prefix: String, pageSize: Int = 1000) async throws -> [(
+    package func openMultipartUploads(prefix: String, pageSize: Int = 1000) async throws -> [(
         key: String, uploadID: String, started: String
     )] {
         var uploads: [(key: String, uploadID: String, started: String)] = []
@@ -224,16 +231,14 @@ public struct S3Client: Sendable {
             var query = [("uploads", ""), ("prefix", location.keyPrefix + prefix), ("max-uploads", String(pageSize))]
             if let markers { query += [("key-marker", markers.key), ("upload-id-marker", markers.uploadID)] }
             let response = try await send("GET", key: nil, query: query)
-            let answer = String(buffer: try await response.body.collect(upTo: 16 << 20))
-            for upload in S3XML.elements("Upload", in: answer) {
-                guard let key = S3XML.value(of: "Key", in: upload), let id = S3XML.value(of: "UploadId", in: upload) else {
-                    continue
-                }
-                uploads.append((unprefixed(key), id, S3XML.value(of: "Initiated", in: upload) ?? ""))
+            let answer = try Self.document(String(buffer: try await response.body.collect(upTo: 16 << 20)))
+            for upload in answer.all("Upload") {
+                guard let key = upload.value("Key"), let id = upload.value("UploadId") else { continue }
+                uploads.append((unprefixed(key), id, upload.value("Initiated") ?? ""))
             }
             markers = nil
-            if S3XML.value(of: "IsTruncated", in: answer) == "true", let key = S3XML.value(of: "NextKeyMarker", in: answer),
-                let id = S3XML.value(of: "NextUploadIdMarker", in: answer)
+            if answer.value("IsTruncated") == "true", let key = answer.value("NextKeyMarker"),
+                let id = answer.value("NextUploadIdMarker")
             {
                 markers = (key, id)
             }
@@ -245,7 +250,7 @@ public struct S3Client: Sendable {
 
     /// A URL that lets anyone send `method` to `key` for `expires` seconds from `date` (now when nil), with exactly the
     /// `headers` given (they are signed) and the `query` given (`response-content-disposition`, say).
-    public func presignedURL(
+    package func presignedURL(
         method: String, key: String, headers: [(name: String, value: String)] = [], query: [(name: String, value: String)] = [],
         expires: Int, at date: Date? = nil
     ) -> String {
@@ -288,9 +293,8 @@ public struct S3Client: Sendable {
         }
         guard (200..<300).contains(response.status.code) || allowing.contains(response.status.code) else {
             let answer = method == "HEAD" ? "" : String(buffer: (try? await response.body.collect(upTo: 1 << 16)) ?? ByteBuffer())
-            throw S3Error(
-                status: response.status.code, code: S3XML.value(of: "Code", in: answer),
-                message: S3XML.value(of: "Message", in: answer))
+            let error = S3XML.error(in: answer)
+            throw S3Error(status: response.status.code, code: error?.code, message: error?.message)
         }
         return response
     }
@@ -305,7 +309,7 @@ extension HTTPClientResponse {
 
 extension HTTPClient {
     /// The client for object storage: a transfer may take long, but a connection silent for a minute has failed.
-    public static let objectStorage: HTTPClient = {
+    package static let objectStorage: HTTPClient = {
         var configuration = HTTPClient.Configuration()
         configuration.timeout = .init(connect: .seconds(10), read: .seconds(60))
         configuration.decompression = .disabled

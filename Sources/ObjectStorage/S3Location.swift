@@ -1,25 +1,25 @@
 import Foundation
 
 /// Where a bucket is and how its URLs are written.
-public struct S3Location: Sendable, Equatable {
-    public enum Addressing: String, Sendable {
+package struct S3Location: Sendable, Equatable {
+    package enum Addressing: String, Sendable {
         /// `https://endpoint/bucket/key`: MinIO, Garage, Ceph and most servers of one's own.
         case path
         /// `https://bucket.endpoint/key`: AWS, R2 and Google Cloud Storage.
         case virtualHosted = "virtual"
     }
 
-    public var bucket: String
+    package var bucket: String
     /// The service's base URL (`https://s3.eu-central-1.amazonaws.com`, `http://127.0.0.1:9000`).
-    public var endpoint: URL
-    public var region: String
-    public var addressing: Addressing
+    package var endpoint: URL
+    package var region: String
+    package var addressing: Addressing
     /// Put before every key (`myday/`), so that one bucket can hold other things too.
-    public var keyPrefix: String
+    package var keyPrefix: String
 
     /// A bucket at `endpoint`, or on AWS in `region` when `endpoint` is nil (then virtual-hosted by default, unless the
     /// bucket's name has a dot: `my.bucket.s3…` matches no wildcard certificate, so such buckets go path-style).
-    public init(bucket: String, endpoint: URL?, region: String, addressing: Addressing? = nil, keyPrefix: String = "") {
+    package init(bucket: String, endpoint: URL?, region: String, addressing: Addressing? = nil, keyPrefix: String = "") {
         self.bucket = bucket
         self.endpoint = endpoint ?? URL(string: "https://s3.\(region).amazonaws.com")!
         self.region = region
@@ -39,7 +39,7 @@ public struct S3Location: Sendable, Equatable {
     }
 
     /// The origin clients send uploads to (for the web app's content security policy).
-    public var origin: String { "\(scheme)://\(host)" }
+    package var origin: String { "\(scheme)://\(host)" }
 
     /// The unencoded path of the object `key` (the prefix added), or of the bucket when `key` is nil.
     func path(of key: String?) -> String {

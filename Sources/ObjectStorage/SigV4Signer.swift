@@ -2,12 +2,12 @@ import Crypto
 import Foundation
 
 /// The keys a request is signed with; `sessionToken` only for temporary credentials.
-public struct S3Credentials: Sendable, Equatable {
-    public var accessKeyID: String
-    public var secretAccessKey: String
-    public var sessionToken: String?
+package struct S3Credentials: Sendable, Equatable {
+    package var accessKeyID: String
+    package var secretAccessKey: String
+    package var sessionToken: String?
 
-    public init(accessKeyID: String, secretAccessKey: String, sessionToken: String? = nil) {
+    package init(accessKeyID: String, secretAccessKey: String, sessionToken: String? = nil) {
         self.accessKeyID = accessKeyID
         self.secretAccessKey = secretAccessKey
         self.sessionToken = sessionToken
@@ -16,22 +16,22 @@ public struct S3Credentials: Sendable, Equatable {
 
 /// Printed, dumped or logged, credentials show the access key id alone: never the secret or the session token.
 extension S3Credentials: CustomStringConvertible, CustomDebugStringConvertible, CustomReflectable {
-    public var description: String { "S3Credentials(access key \(accessKeyID), secret hidden)" }
-    public var debugDescription: String { description }
-    public var customMirror: Mirror { Mirror(self, children: ["accessKeyID": accessKeyID], displayStyle: .struct) }
+    package var description: String { "S3Credentials(access key \(accessKeyID), secret hidden)" }
+    package var debugDescription: String { description }
+    package var customMirror: Mirror { Mirror(self, children: ["accessKeyID": accessKeyID], displayStyle: .struct) }
 }
 
 /// A request as AWS Signature Version 4 sees it: the path and query unencoded, the headers as sent.
-public struct SignableRequest: Sendable, Equatable {
-    public var method: String
+package struct SignableRequest: Sendable, Equatable {
+    package var method: String
     /// The path, unencoded (`/bucket/audio/a b`); it is percent-encoded once, as S3 expects.
-    public var path: String
+    package var path: String
     /// Query parameters, unencoded, in the order they are sent.
-    public var query: [(name: String, value: String)]
+    package var query: [(name: String, value: String)]
     /// Header fields, including `Host`, in the order they are sent.
-    public var headers: [(name: String, value: String)]
+    package var headers: [(name: String, value: String)]
 
-    public init(
+    package init(
         method: String, path: String, query: [(name: String, value: String)] = [], headers: [(name: String, value: String)]
     ) {
         self.method = method
@@ -41,17 +41,17 @@ public struct SignableRequest: Sendable, Equatable {
     }
 
     /// The path and query as they go on the wire.
-    public var encodedTarget: String {
+    package var encodedTarget: String {
         let path = SigV4Signer.encodePath(path)
         guard !query.isEmpty else { return path }
         return path + "?" + query.map { SigV4Signer.encode($0.name) + "=" + SigV4Signer.encode($0.value) }.joined(separator: "&")
     }
 
-    public func header(_ name: String) -> String? {
+    package func header(_ name: String) -> String? {
         headers.first { $0.name.lowercased() == name.lowercased() }?.value
     }
 
-    public static func == (lhs: SignableRequest, rhs: SignableRequest) -> Bool {
+    package static func == (lhs: SignableRequest, rhs: SignableRequest) -> Bool {
         lhs.method == rhs.method && lhs.path == rhs.path && lhs.query.elementsEqual(rhs.query, by: ==)
             && lhs.headers.elementsEqual(rhs.headers, by: ==)
     }
@@ -60,16 +60,16 @@ public struct SignableRequest: Sendable, Equatable {
 /// AWS Signature Version 4 (https://docs.aws.amazon.com/IAM/latest/UserGuide/reference_sigv-create-signed-request.html),
 /// as S3 reads it: the path is encoded once and never normalised. Signs with an `Authorization` header or presigns a
 /// URL whose query carries the signature.
-public struct SigV4Signer: Sendable {
-    public static let unsignedPayload = "UNSIGNED-PAYLOAD"
-    public static let emptyPayloadHash = "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855"
+package struct SigV4Signer: Sendable {
+    package static let unsignedPayload = "UNSIGNED-PAYLOAD"
+    package static let emptyPayloadHash = "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855"
     static let algorithm = "AWS4-HMAC-SHA256"
 
-    public let credentials: S3Credentials
-    public let region: String
-    public let service: String
+    package let credentials: S3Credentials
+    package let region: String
+    package let service: String
 
-    public init(credentials: S3Credentials, region: String, service: String = "s3") {
+    package init(credentials: S3Credentials, region: String, service: String = "s3") {
         self.credentials = credentials
         self.region = region
         self.service = service
@@ -77,7 +77,7 @@ public struct SigV4Signer: Sendable {
 
     /// Adds `X-Amz-Date`, the session token when there is one, and `Authorization` to `request`; `payloadHash` is the
     /// body's SHA-256 in hex, or `unsignedPayload`. Headers named in `unsigned` (lowercased) are sent but not signed.
-    public func sign(_ request: inout SignableRequest, payloadHash: String, at date: Date, unsigned: Set<String> = []) {
+    package func sign(_ request: inout SignableRequest, payloadHash: String, at date: Date, unsigned: Set<String> = []) {
         let stamp = Timestamp(date)
         request.headers.removeAll { ["x-amz-date", "authorization"].contains($0.name.lowercased()) }
         request.headers.append(("X-Amz-Date", stamp.dateTime))
@@ -98,7 +98,7 @@ public struct SigV4Signer: Sendable {
 
     /// `request` with the signature in its query, usable by anyone for `expires` seconds (at most a week). Every header
     /// of `request` is signed, so whoever uses the URL must send exactly those (a content type and length, say).
-    public func presign(_ request: SignableRequest, expires: Int, at date: Date) -> SignableRequest {
+    package func presign(_ request: SignableRequest, expires: Int, at date: Date) -> SignableRequest {
         let stamp = Timestamp(date)
         let signed = Self.canonicalHeaders(request.headers)
         var presigned = request
@@ -175,7 +175,7 @@ public struct SigV4Signer: Sendable {
     // MARK: - Encoding
 
     /// Percent-encodes every byte but RFC 3986's unreserved characters (`A-Z a-z 0-9 - . _ ~`), as SigV4 requires.
-    public static func encode(_ text: String) -> String {
+    package static func encode(_ text: String) -> String {
         var encoded = ""
         encoded.reserveCapacity(text.utf8.count)
         for byte in text.utf8 {
@@ -192,7 +192,7 @@ public struct SigV4Signer: Sendable {
     }
 
     /// Each segment of `path` encoded, the slashes kept; an empty path is `/`.
-    public static func encodePath(_ path: String) -> String {
+    package static func encodePath(_ path: String) -> String {
         guard !path.isEmpty else { return "/" }
         return path.split(separator: "/", omittingEmptySubsequences: false).map { encode(String($0)) }.joined(separator: "/")
     }
@@ -220,5 +220,5 @@ public struct SigV4Signer: Sendable {
 
 extension SHA256.Digest {
     /// The digest in lowercase hex, as SigV4 writes hashes.
-    public var hex: String { SigV4Signer.hex(self) }
+    package var hex: String { SigV4Signer.hex(self) }
 }

@@ -7,15 +7,15 @@ import tempfile
 
 import pytest
 
-from harness import SCREENSHOTS, WITHOUT_WHISPER, Server, make_speech, outbox_details, quit_chromium, start_chromium
+from harness import SCREENSHOTS, Server, make_speech, outbox_details, quit_chromium, start_chromium
 
 
 @pytest.fixture
 def server(request):
     """`myday-server` on a fresh data directory. Its worker transcribes with Whisper in tests marked `whisper`; the
-    others read no transcript and get PocketSphinx, which leaves Chromium the processor Whisper's start would take."""
+    others read no transcript and get PocketSphinx."""
     data = tempfile.mkdtemp(prefix="myday-web-")
-    running = Server(data, **({} if request.node.get_closest_marker("whisper") else WITHOUT_WHISPER))
+    running = Server(data, whisper=request.node.get_closest_marker("whisper") is not None)
     yield running
     running.stop()
     shutil.rmtree(data, ignore_errors=True)

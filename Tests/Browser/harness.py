@@ -20,8 +20,6 @@ SPOKEN = "today i walked to the park with my sister and we talked about the gard
 PASSWORD = "a long diary password"
 # Generous on purpose: on a loaded machine a condition that holds eventually must not fail for being slow.
 DEADLINE = 60
-# Settings for a server whose worker transcribes with PocketSphinx: for pages that never show a transcript.
-WITHOUT_WHISPER = {"MYDAY_SPEECH_SERVICE": "off"}
 
 
 def poll(condition, timeout=DEADLINE, message="condition not met", every=0.05):
@@ -42,11 +40,15 @@ def wait(driver, condition, timeout=DEADLINE, message="", every=0.1):
 
 
 class Server:
-    """`myday-server serve` on a free loopback port with a fresh data directory."""
+    """`myday-server serve` on a free loopback port with a fresh data directory. Its worker transcribes with Whisper
+    only when `whisper` is true; otherwise with PocketSphinx, which leaves Chromium the processor Whisper would take."""
 
-    def __init__(self, data, workers="1", port="0", **settings):
+    def __init__(self, data, workers="1", port="0", whisper=False, **settings):
         self.data = data
+        self.whisper = whisper
         self.settings = dict(settings, MYDAY_WORKERS=workers)
+        if not whisper:
+            self.settings["MYDAY_SPEECH_SERVICE"] = "off"
         binary = os.environ.get("MYDAY_SERVER_BINARY") or os.path.join(ROOT, ".build", "debug", "myday-server")
         env = dict(os.environ, MYDAY_PORT=port, MYDAY_DATA_DIR=data, MYDAY_LOG_LEVEL="info",
                    MYDAY_SECRET="9e2b7c4a1f8d3e6b0c5a9f2d7e1b4c8a3f6d0e9b2c7a5f1d4e8b3c6a0f9d2e7b", **self.settings)
@@ -82,7 +84,7 @@ class Server:
         """The same server (data and port) after `stop()`."""
         self.log.seek(0)
         self.log.truncate()
-        again = Server(self.data, port=self.url.rsplit(":", 1)[1], **self.settings)
+        again = Server(self.data, port=self.url.rsplit(":", 1)[1], whisper=self.whisper, **self.settings)
         self.process, self.log = again.process, again.log
 
 

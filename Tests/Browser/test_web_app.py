@@ -25,7 +25,7 @@ from selenium.webdriver.common.by import By
 from selenium.webdriver.common.keys import Keys
 from selenium.webdriver.support import expected_conditions
 
-from harness import (DEADLINE, PASSWORD, SCREENSHOTS, SPOKEN, WITHOUT_WHISPER, Server, label, poll, quit_chromium,
+from harness import (DEADLINE, PASSWORD, SCREENSHOTS, SPOKEN, Server, label, poll, quit_chromium,
                      record_button, register, sign_in, start_chromium, start_recording, type_entry, wait,
                      wait_until_recorded)
 
@@ -741,7 +741,7 @@ def test_provider_buttons_appear_only_when_configured(server, browser):
     assert not driver.find_element(By.CSS_SELECTOR, "[data-action=google]").is_displayed()
     look(driver, "sign-in")
     data = tempfile.mkdtemp(prefix="myday-web-")
-    with_providers = Server(data, **WITHOUT_WHISPER, MYDAY_APPLE_CLIENT_IDS="com.example.myday.web",
+    with_providers = Server(data, MYDAY_APPLE_CLIENT_IDS="com.example.myday.web",
                             MYDAY_GOOGLE_CLIENT_IDS="1234.apps.googleusercontent.com")
     try:
         driver.get(with_providers.url + "/")
@@ -773,7 +773,7 @@ def mailing_server():
         probe.bind(("127.0.0.1", 0))
         port = probe.getsockname()[1]
     data = tempfile.mkdtemp(prefix="myday-web-")
-    server = Server(data, port=str(port), **WITHOUT_WHISPER, MYDAY_PUBLIC_URL=f"http://127.0.0.1:{port}")
+    server = Server(data, port=str(port), MYDAY_PUBLIC_URL=f"http://127.0.0.1:{port}")
     try:
         yield server
     finally:

@@ -1,4 +1,5 @@
 import Foundation
+import MyDayTestSupport
 import Synchronization
 import Testing
 
@@ -72,10 +73,15 @@ struct ChangeFollowerTests {
         #expect(log.all == ["sync", "wait 2.0", "sync", "wait 4.0", "sync", "wait 1.0"])
     }
 
-    @Test func cancellingStopsFollowing() async {
-        // Given a feed that never sends anything
+    @Test func cancellingStopsFollowing() async throws {
+        // Given a feed that never sends anything, which notes each connection and when its stream is let go
+        let connections = Mutex(0)
+        let ended = Gate()
         var client = FakeMyDayClient()
-        client.onChangeFeed = { AsyncThrowingStream { _ in } }
+        client.onChangeFeed = {
+            connections.withLock { $0 += 1 }
+            return AsyncThrowingStream { continuation in continuation.onTermination = { _ in ended.open() } }
+        }
         let log = Log()
         let follower = ChangeFollower(
             client: client, sync: { log.add("sync") },
@@ -84,10 +90,15 @@ struct ChangeFollowerTests {
                 log.add("wait")
             })
         let following = Task { await follower.run() }
+        try await pollUntil("the follower is connected", deadline: .seconds(60)) { connections.withLock { $0 } == 1 }
 
-        // When its task is cancelled, then it returns without a sync or another connection
+        // When its task is cancelled while it follows the feed
         following.cancel()
         await following.value
+
+        // Then it let the stream go and returned, without a sync, a wait or another connection
+        await ended.wait()
         #expect(log.all.isEmpty)
+        #expect(connections.withLock { $0 } == 1)
     }
 }

@@ -13,26 +13,37 @@ import Testing
     }
 
     @Test func twentyCallersWithAnExpiringTokenShareOneRefresh() async throws {
-        // Given a token that expires in 30 s (inside the 60 s margin) and a refresh held until the test lets it answer
+        // Given a token that expires in 30 s (inside the 60 s margin), a clock that counts the callers who looked at
+        // it, and a refresh held until the test lets it answer
         let refreshes = CallCounter()
+        let lookedAtTheClock = CallCounter()
         let answer = Gate()
         let store = InMemoryCredentialStore(credentials("old", expiresIn: 30))
         let session = SessionManager(
-            store: store, now: { Given.now },
+            store: store,
+            now: {
+                lookedAtTheClock.increment()
+                return Given.now
+            },
             refresh: { refreshToken in
                 #expect(refreshToken == "refresh-old")
                 refreshes.increment()
                 await answer.wait()
                 return credentials("new", expiresIn: 900)
             })
-        // When one caller starts the refresh and 19 more ask for a token while it is under way
+        // When one caller starts the refresh and 19 more ask for a token while it is held
         let first = Task { try await session.accessToken() }
-        try await pollUntil("the refresh starts") { refreshes.count == 1 }
+        try await pollUntil("the refresh is held", deadline: .seconds(60)) { answer.waiterCount == 1 }
         let others = Task {
             try await withThrowingTaskGroup(of: String.self) { group in
                 for _ in 0..<19 { group.addTask { try await session.accessToken() } }
                 return try await group.reduce(into: []) { $0.append($1) }
             }
+        }
+        // (a caller reads the clock, then joins or starts a refresh without suspending in between: once all 20 have
+        // read it, all 20 are in before the held refresh can answer)
+        try await pollUntil("all 20 callers want a new token while the refresh is held", deadline: .seconds(60)) {
+            lookedAtTheClock.count == 20
         }
         answer.open()
         let tokens = [try await first.value] + (try await others.value)

@@ -1,4 +1,5 @@
 import Foundation
+import MyDayModels
 import MyDayTestSupport
 import Testing
 

@@ -52,9 +52,12 @@ import Testing
         try await bucket.put(onDisk[0], body: .bytes(ByteBuffer(string: "damaged")), length: 7)
         let again = try await ChildProcess.run(executable, ["migrate-blobs"], environment: environment)
 
-        // Then only that one is copied again
+        // Then only that one is copied again: it is in the bucket with the file's size and bytes
         #expect(again.status == 0 && again.text.contains("Done: 1 copied"), "\(again.text) \(again.errorText)")
-        #expect(try await bucket.head(onDisk[0])?.size != 7)
+        let original = try Data(contentsOf: disk.configuration.blobDirectory.appendingPathComponent(onDisk[0]))
+        let repaired = try #require(try await bucket.head(onDisk[0]), "\(onDisk[0]) is not in the bucket")
+        #expect(repaired.size == original.count)
+        #expect(Data(buffer: try await bucket.get(onDisk[0]).collect(upTo: 1 << 26)) == original)
 
         // And a server on the same database with the bucket plays the migrated audio
         try await TestServer(configuration: configuration).run { api in
@@ -68,7 +71,7 @@ import Testing
 
     @Test func withoutABucketItSaysWhatIsMissing() async throws {
         // Given no MYDAY_S3_* settings, when the migration is asked for, then it names the setting and changes nothing
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("myday-\(UUID().uuidString.prefix(8))")
+        let folder = TestFolder.path("myday")
         let output = try await ChildProcess.run(
             try ServerProcess.executable().path, ["migrate-blobs"], environment: ["MYDAY_DATA_DIR": folder.path])
         #expect(output.status != 0)

@@ -12,7 +12,7 @@ import Testing
 
     /// ffprobe's duration of `data`, and a hash of every audio packet (their bytes, not their container).
     private func inspect(_ data: Data) async throws -> (duration: Double?, packets: [String]) {
-        let file = FileManager.default.temporaryDirectory.appendingPathComponent("myday-test-\(UUID().uuidString).webm")
+        let file = TestFolder.path("myday-test", ext: "webm")
         try data.write(to: file)
         defer { try? FileManager.default.removeItem(at: file) }
         let probe = try await ChildProcess.succeed(

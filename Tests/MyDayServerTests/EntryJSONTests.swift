@@ -20,12 +20,14 @@ import Testing
         try await server.run { api in
             let session = try await api.register()
             let userID = try #require(UUID(uuidString: session.userID))
-            // Given entries of every shape, written straight into the database
+            // Given eight entries of every shape, with fixed ids and times, written straight into the database: each
+            // duration, awkward string and status, with and without audio, title, tags, mood and transcripts; the
+            // last one deleted
             let durations: [Double] = [0, 12, 12.5, 0.1, 3600.0004, 1e-7, 59.999, 7_200]
             let moments: [Int] = [1_773_835_215_840, 1_773_835_223_760, 0, 1_773_835_200_000, 4_102_444_799_999, 1_000]
             try await server.withDatabase { driver in
                 try await driver.write { db in
-                    for index in 0..<24 {
+                    for index in 0..<8 {
                         let text = Self.awkward[index % Self.awkward.count]
                         let some = index % 2 == 0
                         let tags = some ? #"["walk","fam\"ily","Ünïcode"]"# : "[]"
@@ -34,45 +36,47 @@ import Testing
                             INSERT INTO entries (id, user_id, created_at, tz, duration_s, kind, status, failure_reason, filename,
                                 content_type, audio_key, size_bytes, language, title, tags, mood, transcript_raw, transcript_clean,
                                 no_speech, change_seq, updated_at, deleted_at, local_day, added_at)
-                            VALUES (\(bind: UUID().uuidString.lowercased()), \(bind: userID.uuidString.lowercased()),
+                            VALUES (\(bind: "e0000000-0000-4000-8000-00000000000\(index)"), \(bind: userID.uuidString.lowercased()),
                                 \(bind: moments[index % moments.count]), \(bind: some ? "Europe/Berlin" : "UTC"),
-                                \(bind: durations[index % durations.count]), \(bind: some ? "audio" : "text"),
+                                \(bind: durations[index]), \(bind: some ? "audio" : "text"),
                                 \(bind: ["transcribed", "failed", "pending_upload", "uploaded"][index % 4]),
                                 \(bind: index % 4 == 1 ? "It could not be decoded: \(text)" : nil), \(bind: "f\(index).m4a"),
                                 \(bind: some ? "audio/mp4" : nil), \(bind: some ? "audio/x/\(index)" : nil),
                                 \(bind: some ? index * 1_000_003 : nil), \(bind: some ? "de" : nil), \(bind: some ? text : nil),
                                 \(bind: tags), \(bind: index % 3 == 0 ? nil : index % 5 + 1), \(bind: some ? text.lowercased() : nil),
                                 \(bind: index % 3 == 1 ? nil : text), \(bind: index % 7 == 0 ? 1 : 0), \(bind: 1000 + index),
-                                \(bind: moments[(index + 1) % moments.count] + 7), \(bind: index == 5 ? 1_773_835_299_001 : nil),
+                                \(bind: moments[(index + 1) % moments.count] + 7), \(bind: index == 7 ? 1_773_835_299_001 : nil),
                                 20260318, 0)
                             """
                         ).run()
                     }
                 }
             }
-            // When the list is read through the API, a page at a time
+            // When the list is read through the API, three at a time
+            var pages: [String] = []
             var since = "0"
-            var pages = 0
             repeat {
-                let reply = try await api.send(.get, "/v1/entries?limit=7&since=\(since)", token: session.accessToken)
+                let reply = try await api.send(.get, "/v1/entries?limit=3&since=\(since)", token: session.accessToken)
                 #expect(reply.status == .ok && reply.headers[.contentType] == "application/json; charset=utf-8")
-                // Then its bytes are what the generated types encode from the same rows
+                pages.append(reply.text)
                 let page = try await server.withDatabase { driver in
-                    try await EntryStore(driver: driver).changes(userID: userID, after: Int(since)!, limit: 7)
+                    try await EntryStore(driver: driver).changes(userID: userID, after: Int(since)!, limit: 3)
                 }
                 let generated = Components.Schemas.EntryPage(
                     entries: page.entries.filter { $0.deletedAt == nil }.map(APIHandler.schema),
                     deletedIds: page.entries.filter { $0.deletedAt != nil }.map(\.id.lowercased),
                     nextCursor: String(page.entries.last?.changeSeq ?? Int(since)!), hasMore: page.hasMore)
-                let expected = String(decoding: try Self.encoder.encode(generated), as: UTF8.self)
-                #expect(reply.text == expected)
+                #expect(reply.text == String(decoding: try Self.encoder.encode(generated), as: UTF8.self), "TEMPORARY")
                 since = try #require(reply.json["next_cursor"] as? String)
-                pages += 1
                 if reply.json["has_more"] as? Bool != true { break }
-            } while pages < 10
-            #expect(pages == 4)
+            } while pages.count < 10
+            // Then its bytes are these, which the generated types give through `JSONEncoder` with the server's settings
+            for (index, page) in pages.enumerated() { print("PAGE\(index)<<<\(page)>>>") }
+            #expect(pages == Self.expectedPages)
         }
     }
+
+    static let expectedPages: [String] = []
 
     @Test func datesAreTheStoredMillisecondsNotTruncated() throws {
         #expect(RFC3339DateTranscoder.format(milliseconds: 1_773_835_215_840) == "2026-03-18T12:00:15.840Z")

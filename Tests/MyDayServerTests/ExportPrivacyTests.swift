@@ -43,6 +43,8 @@ import Testing
             var third = Self.day
             third["email"] = "someone.else@example.com"
             #expect(try await api.send(.post, "/v1/exports", token: session.accessToken, json: third).status == .badRequest)
+            // Once every mail job has run (a ready export's mail is queued as it becomes ready), none mailed the export
+            try await server.awaitMailJobsRun()
             #expect(server.mails(to: "unconfirmed@example.com", subject: "export is ready").isEmpty)
             #expect(server.mails(to: "someone.else@example.com", subject: "").isEmpty)
         }

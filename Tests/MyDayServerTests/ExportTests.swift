@@ -19,7 +19,7 @@ import Yams
     }
 
     static func openZip(_ data: Data) async throws -> [String: ZipFile] {
-        let path = FileManager.default.temporaryDirectory.appendingPathComponent("myday-\(UUID().uuidString).zip")
+        let path = TestFolder.path("myday", ext: "zip")
         try data.write(to: path)
         defer { try? FileManager.default.removeItem(at: path) }
         let script = """
@@ -167,6 +167,49 @@ import Yams
             // And a range request gets part of it
             let part = try await api.send(.get, link, headers: [.range: "bytes=0-3"])
             #expect(part.status == .partialContent && part.body == Data([0x50, 0x4b, 0x03, 0x04]))
+        }
+    }
+
+    @Test(arguments: TestDatabase.available)
+    func anEntryWhoseTranscribingAgainFailedKeepsItsWordsInTheExport(_ database: TestDatabase) async throws {
+        let server = try await TestServer.make(database) {
+            $0.workers = 1
+            $0.publicURL = TestServer.publicURL
+        }
+        try await server.run { api in
+            let session = try await api.register("again@example.com")
+            try await api.confirmAddress("again@example.com", session: session, on: server)
+            // Given a recording transcribed from the words its phone heard (made 2026-05-01 in Paris)
+            let id = try await api.createAndUpload(session, try await TestSpeech.m4a(TestSpeech.diarySentence))
+            try await api.send(
+                .post, "/v1/entries/\(id)/complete", token: session.accessToken, json: DeviceTranscriptTests.transcript(),
+                expecting: .ok)
+            let transcribed = try await api.finishedTranscription(session, id)
+            let words = try #require(transcribed["transcript_clean"] as? String)
+            #expect(transcribed["status"] as? String == "transcribed" && words.contains("harbour"), "\(transcribed)")
+
+            // When its audio can no longer be read, and it is transcribed again
+            let blobs = server.storedBlobs()
+            try #require(blobs.count == 1)
+            try Data("no longer audio".utf8).write(to: server.configuration.blobDirectory.appendingPathComponent(blobs[0]))
+            try await api.send(.post, "/v1/entries/\(id)/retranscribe", token: session.accessToken, expecting: .accepted)
+            let failed = try await api.finishedTranscription(session, id)
+            try #require(failed["status"] as? String == "failed", "\(failed)")
+            #expect(failed["transcript_clean"] as? String == words)
+
+            // Then an export of its day still holds its words, and its README says they are the earlier transcript's
+            let asked = try await api.send(
+                .post, "/v1/exports", token: session.accessToken,
+                json: ["from": "2026-05-01", "to": "2026-05-01", "tz": "Europe/Paris"])
+            let export = try await waitForExport(api, session, try #require(asked.json["id"] as? String))
+            try #require(export["status"] as? String == "ready", "\(export)")
+            #expect(export["entries"] as? Int == 1 && export["not_transcribed"] as? Int == 0, "\(export)")
+            let download = try await api.send(.get, try #require(export["download_url"] as? String))
+            let files = try await Self.openZip(download.body)
+            let text = try #require(files.first { $0.key.hasSuffix(".txt") && $0.key != "README.txt" })
+            #expect(text.value.text?.hasSuffix("\n\n" + words + "\n") == true, "\(text)")
+            let readme = try #require(files["README.txt"]?.text)
+            #expect(readme.contains("Transcribing these again failed") && readme.contains(String(text.key.dropLast(4))))
         }
     }
 

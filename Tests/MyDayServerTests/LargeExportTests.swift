@@ -59,8 +59,7 @@ enum ExportFixtures {
     /// the worker's peak RSS in kB.
     private func export(recordings count: Int) async throws -> (export: [String: Int], recordingSize: Int, peakKilobytes: Int) {
         var configuration = try await TestDatabase.sqlite.freshConfiguration()
-        configuration.dataDirectory = FileManager.default.temporaryDirectory.appendingPathComponent(
-            "myday-large-\(UUID().uuidString.prefix(8))")
+        configuration.dataDirectory = TestFolder.path("myday-large")
         defer { try? FileManager.default.removeItem(at: configuration.dataDirectory) }
         var environment = ["MYDAY_WORKERS": "0"]
         let files = TestServer(configuration: configuration)

@@ -70,7 +70,7 @@ import Testing
             try await client.put(key, body: .bytes(ByteBuffer(data: data)), length: data.count, contentType: "audio/mp4")
         }
         // And a store with nowhere to download to: its scratch folder is a file
-        let scratch = FileManager.default.temporaryDirectory.appendingPathComponent("myday-scratch-\(UUID())")
+        let scratch = TestFolder.path("myday-scratch")
         let store = try S3BlobStore(client: client, scratch: scratch)
         try FileManager.default.removeItem(at: scratch)
         #expect(FileManager.default.createFile(atPath: scratch.path, contents: Data("not a folder".utf8)))
@@ -267,7 +267,12 @@ import Testing
                 let now = StoredTime.now()
                 #expect(try await entries.claimCompletion(id: id, userID: userID, until: now + 300, now: now))
                 let lease = CompletionLease(until: now + 300)
-                let renewing = Task { try await lease.keepRenewing(id: id, in: entries, lease: 300) }
+                // (renewed every 100 ms, around a check that would never end by itself)
+                let renewing = Task {
+                    await runRenewingLease(
+                        every: .milliseconds(100), renew: { await lease.renew(id: id, in: entries, lease: 300) },
+                        { try await Task.sleep(for: .seconds(3600)) })
+                }
 
                 // When it has been renewed, then it lasts beyond its first end and nobody else may claim it
                 try await pollUntil("the claim is renewed") { lease.until > now + 300 }
@@ -277,7 +282,10 @@ import Testing
                 try await driver.write { db in
                     try await db.raw("UPDATE entries SET completing_until = 1 WHERE id = \(bind: id.lowercased)").run()
                 }
-                try await renewing.value
+                guard case .lost = await renewing.value else {
+                    Issue.record("the check went on under a claim it had lost")
+                    return
+                }
                 // And giving it back leaves the other claim alone
                 try await entries.releaseCompletion(id: id, held: lease.until)
                 let kept = try await driver.read { db in

@@ -94,10 +94,14 @@ import Testing
             let audioKey = BlobKey.audio(userID: try #require(UUID(uuidString: session.userID)), entryID: id)
             _ = try await DiskBlobStore(root: server.configuration.blobDirectory).move(
                 from: BlobKey.incoming(ofAudio: audioKey), to: audioKey)
+            let userID = try #require(UUID(uuidString: session.userID))
             try await server.withDatabase { driver in
-                _ = try await EntryStore(driver: driver).markUploaded(
-                    id: id, userID: try #require(UUID(uuidString: session.userID)),
-                    pipeline: TranscriptionPipeline(doorbell: JobDoorbell()))
+                try await driver.write { db in
+                    _ = try await EntryStore.markUploaded(
+                        id: id, userID: userID, durationSeconds: nil, fromStatuses: [.pendingUpload], in: db)
+                    _ = try await JobQueue.enqueue(
+                        kind: TranscriptionHandler.kind, payload: TranscriptionJob(entryID: id).json, userID: userID, in: db)
+                }
             }
 
             // Then the entry fails with a reason a person can read

@@ -91,24 +91,19 @@ final class ManualClock: Sendable {
             _ = try await server.withDatabase {
                 try await UserStore(driver: $0).registerEmailUser(email: "owner@example.com", passwordHash: hash)
             }
-            // When twenty addresses each send one wrong password at the same moment
-            let port = api.port
-            let statuses = try await withThrowingTaskGroup(of: Int.self) { group in
-                for address in 1...20 {
-                    group.addTask {
-                        let body = Data(#"{"email":"owner@example.com","password":"guess \#(address)"}"#.utf8)
-                        return try await onDedicatedThread {
-                            try RawHTTP.exchange(
-                                port: port, from: "127.0.1.\(address)",
-                                head: "POST /v1/auth/email/login HTTP/1.1\r\nHost: 127.0.0.1\r\n"
-                                    + "Content-Type: application/json\r\nContent-Length: \(body.count)\r\nConnection: close\r\n\r\n",
-                                body: body
-                            ).status
-                        }
-                    }
-                }
-                return try await group.reduce(into: []) { $0.append($1) }
-            }
+            // When twenty addresses each send one wrong password at the same moment: all twenty under way in the
+            // server before any is answered
+            let answers = try await HeldRequests.exchange(
+                port: api.port,
+                (1...20).map { address in
+                    let body = Data(#"{"email":"owner@example.com","password":"guess \#(address)"}"#.utf8)
+                    return HeldRequests.Request.withBody(
+                        from: "127.0.1.\(address)",
+                        head: "POST /v1/auth/email/login HTTP/1.1\r\nHost: 127.0.0.1\r\n"
+                            + "Content-Type: application/json\r\nContent-Length: \(body.count)\r\nConnection: close\r\n\r\n",
+                        body: body)
+                })
+            let statuses = answers.map(\.status)
             // Then three guesses were checked and every other one refused unchecked
             #expect(statuses.filter { $0 == 401 }.count == 3, "\(statuses.sorted())")
             #expect(statuses.filter { $0 == 429 }.count == 17, "\(statuses.sorted())")

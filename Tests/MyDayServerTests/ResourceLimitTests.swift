@@ -147,16 +147,19 @@ import Testing
             let session = try await api.register()
             let id = try await api.createAndUpload(session, try await TestAudio.m4a())
 
-            // When five completes of the same entry arrive together
-            let answers = try await withThrowingTaskGroup(of: APIClient.Reply.self) { group in
-                for _ in 0..<5 {
-                    group.addTask { try await api.send(.post, "/v1/entries/\(id)/complete", token: session.accessToken) }
-                }
-                return try await group.reduce(into: []) { $0.append($1) }
-            }
+            // When five completes of the same entry arrive together: all five under way in the server before any is
+            // answered
+            let complete = HeldRequests.Request.withBody(
+                head: "POST /v1/entries/\(id)/complete HTTP/1.1\r\nHost: 127.0.0.1\r\n"
+                    + "Authorization: Bearer \(session.accessToken)\r\nContent-Type: application/json\r\n"
+                    + "Content-Length: 2\r\nConnection: close\r\n\r\n",
+                body: Data("{}".utf8))
+            let answers = try await HeldRequests.exchange(port: api.port, Array(repeating: complete, count: 5))
 
             // Then every one answers the uploaded entry, and one transcription is queued
-            #expect(answers.allSatisfy { $0.status == .ok && $0.json["status"] as? String == "uploaded" })
+            #expect(
+                answers.allSatisfy { $0.status == 200 && $0.json["status"] as? String == "uploaded" },
+                "\(answers.map { "\($0.status) \($0.body)" })")
             let jobs = try await server.withDatabase { driver in
                 try await driver.read { db in
                     try await db.raw("SELECT COUNT(*) AS n FROM jobs WHERE kind = 'transcribe'").first()?
@@ -177,7 +180,7 @@ import Testing
     }
 
     @Test func fiftyUnauthenticatedEightMegabyteBodiesAreNotBuffered() async throws {
-        let data = FileManager.default.temporaryDirectory.appendingPathComponent("myday-bodies-\(UUID().uuidString)")
+        let data = TestFolder.path("myday-bodies")
         defer { try? FileManager.default.removeItem(at: data) }
         let server = try await ServerProcess(dataDirectory: data, environment: ["MYDAY_WORKERS": "0"])
         defer { server.kill() }

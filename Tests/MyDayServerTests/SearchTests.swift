@@ -11,9 +11,14 @@ import Testing
 @Suite struct SearchTests {
     /// Wednesday 2026-03-18, 12:00 UTC: "today" for every search here.
     static let now = Date(timeIntervalSince1970: 1_773_835_200)
+    /// How many matches the test server ranks one by one: few, so that a diary passes the bound with a few entries.
+    static let rankedMatches = 12
 
     private func run(_ database: TestDatabase, _ body: @escaping @Sendable (Diary) async throws -> Void) async throws {
-        let server = try await TestServer.make(database) { $0.searchClock = { Self.now } }
+        let server = try await TestServer.make(database) {
+            $0.searchClock = { Self.now }
+            $0.searchRankedMatches = Self.rankedMatches
+        }
         try await server.run { api in try await body(Diary(api: api, server: server, session: try await api.register())) }
     }
 
@@ -26,9 +31,8 @@ import Testing
         @discardableResult
         func add(
             _ text: String, at time: String, tz: String = "Europe/Berlin", title: String? = nil, tags: [String] = [],
-            mood: Int? = nil
+            mood: Int? = nil, id: String = UUID().uuidString.lowercased()
         ) async throws -> String {
-            let id = UUID().uuidString.lowercased()
             try await api.send(
                 .post, "/v1/entries", token: session.accessToken,
                 json: ["id": id, "created_at": time, "tz": tz, "kind": "text", "text": text], expecting: .created)
@@ -309,7 +313,7 @@ import Testing
             let titled = try await diary.add("Rain again.", at: "2025-01-01T09:00:00Z", title: "Harbour walk")
             let tagged = try await diary.add("Rain again.", at: "2025-01-02T09:00:00Z", tags: ["harbour"])
             var others: [String] = []
-            for index in 0..<(EntryStore.rankedMatches + 5) {
+            for index in 0..<(Self.rankedMatches + 5) {
                 let minute = String(format: "%02d", index % 60)
                 others.append(
                     try await diary.add(
@@ -321,7 +325,7 @@ import Testing
                 var seen: [String] = []
                 var cursor: String?
                 repeat {
-                    let reply = try await diary.search(q, "&limit=100" + (cursor.map { "&cursor=\($0)" } ?? ""))
+                    let reply = try await diary.search(q, "&limit=4" + (cursor.map { "&cursor=\($0)" } ?? ""))
                     #expect(reply.status == .ok)
                     seen += Diary.ids(reply)
                     cursor = reply.json["next_cursor"] as? String
@@ -353,7 +357,7 @@ import Testing
         try await run(database) { diary in
             // Given exactly as many live matches as are ranked one by one, the oldest saying the word twice
             let twice = try await diary.add("Harbour, and the harbour again.", at: "2025-01-01T09:00:00Z")
-            for index in 1..<EntryStore.rankedMatches {
+            for index in 1..<Self.rankedMatches {
                 try await diary.add("Walked to the harbour, day \(index).", at: "2026-01-01T09:00:00Z")
             }
             // and one more that was deleted, and another person's entries with the word
@@ -385,18 +389,18 @@ import Testing
                 try await diary.add("Harbour again.", at: "2025-01-02T09:00:00Z"),
             ]
             var tagged: [String] = []
-            for index in 0..<(EntryStore.rankedMatches + 3) {
+            for index in 0..<(Self.rankedMatches + 3) {
                 let minute = String(format: "%02d", index % 60)
                 tagged.append(
                     try await diary.add(
                         "Entry \(index).", at: "2026-01-\(String(format: "%02d", index / 60 + 1))T10:\(minute):00Z",
                         title: index == 0 ? "Harbour" : nil, tags: ["harbour"]))
             }
-            // When every hit is read, a page of 50 at a time
+            // When every hit is read, a page of 5 at a time
             var seen: [String] = []
             var cursor: String?
             repeat {
-                let reply = try await diary.search("harbour", "&limit=50" + (cursor.map { "&cursor=\($0)" } ?? ""))
+                let reply = try await diary.search("harbour", "&limit=5" + (cursor.map { "&cursor=\($0)" } ?? ""))
                 #expect(reply.status == .ok)
                 seen += Diary.ids(reply)
                 cursor = reply.json["next_cursor"] as? String
@@ -422,8 +426,8 @@ import Testing
     @Test(arguments: TestDatabase.available)
     func theAnswerIsTheGeneratedTypesBytes(_ database: TestDatabase) async throws {
         try await run(database) { diary in
-            // Given entries whose fields need every kind of escape, matched in titles, tags and transcripts
-            // (the API refuses control characters other than tab and line breaks, so they are left out here)
+            // Given entries whose fields need every kind of escape, matched in titles, tags and transcripts, with fixed
+            // ids and times (the API refuses control characters other than tab and line breaks, so they are left out)
             for (index, awkward) in EntryJSONTests.awkward.enumerated() {
                 let text = String(
                     String.UnicodeScalarView(
@@ -432,37 +436,50 @@ import Testing
                     "Lake \(text) and the lake again, \"quoted\" / slashed.", at: "2026-03-1\(index % 8)T09:00:00Z",
                     title: index % 2 == 0 ? "Lake \(text)" : nil,
                     tags: index % 3 == 0 ? ["lake", text.isEmpty ? "x" : text] : [],
-                    mood: index % 5 + 1)
+                    mood: index % 5 + 1, id: "a0000000-0000-4000-8000-00000000000\(index)")
             }
-            let userID = try #require(UUID(uuidString: diary.session.userID))
-            // When searching as a client does, then each answer is what the generated types encode from the same search
+            try await diary.server.withDatabase { driver in
+                try await driver.write { db in
+                    try await db.raw(
+                        "UPDATE entries SET updated_at = 1773835200123 WHERE user_id = \(bind: diary.session.userID)"
+                    ).run()
+                }
+            }
+            // When searching as a client does, from a fixed moment (a first page's cursor, as the server writes one
+            // for 2100-01-01: `v1.0.4102444800000`) so that the answers' cursors are fixed too
+            var answers: [String] = []
             for (query, extra) in [
-                ("lake", "&limit=3"), (#""the lake again""#, ""), ("lake last week", "&limit=2&read_dates=true"),
-                ("nothing matches this", ""), ("", "&mood=1&mood=2"), ("lake+again", "&tag=lake&kind=text&status=transcribed"),
+                ("lake", "&limit=3"), (#""the lake again""#, "&limit=2"), ("lake last week", "&limit=2&read_dates=true"),
+                ("nothing matches this", ""), ("", "&mood=1&mood=2&limit=2"),
+                ("lake+again", "&tag=lake&kind=text&status=transcribed"),
             ] {
-                let first = try await diary.search(query, extra)
-                #expect(first.status == .ok, "\(query): \(first.text)")
-                // A first page's cursor holds the moment it was answered: compare the pages after it, or pages without one
-                let cursor = first.json["next_cursor"] as? String
-                var reply = first
-                if let cursor { reply = try await diary.search(query, extra + "&cursor=\(cursor)") }
+                let reply = try await diary.search(query, extra + "&cursor=djEuMC40MTAyNDQ0ODAwMDAw")
+                #expect(reply.status == .ok, "\(query): \(reply.text)")
+                answers.append(reply.text)
                 var parameters = try SearchResponder<MyDayRequestContext>.parameters(
                     "q=\(query.addingPercentEncoding(withAllowedCharacters: .alphanumerics) ?? "")&tz=Europe/Berlin\(extra)")
-                parameters.cursor = cursor
+                parameters.cursor = "djEuMC40MTAyNDQ0ODAwMDAw"
+                let userID = try #require(UUID(uuidString: diary.session.userID))
                 let answer = try await diary.server.withDatabase { driver in
                     try await EntrySearching.run(
                         parameters, userID: userID, entries: EntryStore(driver: driver),
                         limits: RateLimitGuard(limiter: MemoryRequestCounter(), settings: .init()), now: Self.now)
                 }
-                let expected = String(decoding: try EntryJSONTests.encoder.encode(APIHandler.schema(answer)), as: UTF8.self)
-                #expect(reply.text == expected, "\(query) \(extra)")
+                let generated = String(decoding: try EntryJSONTests.encoder.encode(APIHandler.schema(answer)), as: UTF8.self)
+                #expect(reply.text == generated, "TEMPORARY")
+                print("ANSWER<<<\(reply.text)>>>")
             }
+            // Then each answer is these bytes, which the generated types give through `JSONEncoder` with the server's
+            // settings
+            #expect(answers == Self.expectedAnswers)
             // And "+" in a query string is a space, as forms send it
             #expect(
                 try await diary.api.send(.get, "/v1/search?q=lake+again", token: diary.session.accessToken).json["interpreted"]
                     .map { ($0 as? [String: Any])?["words"] as? [String] } == ["lake", "again"])
         }
     }
+
+    static let expectedAnswers: [String] = []
 
     @Test(arguments: TestDatabase.available)
     func migratingADiaryFromBeforeSearchIndexesIt(_ database: TestDatabase) async throws {

@@ -8,7 +8,7 @@ import Testing
 /// The real executable, killed and signalled as an operating system would.
 @Suite(.serialized) struct ServerProcessTests {
     private func dataDirectory() -> URL {
-        FileManager.default.temporaryDirectory.appendingPathComponent("myday-process-\(UUID().uuidString.prefix(8))")
+        TestFolder.path("myday-process")
     }
 
     @Test(arguments: TestDatabase.available)

@@ -63,13 +63,21 @@ import Testing
         try await server.run { api in
             // Given a user with room for three 300 KB entries
             let session = try await api.register()
-            // When ten are created at once
-            let statuses = try await withThrowingTaskGroup(of: Int.self) { group in
-                for _ in 0..<10 {
-                    group.addTask { try await api.createAudioEntry(session, sizeBytes: 300_000).reply.status.code }
-                }
-                return try await group.reduce(into: [Int]()) { $0.append($1) }
-            }
+            // When ten are created at once: all ten under way in the server before any is answered
+            let answers = try await HeldRequests.exchange(
+                port: api.port,
+                (0..<10).map { _ in
+                    let body = Data(
+                        """
+                        {"id":"\(UUID().uuidString.lowercased())","created_at":"2026-05-01T08:30:00Z","tz":"Europe/Paris",\
+                        "duration_s":1.5,"kind":"audio","size_bytes":300000,"content_type":"audio/mp4"}
+                        """.utf8)
+                    return HeldRequests.Request.withBody(
+                        head: "POST /v1/entries HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: Bearer \(session.accessToken)\r\n"
+                            + "Content-Type: application/json\r\nContent-Length: \(body.count)\r\nConnection: close\r\n\r\n",
+                        body: body)
+                })
+            let statuses = answers.map(\.status)
             // Then exactly three fit
             #expect(statuses.filter { $0 == 201 }.count == 3, "\(statuses.sorted())")
             #expect(statuses.filter { $0 == 413 }.count == 7, "\(statuses.sorted())")

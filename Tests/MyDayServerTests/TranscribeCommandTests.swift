@@ -7,7 +7,7 @@ import Testing
 @Suite struct TranscribeCommandTests {
     /// Runs the command on `audio`; `engine` is `off` for PocketSphinx, or `auto` for the installed speech service.
     private func transcribe(_ audio: Data, engine: String = "off") async throws -> [String: Any] {
-        let file = FileManager.default.temporaryDirectory.appendingPathComponent("myday-cli-\(UUID().uuidString).m4a")
+        let file = TestFolder.path("myday-cli", ext: "m4a")
         try audio.write(to: file)
         defer { try? FileManager.default.removeItem(at: file) }
         let output = try await ChildProcess.succeed(

@@ -8,7 +8,7 @@ import Testing
 /// Background jobs across real processes: killed mid-job, and several workers sharing one queue.
 @Suite(.serialized) struct WorkerProcessTests {
     private func dataDirectory() -> URL {
-        FileManager.default.temporaryDirectory.appendingPathComponent("myday-workers-\(UUID().uuidString.prefix(8))")
+        TestFolder.path("myday-workers")
     }
 
     private func jobs(_ driver: any DatabaseDriver) async throws -> [JobRecord] {

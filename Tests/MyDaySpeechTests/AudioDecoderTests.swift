@@ -7,11 +7,7 @@ import Testing
 
 /// The real ffmpeg, held to the limits a server sets.
 @Suite struct AudioDecoderTests {
-    private let folder: URL = {
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("myday-decode-\(UUID().uuidString.prefix(8))")
-        try? FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-        return folder
-    }()
+    private let folder = TestFolder.make("myday-decode")
 
     @Test func audioPastTheLimitIsNotDecoded() async throws {
         // Given a 5 s recording and a decoder that keeps 2 s

@@ -1,5 +1,6 @@
 import Foundation
 import HTTPTypes
+import MyDayTestSupport
 import OpenAIStandIns
 import Synchronization
 import Testing
@@ -22,7 +23,7 @@ extension OpenAIStandIn {
 
 @Suite struct OpenAITranscriptionTests {
     private func pcmFile(seconds: Int = 1) throws -> URL {
-        let url = FileManager.default.temporaryDirectory.appendingPathComponent("myday-pcm-\(UUID().uuidString).pcm")
+        let url = TestFolder.path("myday-pcm", ext: "pcm")
         try Data(repeating: 0, count: 32_000 * seconds).write(to: url)
         return url
     }

@@ -6,11 +6,7 @@ import Testing
 
 /// The real ffmpeg and PocketSphinx on synthetic speech.
 @Suite(.serialized) struct TranscriptionTests {
-    private let folder: URL = {
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("myday-asr-\(UUID().uuidString.prefix(8))")
-        try? FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-        return folder
-    }()
+    private let folder = TestFolder.make("myday-asr")
 
     private func file(_ data: Data, _ name: String) throws -> URL {
         let url = folder.appendingPathComponent(name)

@@ -1,17 +1,17 @@
 import Synchronization
 
 /// Holds whoever waits on it until the test opens it: makes two calls overlap without sleeping.
-public final class Gate: Sendable {
+package final class Gate: Sendable {
     private struct State {
         var isOpen = false
         var waiting: [CheckedContinuation<Void, Never>] = []
     }
     private let state = Mutex(State())
 
-    public init() {}
+    package init() {}
 
     /// Returns once the gate is open (at once if it already is).
-    public func wait() async {
+    package func wait() async {
         await withCheckedContinuation { continuation in
             let resumeNow = state.withLock { state in
                 if state.isOpen { return true }
@@ -23,10 +23,10 @@ public final class Gate: Sendable {
     }
 
     /// How many are waiting now.
-    public var waiterCount: Int { state.withLock { $0.waiting.count } }
+    package var waiterCount: Int { state.withLock { $0.waiting.count } }
 
     /// Lets every waiter, present and future, through.
-    public func open() {
+    package func open() {
         let waiting = state.withLock { state in
             state.isOpen = true
             defer { state.waiting = [] }

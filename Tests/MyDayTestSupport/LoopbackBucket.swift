@@ -4,31 +4,31 @@ import Synchronization
 
 /// An S3-compatible bucket on loopback: moto's S3 server with every signature checked (`Tests/Tools/s3_server.py`),
 /// started once per test process and shared; each test keeps to a key prefix of its own.
-public struct LoopbackBucket: Sendable {
-    public let endpoint: URL
-    public let bucket: String
-    public let accessKeyID: String
-    public let secretAccessKey: String
+package struct LoopbackBucket: Sendable {
+    package let endpoint: URL
+    package let bucket: String
+    package let accessKeyID: String
+    package let secretAccessKey: String
 
     /// The bucket of this test process, started on first use.
-    public static func shared() async throws -> LoopbackBucket {
+    package static func shared() async throws -> LoopbackBucket {
         try await starter.value
     }
 
     /// A key prefix no other test uses (`test-1a2b3c4d/`).
-    public static func freshPrefix() -> String { "test-\(UUID().uuidString.prefix(8).lowercased())/" }
+    package static func freshPrefix() -> String { "test-\(UUID().uuidString.prefix(8).lowercased())/" }
 
     /// The `MYDAY_S3_*` settings of a `myday-server` process using this bucket under `prefix`.
-    public func environment(prefix: String) -> [String: String] {
+    package func environment(prefix: String) -> [String: String] {
         [
             "MYDAY_S3_BUCKET": bucket, "MYDAY_S3_ENDPOINT": endpoint.absoluteString, "MYDAY_S3_REGION": "us-east-1",
             "MYDAY_S3_ACCESS_KEY_ID": accessKeyID, "MYDAY_S3_SECRET_ACCESS_KEY": secretAccessKey, "MYDAY_S3_PREFIX": prefix,
         ]
     }
 
-    public struct Unavailable: Error, CustomStringConvertible {
-        public let reason: String
-        public var description: String { "no loopback bucket: \(reason)" }
+    package struct Unavailable: Error, CustomStringConvertible {
+        package let reason: String
+        package var description: String { "no loopback bucket: \(reason)" }
     }
 
     /// Holds the server for the life of the test process; its lifeline ends it when the process does.
@@ -41,7 +41,7 @@ public struct LoopbackBucket: Sendable {
 
     /// A bucket of its own, answering DeleteObjects as a service without it does (501 NotImplemented), with the
     /// process that serves it (ended when this process ends, or sooner by the caller).
-    public static func withoutDeleteObjects() async throws -> (bucket: LoopbackBucket, server: ChildProcess) {
+    package static func withoutDeleteObjects() async throws -> (bucket: LoopbackBucket, server: ChildProcess) {
         try await start(["--without-delete-objects"])
     }
 

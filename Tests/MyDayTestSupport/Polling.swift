@@ -1,10 +1,10 @@
 /// A condition a test waited for did not come true in time.
-public struct PollingTimeout: Error, CustomStringConvertible {
-    public let description: String
+package struct PollingTimeout: Error, CustomStringConvertible {
+    package let description: String
 }
 
 /// Waits until `condition` holds, checking every `interval`; throws `PollingTimeout` naming `what` if it never does.
-public func pollUntil(
+package func pollUntil(
     _ what: String, deadline: Duration = .seconds(90), every interval: Duration = .milliseconds(10),
     isolation: isolated (any Actor)? = #isolation, _ condition: () async throws -> Bool
 ) async throws {

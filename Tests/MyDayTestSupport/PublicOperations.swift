@@ -2,15 +2,15 @@ import Foundation
 
 /// The operations `openapi.yaml` marks `security: []`, read from its text (the operation's lines after its
 /// `operationId`), for tests that hold the server's and the client's lists of public operations to the document.
-public enum PublicOperations {
+package enum PublicOperations {
     /// Public operations of routes outside the generated API (the web session, signed blob URLs, operations), which
     /// neither the server's bearer check nor the client core's API client handle.
-    public static let outsideTheAPIClient: Set<String> = [
+    package static let outsideTheAPIClient: Set<String> = [
         "registerOnWeb", "loginOnWeb", "resetPasswordOnWeb", "signInWithAppleOnWeb", "signInWithGoogleOnWeb", "refreshOnWeb",
         "logoutOnWeb", "downloadExport", "uploadAudio", "downloadAudio", "health", "readiness", "metrics", "openAPIDocument",
     ]
 
-    public static func inDocument() throws -> Set<String> {
+    package static func inDocument() throws -> Set<String> {
         let text = try String(
             contentsOf: RepositoryFiles.root.appendingPathComponent("Sources/MyDayAPI/openapi.yaml"), encoding: .utf8)
         var found = Set<String>()

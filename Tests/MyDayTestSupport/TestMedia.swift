@@ -1,17 +1,18 @@
 import ChildProcesses
 import Foundation
+import MyDayModels
 import Synchronization
 
 /// Audio for tests, made with the real ffmpeg and espeak-ng, or written sample by sample.
-public enum TestMedia {
+package enum TestMedia {
     /// Runs ffmpeg quietly (overwriting its output) and throws with its message when it fails.
-    public static func ffmpeg(_ arguments: [String]) async throws {
+    package static func ffmpeg(_ arguments: [String]) async throws {
         try await ChildProcess.succeed("ffmpeg", ["-nostdin", "-hide_banner", "-loglevel", "error", "-y"] + arguments)
     }
 
     /// What ffmpeg writes for `arguments` into a file of type `ext`, as bytes.
-    public static func ffmpegOutput(_ arguments: [String], ext: String) async throws -> Data {
-        let output = FileManager.default.temporaryDirectory.appendingPathComponent("myday-test-\(UUID().uuidString).\(ext)")
+    package static func ffmpegOutput(_ arguments: [String], ext: String) async throws -> Data {
+        let output = TestFolder.path("myday-media", ext: ext)
         defer { try? FileManager.default.removeItem(at: output) }
         try await ffmpeg(arguments + [output.path])
         return try Data(contentsOf: output)
@@ -19,7 +20,7 @@ public enum TestMedia {
 
     /// `seconds` of a tone in Opus in WebM written as a browser's MediaRecorder writes it: streamed, so the file says
     /// neither its duration nor where to seek.
-    public static func streamedWebM(seconds: Int) async throws -> Data {
+    package static func streamedWebM(seconds: Int) async throws -> Data {
         try await ChildProcess.succeed(
             "ffmpeg",
             [
@@ -30,31 +31,11 @@ public enum TestMedia {
         ).standardOutput
     }
 
-    /// The 44-byte header of a 16-bit mono PCM WAV file; `dataBytes` 0 is what a crash mid-recording leaves.
-    public static func wavHeader(dataBytes: Int, sampleRate: Int) -> Data {
-        var header = Data()
-        func append32(_ value: Int) { withUnsafeBytes(of: UInt32(value).littleEndian) { header.append(contentsOf: $0) } }
-        func append16(_ value: Int) { withUnsafeBytes(of: UInt16(value).littleEndian) { header.append(contentsOf: $0) } }
-        header.append(contentsOf: Array("RIFF".utf8))
-        append32(dataBytes == 0 ? 0 : 36 + dataBytes)
-        header.append(contentsOf: Array("WAVEfmt ".utf8))
-        append32(16)
-        append16(1)  // PCM
-        append16(1)  // mono
-        append32(sampleRate)
-        append32(sampleRate * 2)
-        append16(2)
-        append16(16)
-        header.append(contentsOf: Array("data".utf8))
-        append32(dataBytes)
-        return header
-    }
-
     /// A sine tone as a PCM WAV (16-bit mono) of `seconds` at `rate`; with `sizesWritten: false` its header says
     /// 0 bytes, as a crash leaves it.
-    public static func wav(seconds: Double, rate: Int = 16_000, sizesWritten: Bool = true) -> Data {
+    package static func wav(seconds: Double, rate: Int = 16_000, sizesWritten: Bool = true) -> Data {
         let samples = Int(Double(rate) * seconds)
-        var data = wavHeader(dataBytes: sizesWritten ? samples * 2 : 0, sampleRate: rate)
+        var data = Data(WAVHeader.bytes(pcmByteCount: sizesWritten ? samples * 2 : 0, sampleRate: rate))
         for index in 0..<samples {
             withUnsafeBytes(of: Int16(sin(Double(index) / 10) * 8000).littleEndian) { data.append(contentsOf: $0) }
         }
@@ -63,27 +44,27 @@ public enum TestMedia {
 }
 
 /// Audio files every test run makes once with the real ffmpeg, as a phone would upload them.
-public enum TestAudio {
+package enum TestAudio {
     private static let made = Mutex<[String: Data]>([:])
 
     /// 1.5 s of a 440 Hz tone as AAC in MP4, as an iPhone would upload it.
-    public static func m4a() async throws -> Data {
+    package static func m4a() async throws -> Data {
         try await once("m4a", ["-f", "lavfi", "-i", "sine=frequency=440:duration=1.5", "-c:a", "aac", "-b:a", "64k"])
     }
 
     /// One second of a 300 Hz tone as 16 kHz mono WAV.
-    public static func wav() async throws -> Data {
+    package static func wav() async throws -> Data {
         try await once("wav", ["-f", "lavfi", "-i", "sine=frequency=300:duration=1", "-ar", "16000", "-ac", "1"])
     }
 
     /// The first half of `m4a`: its index (the `moov` box) is missing, as after a cut-off upload.
-    public static func truncatedM4A() async throws -> Data {
+    package static func truncatedM4A() async throws -> Data {
         let whole = try await m4a()
         return whole.prefix(whole.count / 2)
     }
 
     /// Bytes that are no audio at all.
-    public static let notAudio = Data((0..<4096).map { UInt8(truncatingIfNeeded: $0 &* 7919 &+ 13) })
+    package static let notAudio = Data((0..<4096).map { UInt8(truncatingIfNeeded: $0 &* 7919 &+ 13) })
 
     private static func once(_ ext: String, _ arguments: [String]) async throws -> Data {
         if let data = made.withLock({ $0[ext] }) { return data }

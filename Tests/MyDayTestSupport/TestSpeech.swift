@@ -2,14 +2,14 @@ import ChildProcesses
 import Foundation
 
 /// Spoken test audio made with espeak-ng and ffmpeg, as an iPhone-like AAC file.
-public enum TestSpeech {
-    public static let diarySentence = "today i walked to the park with my sister and we talked about the garden"
+package enum TestSpeech {
+    package static let diarySentence = "today i walked to the park with my sister and we talked about the garden"
 
     /// `text` spoken by espeak-ng, converted to AAC in MP4; `silenceAfter` seconds of silence appended.
-    public static func m4a(_ text: String, voice: String = "en-us", volume: Double = 1, silenceAfter: Double = 0)
+    package static func m4a(_ text: String, voice: String = "en-us", volume: Double = 1, silenceAfter: Double = 0)
         async throws -> Data
     {
-        let wav = FileManager.default.temporaryDirectory.appendingPathComponent("myday-speech-\(UUID().uuidString).wav")
+        let wav = TestFolder.path("myday-speech", ext: "wav")
         defer { try? FileManager.default.removeItem(at: wav) }
         try await ChildProcess.succeed("espeak-ng", ["-v", voice, "-s", "150", "-w", wav.path, text])
         return try await TestMedia.ffmpegOutput(
@@ -20,7 +20,7 @@ public enum TestSpeech {
     }
 
     /// `seconds` of digital silence as AAC in MP4.
-    public static func silence(seconds: Double) async throws -> Data {
+    package static func silence(seconds: Double) async throws -> Data {
         try await TestMedia.ffmpegOutput(
             ["-f", "lavfi", "-i", "anullsrc=r=44100:cl=mono", "-t", String(seconds), "-c:a", "aac"], ext: "m4a")
     }

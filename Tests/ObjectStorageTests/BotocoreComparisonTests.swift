@@ -44,7 +44,7 @@ import Testing
 
     static func botocore(_ cases: [Case]) async throws -> [Answer] {
         let python = try #require(RepositoryFiles.python, "run scripts/install-python-tools first")
-        let input = FileManager.default.temporaryDirectory.appendingPathComponent("sigv4-\(UUID().uuidString).json")
+        let input = TestFolder.path("sigv4", ext: "json")
         try JSONEncoder().encode(cases).write(to: input)
         defer { try? FileManager.default.removeItem(at: input) }
         let output = try await ChildProcess.run(python.path, [RepositoryFiles.tool("botocore_sign.py").path, input.path])

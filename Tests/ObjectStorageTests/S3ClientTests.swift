@@ -10,11 +10,13 @@ import Testing
 /// The client against a real S3-compatible server on loopback that checks every signature (`LoopbackBucket`); each
 /// test works under a key prefix of its own.
 @Suite struct S3ClientTests {
-    static func client(secret: String? = nil, now: @escaping @Sendable () -> Date = { Date() }) async throws -> S3Client {
+    /// A client of the loopback bucket under `prefix` (a fresh one of its own by default).
+    static func client(
+        secret: String? = nil, prefix: String = LoopbackBucket.freshPrefix(), now: @escaping @Sendable () -> Date = { Date() }
+    ) async throws -> S3Client {
         let bucket = try await LoopbackBucket.shared()
         return S3Client(
-            location: S3Location(
-                bucket: bucket.bucket, endpoint: bucket.endpoint, region: "us-east-1", keyPrefix: LoopbackBucket.freshPrefix()),
+            location: S3Location(bucket: bucket.bucket, endpoint: bucket.endpoint, region: "us-east-1", keyPrefix: prefix),
             credentials: S3Credentials(accessKeyID: bucket.accessKeyID, secretAccessKey: secret ?? bucket.secretAccessKey),
             now: now)
     }
@@ -149,14 +151,18 @@ import Testing
     }
 
     @Test func aWrongSecretIsRefused() async throws {
-        // Given a client whose secret is not the bucket's
-        let s3 = try await Self.client(secret: "not-the-secret")
+        // Given a client whose secret is not the bucket's, and an honest one under the same key prefix
+        let prefix = LoopbackBucket.freshPrefix()
+        let s3 = try await Self.client(secret: "not-the-secret", prefix: prefix)
+        let honest = try await Self.client(prefix: prefix)
 
-        // When it stores something, then the server refuses it and nothing is stored
-        await #expect(throws: S3Error.self) {
+        // When it stores something, then the server refuses its signature
+        let refusal = await #expect(throws: S3Error.self) {
             try await s3.put("audio/u/e", body: .bytes(ByteBuffer(string: "x")), length: 1)
         }
-        let honest = try await Self.client()
+        #expect(refusal?.status == 403 && refusal?.code == "SignatureDoesNotMatch", "\(String(describing: refusal))")
+        // And nothing is stored where it wrote
+        #expect(try await honest.head("audio/u/e") == nil)
         #expect(try await honest.list(prefix: "").objects.isEmpty)
     }
 

@@ -4,26 +4,26 @@ import HummingbirdTesting
 import Synchronization
 
 /// A stand-in for an OpenAI-compatible server (one endpoint), on a loopback port, speaking its protocol.
-public final class OpenAIStandIn: Sendable {
-    public enum Answer: Sendable {
+package final class OpenAIStandIn: Sendable {
+    package enum Answer: Sendable {
         case json(String)
         case status(Int)
         /// Takes the request and answers only once `release` is finished.
         case hang
     }
 
-    public let path: String
-    public let answer: Answer
-    public let received = Mutex<[(headers: HTTPFields, body: Data)]>([])
-    public let release = AsyncStream<Void>.makeStream()
+    package let path: String
+    package let answer: Answer
+    package let received = Mutex<[(headers: HTTPFields, body: Data)]>([])
+    package let release = AsyncStream<Void>.makeStream()
 
-    public init(_ answer: Answer, path: String = "/v1/audio/transcriptions") {
+    package init(_ answer: Answer, path: String = "/v1/audio/transcriptions") {
         self.path = path
         self.answer = answer
     }
 
     /// Runs the stand-in on a loopback port and hands `body` the port.
-    public func serve(_ body: @escaping @Sendable (Int) async throws -> Void) async throws {
+    package func serve(_ body: @escaping @Sendable (Int) async throws -> Void) async throws {
         let router = Router()
         router.post(RouterPath(path)) { request, context -> Response in
             let bytes = try await request.body.collect(upTo: 64 * 1024 * 1024)
@@ -48,7 +48,7 @@ public final class OpenAIStandIn: Sendable {
 
     /// A `verbose_json` transcription as Whisper servers send it: two sentences, the second in a segment the model
     /// itself marks as probably silent.
-    public static let sampleTranscription = """
+    package static let sampleTranscription = """
         {"task":"transcribe","language":"english","duration":6.0,"text":"Hello there. Thank you.",
          "words":[{"word":"Hello","start":0.0,"end":0.4},{"word":"there.","start":0.45,"end":0.9},
                   {"word":"Thank","start":4.0,"end":4.3},{"word":"you.","start":4.3,"end":4.6}],

@@ -1,4 +1,5 @@
 import Foundation
+import MyDayModels
 
 /// Everything MyDayKit asks of the My Day server; the live client speaks `openapi.yaml`, tests use doubles.
 ///

@@ -29,28 +29,3 @@ public struct NewEntry: Sendable, Equatable {
         self.language = language
     }
 }
-
-/// The fields a person edits; `nil` leaves a field as it is.
-public struct EntryEdit: Sendable, Equatable, Codable {
-    /// An empty string removes the title.
-    public var title: String?
-    public var text: String?
-    public var tags: [String]?
-    /// 1 to 5; 0 removes the mood.
-    public var mood: Int?
-
-    public init(title: String? = nil, text: String? = nil, tags: [String]? = nil, mood: Int? = nil) {
-        self.title = title
-        self.text = text
-        self.tags = tags
-        self.mood = mood
-    }
-
-    /// This edit with `newer`'s fields laid over it.
-    public func merged(with newer: EntryEdit) -> EntryEdit {
-        EntryEdit(
-            title: newer.title ?? title, text: newer.text ?? text, tags: newer.tags ?? tags, mood: newer.mood ?? mood)
-    }
-
-    public var isEmpty: Bool { title == nil && text == nil && tags == nil && mood == nil }
-}

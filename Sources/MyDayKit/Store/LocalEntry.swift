@@ -108,10 +108,7 @@ public struct LocalEntry: Codable, Sendable, Equatable, Identifiable, FetchableR
     /// This entry with `edit`'s fields applied.
     func applying(_ edit: EntryEdit) -> LocalEntry {
         var entry = self
-        if let title = edit.title { entry.title = title.isEmpty ? nil : title }
-        if let text = edit.text { entry.transcriptClean = text }
-        if let tags = edit.tags { entry.tags = tags }
-        if let mood = edit.mood { entry.mood = mood == 0 ? nil : mood }
+        edit.apply(title: &entry.title, text: &entry.transcriptClean, tags: &entry.tags, mood: &entry.mood)
         return entry
     }
 

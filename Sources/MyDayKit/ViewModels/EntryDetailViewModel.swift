@@ -1,4 +1,5 @@
 import Foundation
+import MyDayModels
 import Observation
 
 /// The Entry detail screen: the clean transcript (the raw one on demand), playback, edits, retry and delete.

@@ -108,31 +108,14 @@ extension APIHandler {
     {
         let user = try RequestUser.required()
         let entry = try await ownedEntry(input.path.id)
-        guard entry.kind == .audio, let key = entry.audioKey else {
-            throw APIError.conflict("Text entries have no audio to complete.")
-        }
         let transcript = try input.body.flatMap { body -> ClientTranscript? in
             guard case .json(let json) = body, let sent = json.transcript else { return nil }
             return try ClientTranscript.validated(sent)
         }
-        guard let claimed = try await claimCompletion(of: entry, userID: user.id) else {
-            // Completed already (by this request's earlier attempt, say): answer the entry as it is now.
+        // Nil when it was completed already (by this request's earlier attempt, say): the entry as it is now.
+        guard let uploaded = try await uploads.complete(entry, userID: user.id, transcript: transcript) else {
             return .ok(.init(body: .json(Self.schema(try await ownedEntry(input.path.id)))))
         }
-        let uploaded = try await holdingCompletion(of: entry.id, claimedUntil: claimed) {
-            let duration = try await checkUploadedAudio(of: entry, key: key)
-            try transcript?.check(fitsWithin: duration ?? entry.durationSeconds)
-            guard
-                let marked = try await entries.markUploaded(
-                    id: entry.id, userID: user.id, pipeline: pipeline, clientTranscript: transcript, durationSeconds: duration)
-            else {
-                throw APIError.notFound
-            }
-            return marked
-        }
-        logger.info(
-            "entry uploaded",
-            metadata: ["entry": "\(entry.id.lowercased)", "transcribed_by": "\(transcript?.engine ?? "server")"])
         return .ok(.init(body: .json(Self.schema(uploaded))))
     }
 
@@ -151,110 +134,6 @@ extension APIHandler {
         let user = try RequestUser.required()
         guard let entry = try await entries.entry(id: try Validation.id(rawID), userID: user.id) else { throw APIError.notFound }
         return entry
-    }
-
-    /// How long a completion claim lasts unless renewed: a node that dies while checking an upload holds it no longer.
-    static let completionLease = 15_000
-
-    /// Takes this entry's completion for this request, waiting while another request (on any node) holds it; answers
-    /// until when it holds it, or nil once the entry no longer waits for its upload.
-    private func claimCompletion(of entry: EntryRecord, userID: UUID) async throws -> Int? {
-        let deadline = ContinuousClock.now + .seconds(120)
-        while true {
-            let now = StoredTime.now()
-            if try await entries.claimCompletion(id: entry.id, userID: userID, until: now + Self.completionLease, now: now) {
-                return now + Self.completionLease
-            }
-            guard try await ownedEntry(entry.id.lowercased).status == .pendingUpload else { return nil }
-            guard ContinuousClock.now < deadline else {
-                throw APIError.conflict("This upload is still being checked; try again in a moment.")
-            }
-            try await Task.sleep(for: .milliseconds(200))
-        }
-    }
-
-    /// Runs `body` while renewing this request's completion claim every third of its lease, so that a long check
-    /// keeps it and a crashed node's claim ends soon. When the claim is lost (the database did not answer for a whole
-    /// lease, and another request took it), `body` is cancelled: two requests never check one upload at once. When
-    /// `body` fails, the claim is given back.
-    private func holdingCompletion<T: Sendable>(
-        of id: UUID, claimedUntil: Int, _ body: @Sendable @escaping () async throws -> T
-    ) async throws -> T {
-        let lease = CompletionLease(until: claimedUntil)
-        do {
-            return try await withThrowingTaskGroup(of: T?.self) { group in
-                group.addTask {
-                    try await lease.keepRenewing(id: id, in: entries, lease: Self.completionLease)
-                    return nil
-                }
-                group.addTask { try await body() }
-                let first = try await group.next() ?? nil
-                group.cancelAll()
-                guard let value = first else {
-                    throw APIError.conflict("Checking this upload took too long and was taken over; try again in a moment.")
-                }
-                return value
-            }
-        } catch {
-            try? await entries.releaseCompletion(id: id, held: lease.until)
-            throw error
-        }
-    }
-
-    /// Moves the newest upload into place, then rejects (and removes) it when it is missing, of the wrong size (asked
-    /// first: a `HEAD` in a bucket), too long or not audio (ffprobe reads only the parts it needs, where the file lies);
-    /// answers its duration when known. A recording players could not seek in (browsers' WebM, or
-    /// any file that does not say how long it is) is made seekable.
-    private func checkUploadedAudio(of entry: EntryRecord, key: String) async throws -> Double? {
-        _ = try await blobs.move(from: BlobKey.incoming(ofAudio: key), to: key)
-        guard let size = try await blobs.size(key: key) else {
-            throw APIError.unprocessable("No audio has been uploaded for this entry yet; PUT it to the upload URL first.")
-        }
-        let problem: String
-        if let declared = entry.sizeBytes, declared != size {
-            problem = "The upload has \(size) bytes but the entry declared \(declared); upload it again."
-        } else {
-            let container = AudioContainer(rawValue: entry.contentType ?? "") ?? .mp4
-            switch try await blobs.withReadableURL(key: key, { try await audioProbe.probe($0, expected: container) }) {
-            case .audio(let finding):
-                guard let seconds = finding.durationSeconds, seconds > Double(maxRecordingSeconds) else {
-                    // Browsers write WebM as a live stream, without the index players seek by: every WebM is remuxed.
-                    if container == .webm || !finding.statesItsDuration {
-                        try await makeSeekable(key: key, container: container, entryID: entry.id)
-                    }
-                    return finding.durationSeconds
-                }
-                problem = tooLong(seconds)
-            case .rejected(let reason): problem = reason + " Upload it again."
-            }
-        }
-        try await blobs.delete(key: key)
-        throw APIError.unprocessable(problem)
-    }
-
-    /// Replaces the audio at `key` by a lossless remux that states its length and can be sought in (players show
-    /// neither for browsers' own WebM); when ffmpeg cannot, the upload stays as it came.
-    private func makeSeekable(key: String, container: AudioContainer, entryID: UUID) async throws {
-        let remuxed = try await blobs.withLocalFile(key: key) {
-            try await SeekableRemux().remux($0, container: container, into: scratch)
-        }
-        guard let remuxed else {
-            logger.warning(
-                "a recording could not be made seekable; it is kept as uploaded", metadata: ["entry": "\(entryID.lowercased)"])
-            return
-        }
-        do {
-            _ = try await blobs.store(fileAt: remuxed, key: key)
-        } catch {
-            try? FileManager.default.removeItem(at: remuxed)
-            throw error
-        }
-    }
-
-    /// Why a recording of `seconds` is refused: it names the limit.
-    private func tooLong(_ seconds: Double) -> String {
-        "The recording lasts \(spokenLength(seconds: Int(seconds.rounded(.up)))); this server keeps recordings of up to "
-            + "\(spokenLength(seconds: maxRecordingSeconds))."
     }
 
     private func newEntry(from body: Components.Schemas.NewEntry) throws -> NewEntry {
@@ -279,7 +158,7 @@ extension APIHandler {
             }
             guard size <= maxUploadBytes else { throw APIError.tooLarge(limit: maxUploadBytes) }
             guard new.durationSeconds <= Double(maxRecordingSeconds) else {
-                throw APIError.unprocessable(tooLong(new.durationSeconds))
+                throw APIError.unprocessable(UploadCompletion.tooLong(new.durationSeconds, limit: maxRecordingSeconds))
             }
             new.sizeBytes = size
             new.container = body.contentType.flatMap { AudioContainer(rawValue: $0.rawValue) } ?? .mp4
@@ -303,9 +182,7 @@ extension APIHandler {
         let user = try RequestUser.required()
         let entry = try await ownedEntry(input.path.id)
         try await limits.retranscription(user: user.id.lowercased)
-        guard entry.kind == .audio else { throw APIError.conflict("Text entries have no audio to transcribe.") }
-        guard entry.status != .pendingUpload else { throw APIError.conflict("The audio has not been uploaded yet.") }
-        guard let queued = try await entries.requeueTranscription(id: entry.id, userID: user.id, pipeline: pipeline) else {
+        guard let queued = try await uploads.transcribeAgain(entry, userID: user.id) else {
             throw APIError.notFound
         }
         return .accepted(.init(body: .json(Self.schema(queued))))

@@ -3,41 +3,55 @@ import Logging
 import MyDayAPI
 import MyDaySpeech
 
-/// Implements the operations of `openapi.yaml`; each handler validates, calls a store, and maps the answer.
+/// Implements the operations of `openapi.yaml`; each handler validates, calls a store, and maps the answer. It holds
+/// the server's composed parts; the names below are shortcuts into them.
 struct APIHandler: APIProtocol {
-    let users: UserStore
-    let sessions: SessionStore
-    let entries: EntryStore
-    let blobs: any BlobStore
-    let exports: ExportStore
-    let links: BlobLinks
-    let passwords: PasswordHasher
-    let accessTokens: AccessTokens
-    let refreshTokenLifetime: Duration
-    let maxUploadBytes: Int
-    let maxRecordingSeconds: Int
-    /// How much audio and export archives one user may keep (`MYDAY_USER_QUOTA_BYTES`).
-    let quotaBytes: Int
-    let audioProbe: AudioProbe
-    /// Where a browser's recording is remuxed before it replaces the upload (in the data directory, beside the blobs).
-    let scratch: URL
-    let pipeline: any EntryPipeline
+    /// The stores, blob store, links, configuration and logger of this process.
+    let parts: ServerParts
+    /// Passwords, access tokens and the Apple and Google token checks.
+    let auth: AuthParts
+    /// Checks an uploaded recording and sends it to transcription.
+    let uploads: UploadCompletion
+    /// Per-user and per-address request limits.
     let limits: RateLimitGuard
-    let identityVerifiers: IdentityVerifiers
-    /// Exchanges Apple sign-ins' codes for refresh tokens to revoke later; nil when no team key is configured.
-    let appleTokens: AppleAccountTokens?
-    let providerTokenSealer: SecretSealer
-    /// What `GET /v1/config` answers: the sign-in methods of this server.
-    let clientConfig: Components.Schemas.ClientConfig
-    /// `MYDAY_PUBLIC_URL`: links are mailed only when it is set.
-    let publicURL: String?
     /// Removes archives whose links a sign-out everywhere or a deletion just ended, without waiting for its round.
     let housekeeping: HousekeepingService
     /// Tells open event streams when their account changed.
     let changeFeed: ChangeFeed
     /// The entry-list pages this process keeps; a closed account's are dropped at once.
     let entryPages: EntryPageCache
+}
+
+/// How people sign in: what the request handler and the web sessions share.
+struct AuthParts: Sendable {
+    let passwords: PasswordHasher
+    let accessTokens: AccessTokens
+    let identityVerifiers: IdentityVerifiers
+}
+
+extension APIHandler {
+    var users: UserStore { parts.users }
+    var sessions: SessionStore { parts.sessions }
+    var entries: EntryStore { parts.entries }
+    var blobs: any BlobStore { parts.blobs }
+    var exports: ExportStore { parts.exports }
+    var links: BlobLinks { parts.links }
+    var logger: Logger { parts.logger }
+    var passwords: PasswordHasher { auth.passwords }
+    var accessTokens: AccessTokens { auth.accessTokens }
+    var identityVerifiers: IdentityVerifiers { auth.identityVerifiers }
+    /// Exchanges Apple sign-ins' codes for refresh tokens to revoke later; nil when no team key is configured.
+    var appleTokens: AppleAccountTokens? { parts.appleTokens }
+    var providerTokenSealer: SecretSealer { parts.providerTokenSealer }
+    var refreshTokenLifetime: Duration { parts.configuration.refreshTokenLifetime }
+    var maxUploadBytes: Int { parts.configuration.maxUploadBytes }
+    var maxRecordingSeconds: Int { parts.configuration.maxRecordingSeconds }
+    /// How much audio and export archives one user may keep (`MYDAY_USER_QUOTA_BYTES`).
+    var quotaBytes: Int { parts.configuration.userQuotaBytes }
+    /// `MYDAY_PUBLIC_URL`: links are mailed only when it is set.
+    var publicURL: String? { parts.configuration.publicURL }
     /// The moment date phrases in a search are read from.
-    let searchClock: @Sendable () -> Date
-    let logger: Logger
+    var searchClock: @Sendable () -> Date { parts.configuration.searchClock }
+    /// What `GET /v1/config` answers: the sign-in methods of this server.
+    var clientConfig: Components.Schemas.ClientConfig { .init(configuration: parts.configuration) }
 }

@@ -10,7 +10,7 @@ import Prometheus
 import ServiceLifecycle
 
 /// Builds the whole server from its configuration: database (migrated), blob store, routes and services.
-public func buildApplication(
+package func buildApplication(
     configuration: ServerConfiguration, logger: Logger, onServerRunning: @escaping @Sendable (Int) async -> Void = { _ in }
 ) async throws -> some ApplicationProtocol {
     let parts = try await ServerParts.open(configuration: configuration, logger: logger) { driver in
@@ -26,7 +26,7 @@ public func buildApplication(
         }
         var speech: SpeechEngine?
         if configuration.workers > 0 {
-            let (worker, engine) = try makeJobWorker(parts, metrics: PipelineMetrics(registry: parts.registry))
+            let (worker, engine) = try await makeJobWorker(parts, metrics: PipelineMetrics(registry: parts.registry))
             services.append(worker)
             if let service = engine.service { services.append(service) }
             services.append(makeHousekeeping(parts))
@@ -101,18 +101,15 @@ func buildRouter(_ parts: ServerParts, speech: SpeechEngine?, changeFeed: Change
             accessTokens: accessTokens, users: parts.users, entries: parts.entries, limits: limits,
             now: configuration.searchClock))
     let handler = APIHandler(
-        users: parts.users, sessions: parts.sessions, entries: parts.entries, blobs: parts.blobs, exports: parts.exports,
-        links: parts.links, passwords: passwords, accessTokens: accessTokens,
-        refreshTokenLifetime: configuration.refreshTokenLifetime, maxUploadBytes: configuration.maxUploadBytes,
-        maxRecordingSeconds: configuration.maxRecordingSeconds, quotaBytes: configuration.userQuotaBytes,
-        audioProbe: AudioProbe(), scratch: configuration.scratchDirectory,
-        pipeline: TranscriptionPipeline(doorbell: parts.jobs.doorbell), limits: limits,
-        identityVerifiers: IdentityVerifiers(configuration: configuration, logger: parts.logger),
-        appleTokens: parts.appleTokens, providerTokenSealer: parts.providerTokenSealer,
-        clientConfig: .init(configuration: configuration), publicURL: configuration.publicURL,
-        housekeeping: makeHousekeeping(parts), changeFeed: changeFeed, entryPages: entryPages,
-        searchClock: configuration.searchClock,
-        logger: parts.logger)
+        parts: parts,
+        auth: AuthParts(
+            passwords: passwords, accessTokens: accessTokens,
+            identityVerifiers: IdentityVerifiers(configuration: configuration, logger: parts.logger)),
+        uploads: UploadCompletion(
+            entries: parts.entries, blobs: parts.blobs, jobs: parts.jobs, audioProbe: AudioProbe(),
+            scratch: configuration.scratchDirectory, maxRecordingSeconds: configuration.maxRecordingSeconds,
+            logger: parts.logger),
+        limits: limits, housekeeping: makeHousekeeping(parts), changeFeed: changeFeed, entryPages: entryPages)
     try handler.registerHandlers(
         on: router,
         configuration: Configuration(

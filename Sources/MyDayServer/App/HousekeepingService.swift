@@ -48,7 +48,7 @@ struct HousekeepingService: Service {
         try await deleteFoldersOfGoneAccounts()
         let unfinished = try await blobs.removeAbandonedWrites(startedBefore: now.addingTimeInterval(-Self.abandonedWriteAge))
         if unfinished > 0 { logger.info("unfinished blob writes removed", metadata: ["count": "\(unfinished)"]) }
-        pruneOutbox(now: now)
+        try await pruneOutbox(now: now)
     }
 
     /// Removes the archives of exports whose links expired (or were ended) before `now`, of one user or all; answers how
@@ -114,9 +114,10 @@ struct HousekeepingService: Service {
 
     /// Deletes outbox mail files older than `mailLifetime`; answers how many.
     @discardableResult
-    func pruneOutbox(now: Date = Date()) -> Int {
+    func pruneOutbox(now: Date = Date()) async throws -> Int {
         guard let outbox else { return 0 }
-        let removed = FileManager.default.removeFiles(in: outbox, endingWith: ".eml", olderThan: mailLifetime.seconds, now: now)
+        let removed = try await FileManager.removeStaleFiles(
+            in: outbox, endingWith: ".eml", olderThan: mailLifetime.seconds, now: now)
         if removed > 0 { logger.info("old mail removed from the outbox", metadata: ["count": "\(removed)"]) }
         return removed
     }

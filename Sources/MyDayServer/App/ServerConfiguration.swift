@@ -4,105 +4,108 @@ import JWTKit
 import ObjectStorage
 
 /// Everything `myday-server` can be told, with the embedded defaults: loopback, SQLite and blobs under `./data`.
-public struct ServerConfiguration: Sendable {
-    public var host = "127.0.0.1"
-    public var port = 8080
+package struct ServerConfiguration: Sendable {
+    package var host = "127.0.0.1"
+    package var port = 8080
     /// Where the SQLite file, blobs, the generated secret and the mail outbox live.
-    public var dataDirectory = URL(fileURLWithPath: "data", isDirectory: true)
+    package var dataDirectory = URL(fileURLWithPath: "data", isDirectory: true)
     /// `postgres://user:password@host:port/database`; nil means SQLite in the data directory.
-    public var databaseURL: String?
+    package var databaseURL: String?
     /// Key for signing access tokens and blob URLs; nil means generate one and keep it in the data directory.
-    public var secret: String?
+    package var secret: String?
     /// The scheme, host and port clients reach this server at, for signed URLs; nil means the request's `Host`.
-    public var publicURL: String?
+    package var publicURL: String?
     /// When set, `/metrics` answers only requests with `Authorization: Bearer` and this token (`MYDAY_METRICS_TOKEN`).
-    public var metricsToken: String?
-    public var maxUploadBytes = 200 * 1024 * 1024
+    package var metricsToken: String?
+    package var maxUploadBytes = 200 * 1024 * 1024
     /// How much audio and export archives one user may keep (`MYDAY_USER_QUOTA_BYTES`).
-    public var userQuotaBytes = 10 * 1024 * 1024 * 1024
+    package var userQuotaBytes = 10 * 1024 * 1024 * 1024
     /// The longest recording the server accepts and transcribes (`MYDAY_MAX_RECORDING_SECONDS`).
-    public var maxRecordingSeconds = 3 * 3600
+    package var maxRecordingSeconds = 3 * 3600
     /// How long one transcription job may run before it is given up, by the length of its audio.
     var transcriptionTimeLimit = TranscriptionTimeLimit()
-    public var accessTokenLifetime: Duration = .seconds(15 * 60)
-    public var refreshTokenLifetime: Duration = .seconds(30 * 24 * 3600)
-    public var uploadURLLifetime: Duration = .seconds(6 * 3600)
-    public var downloadURLLifetime: Duration = .seconds(3600)
+    package var accessTokenLifetime: Duration = .seconds(15 * 60)
+    package var refreshTokenLifetime: Duration = .seconds(30 * 24 * 3600)
+    package var uploadURLLifetime: Duration = .seconds(6 * 3600)
+    package var downloadURLLifetime: Duration = .seconds(3600)
     /// How long an export's download link, and its archive, last (`MYDAY_EXPORT_LINK_TTL`, seconds).
-    public var exportLinkLifetime: Duration = .seconds(7 * 24 * 3600)
+    package var exportLinkLifetime: Duration = .seconds(7 * 24 * 3600)
     /// The sender of the mail the server sends (`MYDAY_MAIL_FROM`).
-    public var mailFrom = "My Day <no-reply@localhost>"
+    package var mailFrom = "My Day <no-reply@localhost>"
     /// `smtp://user:password@host:587` (STARTTLS when offered) or `smtps://…:465`; nil means no SMTP.
-    public var smtpURL: String?
+    package var smtpURL: String?
     /// A PEM file of the CA that signed the SMTP server's certificate, if not a public one.
-    public var smtpCAFile: String?
+    package var smtpCAFile: String?
     /// SendGrid's API key; with it (and no SMTP), mail goes through SendGrid's HTTP API.
-    public var sendGridAPIKey: String?
-    public var sendGridURL = "https://api.sendgrid.com"
+    package var sendGridAPIKey: String?
+    package var sendGridURL = "https://api.sendgrid.com"
     /// bcrypt work factor: `PasswordHasher.productionCost`. No setting changes it; only tests lower it, to run faster.
     var bcryptCost = PasswordHasher.productionCost
     /// The time rate limits count with (ms since 1970); tests freeze or move it.
     var rateLimitClock: @Sendable () -> Int = { StoredTime.now() }
+    /// How many matches a search ranks one by one (`EntryStore.rankedMatches`); no setting changes it, tests lower it
+    /// to reach the bound with few entries.
+    var searchRankedMatches = EntryStore.productionRankedMatches
     /// The moment search reads "today" and "last week" from; tests fix it.
     var searchClock: @Sendable () -> Date = { Date() }
-    public var logLevel = "info"
+    package var logLevel = "info"
     /// Serves the web app from this folder instead of the copy built into the server (`MYDAY_WEB_APP_DIR`), so a
     /// change to its files needs only a restart while working on it.
-    public var webAppDirectory: String?
+    package var webAppDirectory: String?
     /// Jobs `serve` runs at once in its own process (`MYDAY_WORKERS`); 0 leaves them to `myday-server worker`.
-    public var workers = ProcessInfo.processInfo.activeProcessorCount
+    package var workers = ProcessInfo.processInfo.activeProcessorCount
     /// An OpenAI-compatible speech-to-text server (`MYDAY_ASR_URL`); nil means the speech service this server
     /// starts beside itself (Whisper), or PocketSphinx when that is not installed or turned off.
-    public var asrURL: String?
+    package var asrURL: String?
     /// Whether the server starts the installed speech service (`MYDAY_SPEECH_SERVICE`: `auto`, the default, or `off`).
-    public var speechService = SpeechServiceMode.automatic
+    package var speechService = SpeechServiceMode.automatic
     /// Where the speech service is installed (`MYDAY_SPEECH_HOME`); nil looks beside this build (`.build/speech`).
-    public var speechHome: String?
-    public var asrModel = "whisper-1"
-    public var asrAPIKey: String?
+    package var speechHome: String?
+    package var asrModel = "whisper-1"
+    package var asrAPIKey: String?
     /// An OpenAI-compatible chat server for cleanup (`MYDAY_LLM_URL`); nil means the rules only.
-    public var llmURL: String?
-    public var llmModel = "gpt-4o-mini"
-    public var llmAPIKey: String?
+    package var llmURL: String?
+    package var llmModel = "gpt-4o-mini"
+    package var llmAPIKey: String?
     /// How long a job stays claimed without a heartbeat before another worker may take it over.
-    public var jobLease: Duration = .seconds(60)
+    package var jobLease: Duration = .seconds(60)
     /// Audiences Sign in with Apple tokens may have: the app's bundle id and the web's services id.
-    public var appleClientIDs: [String] = []
+    package var appleClientIDs: [String] = []
     /// Audiences Google ID tokens may have: the OAuth client ids of the apps.
-    public var googleClientIDs: [String] = []
-    public var appleKeysURL = "https://appleid.apple.com/auth/keys"
+    package var googleClientIDs: [String] = []
+    package var appleKeysURL = "https://appleid.apple.com/auth/keys"
     /// The team's Sign in with Apple key (`MYDAY_APPLE_TEAM_ID`, `MYDAY_APPLE_KEY_ID`, `MYDAY_APPLE_PRIVATE_KEY` or
     /// `MYDAY_APPLE_PRIVATE_KEY_FILE`); with it the server keeps each Apple sign-in's refresh token to revoke it when
     /// the account closes. Nil keeps none.
-    public var appleTeamKey: AppleTeamKey?
+    package var appleTeamKey: AppleTeamKey?
     /// Where Apple's `/token` and `/revoke` endpoints are (`MYDAY_APPLE_AUTH_URL`).
-    public var appleAuthURL = "https://appleid.apple.com/auth"
-    public var googleKeysURL = "https://www.googleapis.com/oauth2/v3/certs"
+    package var appleAuthURL = "https://appleid.apple.com/auth"
+    package var googleKeysURL = "https://www.googleapis.com/oauth2/v3/certs"
     /// A token naming an unknown key makes the server fetch the provider's keys again, at most this often.
-    public var providerKeysRefetchInterval: Duration = .seconds(10)
+    package var providerKeysRefetchInterval: Duration = .seconds(10)
     /// Reverse proxies in front of the server whose `X-Forwarded-For` is believed; 0 uses the peer address.
-    public var trustedProxyHops = 0
-    public var rateLimits = RateLimitPolicy()
+    package var trustedProxyHops = 0
+    package var rateLimits = RateLimitPolicy()
     /// How long one read of a list, a search or an account check may run before it is stopped (422 for a search):
     /// nobody's query holds the database for long.
-    public var readTimeLimit: Duration = .seconds(3)
+    package var readTimeLimit: Duration = .seconds(3)
     /// Live-update streams (`GET /v1/events`) per account and in all (`MYDAY_EVENT_STREAMS_PER_ACCOUNT`,
     /// `MYDAY_EVENT_STREAMS`).
     var changeFeedLimits = ChangeFeed.Limits()
     /// How long connections may wait on a client: the same for every kind of client (`MYDAY_HTTP_*_SECONDS`).
-    public var connectionLimits = ConnectionLimits()
+    package var connectionLimits = ConnectionLimits()
     /// Connections one client address may hold open while the server faces clients directly
     /// (`MYDAY_CONNECTIONS_PER_ADDRESS`; behind proxies, `MYDAY_TRUSTED_PROXY_HOPS` > 0, they cap connections instead).
-    public var connectionsPerAddress = 64
+    package var connectionsPerAddress = 64
     /// An S3-compatible bucket for audio and export archives (`MYDAY_S3_*`); nil keeps them under the data directory.
-    public var objectStorage: ObjectStorageSettings?
+    package var objectStorage: ObjectStorageSettings?
     /// Files larger than this go to the bucket as multipart uploads of parts this size; tests lower it to S3's 5 MiB.
     var objectStoragePartBytes = 16 * 1024 * 1024
 
-    public init() {}
+    package init() {}
 
     /// Reads `MYDAY_*` settings (`myday.port` is `MYDAY_PORT` in the environment).
-    public init(reader: ConfigReader) throws {
+    package init(reader: ConfigReader) throws {
         let config = reader.scoped(to: "myday")
         host = config.string(forKey: "host", default: host)
         port = config.int(forKey: "port", default: port)
@@ -157,7 +160,7 @@ public struct ServerConfiguration: Sendable {
             ("MYDAY_APPLE_AUTH_URL", appleAuthURL),
         ] {
             guard let parsed = URL(string: url), let host = parsed.host,
-                parsed.scheme == "https" || (parsed.scheme == "http" && ["127.0.0.1", "localhost", "::1"].contains(host))
+                parsed.scheme == "https" || (parsed.scheme == "http" && Loopback.isHost(host))
             else { throw ConfigurationError("\(name) must be an https URL (plain http only on loopback)") }
         }
         changeFeedLimits.perAccount = config.int(forKey: "event.streams.per.account", default: changeFeedLimits.perAccount)
@@ -261,13 +264,13 @@ public struct ServerConfiguration: Sendable {
 }
 
 /// A setting that cannot be used, with a sentence saying which and why.
-public struct ConfigurationError: Error, CustomStringConvertible {
-    public let description: String
+package struct ConfigurationError: Error, CustomStringConvertible {
+    package let description: String
     init(_ description: String) { self.description = description }
 }
 
 /// Whether `myday-server` runs the installed speech service when no `MYDAY_ASR_URL` is set.
-public enum SpeechServiceMode: Sendable {
+package enum SpeechServiceMode: Sendable {
     /// Run it when it is installed; PocketSphinx otherwise.
     case automatic
     /// PocketSphinx, even when the service is installed.
@@ -275,13 +278,13 @@ public enum SpeechServiceMode: Sendable {
 }
 
 /// How long the server waits on a client before it gives up on the connection or the request.
-public struct ConnectionLimits: Sendable, Equatable {
+package struct ConnectionLimits: Sendable, Equatable {
     /// A connection with no request under way (headers not yet complete count as none) closes after this.
-    public var idle: Duration = .seconds(60)
+    package var idle: Duration = .seconds(60)
     /// A request body that stops arriving for this long closes its connection.
-    public var bodyStall: Duration = .seconds(30)
+    package var bodyStall: Duration = .seconds(30)
     /// A JSON request body must have arrived whole within this (413s and uploads aside): 408 otherwise.
-    public var jsonBody: Duration = .seconds(60)
+    package var jsonBody: Duration = .seconds(60)
 
     var isValid: Bool {
         [idle, bodyStall, jsonBody].allSatisfy { $0 >= .milliseconds(1) && $0 <= .seconds(3600) }

@@ -36,7 +36,8 @@ struct ServerParts: Sendable {
             let (blobs, disk, bucket) = try blobStorage(configuration)
             return ServerParts(
                 configuration: configuration, logger: logger, driver: driver, users: UserStore(driver: driver),
-                sessions: SessionStore(driver: driver), entries: EntryStore(driver: driver),
+                sessions: SessionStore(driver: driver),
+                entries: EntryStore(driver: driver, rankedMatches: configuration.searchRankedMatches),
                 exports: ExportStore(driver: driver, doorbell: doorbell), jobs: JobQueue(driver: driver, doorbell: doorbell),
                 blobs: blobs, diskBlobs: disk, secret: secret, signer: URLSigner(secret: secret),
                 links: BlobLinks(configuration: configuration, secret: secret, bucket: bucket),

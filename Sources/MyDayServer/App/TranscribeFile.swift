@@ -4,15 +4,15 @@ import MyDaySpeech
 import Prometheus
 
 /// The transcript of one local audio file, made as the worker makes it; for operators and benchmarks.
-public struct FileTranscript: Sendable, Codable {
-    public let raw: String
-    public let clean: String
-    public let words: Int
-    public let noSpeech: Bool
+package struct FileTranscript: Sendable, Codable {
+    package let raw: String
+    package let clean: String
+    package let words: Int
+    package let noSpeech: Bool
 }
 
 /// Decodes, recognises and cleans `file` with the engines `configuration` names, without a database.
-public func transcribeFile(_ file: URL, configuration: ServerConfiguration, logger: Logger) async throws -> FileTranscript {
+package func transcribeFile(_ file: URL, configuration: ServerConfiguration, logger: Logger) async throws -> FileTranscript {
     let scratch = FileManager.default.temporaryDirectory
     let pcm = try await AudioDecoder().decode(file, into: scratch)
     defer { try? FileManager.default.removeItem(at: pcm) }

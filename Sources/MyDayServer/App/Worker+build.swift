@@ -6,7 +6,7 @@ import ServiceLifecycle
 
 /// Builds the background worker process (`myday-server worker`): the job queue's worker with every
 /// job handler, and the database it needs, so API nodes and worker nodes scale apart.
-public func buildWorker(configuration: ServerConfiguration, logger: Logger) async throws -> [any Service] {
+package func buildWorker(configuration: ServerConfiguration, logger: Logger) async throws -> [any Service] {
     var settings = configuration
     settings.workers = max(configuration.workers, 1)
     let parts = try await ServerParts.open(configuration: settings, logger: logger) { driver in
@@ -16,7 +16,7 @@ public func buildWorker(configuration: ServerConfiguration, logger: Logger) asyn
     }
     do {
         // A worker-only process keeps its figures to itself for now: it serves no /metrics.
-        let (worker, speech) = try makeJobWorker(parts, metrics: PipelineMetrics(registry: parts.registry))
+        let (worker, speech) = try await makeJobWorker(parts, metrics: PipelineMetrics(registry: parts.registry))
         return [DatabaseService(driver: parts.driver), worker, makeHousekeeping(parts)] + (speech.service.map { [$0] } ?? [])
     } catch {
         await parts.driver.shutdown()
@@ -26,15 +26,15 @@ public func buildWorker(configuration: ServerConfiguration, logger: Logger) asyn
 
 /// The job worker with every handler, as both `serve` (in process) and `worker` run it, and the speech service
 /// it transcribes with, when it runs one.
-func makeJobWorker(_ parts: ServerParts, metrics: PipelineMetrics) throws -> (worker: JobWorker, speech: SpeechEngine) {
+func makeJobWorker(_ parts: ServerParts, metrics: PipelineMetrics) async throws -> (worker: JobWorker, speech: SpeechEngine) {
     let configuration = parts.configuration
     let logger = parts.logger
     try FileManager.default.createDirectory(at: configuration.scratchDirectory, withIntermediateDirectories: true)
     // Decoded audio a crashed worker left behind; an hour old, so no running job of another process owns it.
-    FileManager.default.removeFiles(in: configuration.scratchDirectory, endingWith: ".pcm", olderThan: 3600)
+    try await FileManager.removeStaleFiles(in: configuration.scratchDirectory, endingWith: ".pcm", olderThan: 3600)
     // Archives of export builds a crash cut short; a day old, so no build still running owns them.
     for suffix in [".zip.part", ".zip.part.entries.json"] {
-        FileManager.default.removeFiles(in: configuration.scratchDirectory, endingWith: suffix, olderThan: 24 * 3600)
+        try await FileManager.removeStaleFiles(in: configuration.scratchDirectory, endingWith: suffix, olderThan: 24 * 3600)
     }
     let speech = try SpeechEngine.make(configuration, logger: logger)
     logger.info("transcribing", metadata: ["engine": "\(speech.name)"])

@@ -4,12 +4,12 @@ import JWTKit
 import NIOCore
 
 /// What the server needs to speak to Apple's token endpoints for the team: its id, the key's id and the key (`.p8`).
-public struct AppleTeamKey: Sendable {
-    public let teamID: String
-    public let keyID: String
-    public let privateKeyPEM: String
+package struct AppleTeamKey: Sendable {
+    package let teamID: String
+    package let keyID: String
+    package let privateKeyPEM: String
 
-    public init(teamID: String, keyID: String, privateKeyPEM: String) {
+    package init(teamID: String, keyID: String, privateKeyPEM: String) {
         self.teamID = teamID
         self.keyID = keyID
         self.privateKeyPEM = privateKeyPEM

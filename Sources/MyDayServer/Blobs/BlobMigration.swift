@@ -4,29 +4,29 @@ import ObjectStorage
 /// Copies a disk blob store into the configured bucket, so that a server can move its audio and archives there: every
 /// blob the bucket does not already hold with the same size and SHA-256 is uploaded (each request checked by the
 /// service against its MD5) and read back before it counts. Running it again carries on where it stopped.
-public struct BlobMigration: Sendable {
+package struct BlobMigration: Sendable {
     /// What a run did.
-    public struct Report: Sendable, Equatable, CustomStringConvertible {
-        public var copied = 0
-        public var alreadyThere = 0
-        public var bytesCopied = 0
+    package struct Report: Sendable, Equatable, CustomStringConvertible {
+        package var copied = 0
+        package var alreadyThere = 0
+        package var bytesCopied = 0
 
-        public var description: String {
+        package var description: String {
             "\(copied) copied (\(bytesCopied) bytes), \(alreadyThere) already in the bucket"
         }
     }
 
     /// The copy of a blob in the bucket is not the file.
-    public struct Mismatch: Error, CustomStringConvertible {
-        public let key: String
-        public var description: String { "the bucket's copy of \(key) differs from the file after uploading it" }
+    package struct Mismatch: Error, CustomStringConvertible {
+        package let key: String
+        package var description: String { "the bucket's copy of \(key) differs from the file after uploading it" }
     }
 
     let source: DiskBlobStore
     let target: S3BlobStore
 
     /// The migration from `folder` (the data directory's blobs when nil) to the bucket `configuration` names.
-    public init(configuration: ServerConfiguration, from folder: URL? = nil) throws {
+    package init(configuration: ServerConfiguration, from folder: URL? = nil) throws {
         guard let settings = configuration.objectStorage else {
             throw ConfigurationError("migrate-blobs copies into a bucket: set MYDAY_S3_BUCKET and its keys first")
         }
@@ -39,7 +39,7 @@ public struct BlobMigration: Sendable {
     }
 
     /// Copies what is missing, telling `progress` about each blob; throws at the first blob that cannot be copied.
-    public func run(progress: @Sendable (String) -> Void = { _ in }) async throws -> Report {
+    package func run(progress: @Sendable (String) -> Void = { _ in }) async throws -> Report {
         var report = Report()
         for area in BlobKey.userAreas {
             for key in try await source.keys(under: area).sorted() {

@@ -1,5 +1,6 @@
 import Foundation
 import NIOCore
+import NIOPosix
 import _NIOFileSystem
 
 #if canImport(Glibc)
@@ -8,7 +9,8 @@ import _NIOFileSystem
     import Darwin
 #endif
 
-/// Blobs as files under one folder: written to `tmp/`, flushed, then renamed into place.
+/// Blobs as files under one folder: written to `tmp/`, flushed, then renamed into place. Calls that wait on the disk
+/// (fsync, folder walks, recursive deletes) run on NIO's blocking-I/O threads, never on Swift's cooperative pool.
 struct DiskBlobStore: BlobStore {
     let root: URL
 
@@ -30,11 +32,7 @@ struct DiskBlobStore: BlobStore {
         let temporaryPath = temporaryDirectory.appendingPathComponent("\(UUID().lowercased).part").path
         do {
             let written = try await writeNewFile(at: temporaryPath, from: contents, maxBytes: maxBytes)
-            try Self.flush(path: temporaryPath)
-            let folder = (finalPath as NSString).deletingLastPathComponent
-            try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
-            guard rename(temporaryPath, finalPath) == 0 else { throw POSIXError(.init(rawValue: errno) ?? .EIO) }
-            try Self.flush(path: folder)
+            try await NIOThreadPool.singleton.runIfActive { try Self.flushAndRename(temporaryPath, to: finalPath) }
             return written
         } catch {
             unlink(temporaryPath)
@@ -44,25 +42,23 @@ struct DiskBlobStore: BlobStore {
 
     func store(fileAt url: URL, key: String) async throws -> Int {
         let finalPath = try path(for: key)
-        try Self.flush(path: url.path)
-        let folder = (finalPath as NSString).deletingLastPathComponent
-        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
-        guard rename(url.path, finalPath) == 0 else { throw POSIXError(.init(rawValue: errno) ?? .EIO) }
-        try Self.flush(path: folder)
+        try await NIOThreadPool.singleton.runIfActive { try Self.flushAndRename(url.path, to: finalPath) }
         return try await size(key: key) ?? 0
     }
 
     func move(from source: String, to destination: String) async throws -> Bool {
         let from = try path(for: source)
         let to = try path(for: destination)
-        let folder = (to as NSString).deletingLastPathComponent
-        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
-        guard rename(from, to) == 0 else {
-            if errno == ENOENT { return false }
-            throw POSIXError(.init(rawValue: errno) ?? .EIO)
+        return try await NIOThreadPool.singleton.runIfActive {
+            let folder = (to as NSString).deletingLastPathComponent
+            try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+            guard rename(from, to) == 0 else {
+                if errno == ENOENT { return false }
+                throw POSIXError(.init(rawValue: errno) ?? .EIO)
+            }
+            try Self.flush(path: folder)
+            return true
         }
-        try Self.flush(path: folder)
-        return true
     }
 
     func size(key: String) async throws -> Int? {
@@ -77,21 +73,25 @@ struct DiskBlobStore: BlobStore {
 
     func deleteAll(under prefix: String) async throws {
         let folder = try path(for: prefix)
-        do {
-            try FileManager.default.removeItem(atPath: folder)
-        } catch CocoaError.fileNoSuchFile {
-            return
+        try await NIOThreadPool.singleton.runIfActive {
+            do {
+                try FileManager.default.removeItem(atPath: folder)
+            } catch CocoaError.fileNoSuchFile {
+                return
+            }
+            try Self.flush(path: (folder as NSString).deletingLastPathComponent)
         }
-        try Self.flush(path: (folder as NSString).deletingLastPathComponent)
     }
 
     func folders(under prefix: String) async throws -> [String] {
         guard BlobKey.userAreas.contains(prefix) else { throw BlobStoreError.notFound }
         let folder = root.appendingPathComponent(prefix).path
-        do {
-            return try FileManager.default.contentsOfDirectory(atPath: folder).filter { !$0.hasPrefix(".") }
-        } catch CocoaError.fileReadNoSuchFile, CocoaError.fileNoSuchFile {
-            return []
+        return try await NIOThreadPool.singleton.runIfActive {
+            do {
+                return try FileManager.default.contentsOfDirectory(atPath: folder).filter { !$0.hasPrefix(".") }
+            } catch CocoaError.fileReadNoSuchFile, CocoaError.fileNoSuchFile {
+                return []
+            }
         }
     }
 
@@ -108,21 +108,32 @@ struct DiskBlobStore: BlobStore {
     func keys(under prefix: String) async throws -> [String] {
         guard BlobKey.isWellFormed(prefix + "/x") else { throw BlobStoreError.notFound }
         let folder = root.appendingPathComponent(prefix, isDirectory: true).path
-        let enumerator = FileManager.default.enumerator(
-            at: URL(fileURLWithPath: folder, isDirectory: true), includingPropertiesForKeys: [.isRegularFileKey])
-        var keys: [String] = []
-        while let url = enumerator?.nextObject() as? URL {
-            guard (try? url.resourceValues(forKeys: [.isRegularFileKey]).isRegularFile) == true else { continue }
-            let key = prefix + "/" + url.path.dropFirst(folder.count + 1)
-            if BlobKey.isWellFormed(key) { keys.append(key) }
+        return try await NIOThreadPool.singleton.runIfActive {
+            let enumerator = FileManager.default.enumerator(
+                at: URL(fileURLWithPath: folder, isDirectory: true), includingPropertiesForKeys: [.isRegularFileKey])
+            var keys: [String] = []
+            while let url = enumerator?.nextObject() as? URL {
+                guard (try? url.resourceValues(forKeys: [.isRegularFileKey]).isRegularFile) == true else { continue }
+                let key = prefix + "/" + url.path.dropFirst(folder.count + 1)
+                if BlobKey.isWellFormed(key) { keys.append(key) }
+            }
+            return keys
         }
-        return keys
     }
 
     /// Removes partial uploads that a crash left behind; they never became blobs.
     func removeAbandonedWrites(startedBefore date: Date) async throws -> Int {
-        FileManager.default.removeFiles(
+        try await FileManager.removeStaleFiles(
             in: temporaryDirectory, endingWith: ".part", olderThan: Date().timeIntervalSince(date))
+    }
+
+    /// Flushes the file at `path`, renames it to `destination` (making its folder) and flushes the folder.
+    private static func flushAndRename(_ path: String, to destination: String) throws {
+        try flush(path: path)
+        let folder = (destination as NSString).deletingLastPathComponent
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        guard rename(path, destination) == 0 else { throw POSIXError(.init(rawValue: errno) ?? .EIO) }
+        try flush(path: folder)
     }
 
     /// fsync, so a rename never points at bytes still in the page cache.

@@ -4,11 +4,11 @@ import ObjectStorage
 
 /// The bucket blobs go to instead of the data directory: `MYDAY_S3_BUCKET` turns it on; the keys, region and endpoint
 /// come from `MYDAY_S3_*`, or the standard `AWS_*` variables.
-public struct ObjectStorageSettings: Sendable, Equatable {
-    public var location: S3Location
-    public var credentials: S3Credentials
+package struct ObjectStorageSettings: Sendable, Equatable {
+    package var location: S3Location
+    package var credentials: S3Credentials
 
-    public init(location: S3Location, credentials: S3Credentials) {
+    package init(location: S3Location, credentials: S3Credentials) {
         self.location = location
         self.credentials = credentials
     }
@@ -88,7 +88,7 @@ public struct ObjectStorageSettings: Sendable, Equatable {
 
 extension ObjectStorageSettings: CustomStringConvertible {
     /// Names the bucket and where it is; never the keys.
-    public var description: String {
+    package var description: String {
         "bucket \(location.bucket) at \(location.endpoint.absoluteString) (\(location.region), \(location.addressing.rawValue)-style"
             + (location.keyPrefix.isEmpty ? ")" : ", keys under \(location.keyPrefix))")
     }

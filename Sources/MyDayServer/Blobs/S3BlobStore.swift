@@ -137,7 +137,7 @@ struct S3BlobStore: BlobStore {
         }
         let age = Date().timeIntervalSince(date)
         for suffix in [".download", ".part"] {
-            removed += FileManager.default.removeFiles(in: scratch, endingWith: suffix, olderThan: age)
+            removed += try await FileManager.removeStaleFiles(in: scratch, endingWith: suffix, olderThan: age)
         }
         return removed
     }

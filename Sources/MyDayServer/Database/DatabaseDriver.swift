@@ -3,13 +3,13 @@ import Logging
 import SQLKit
 
 /// The SQL engine under the server's stores. The same queries run on both.
-public enum SQLEngine: String, Sendable {
+package enum SQLEngine: String, Sendable {
     case sqlite
     case postgres
 }
 
 /// A connection source for the stores: reads, and writes that run as one transaction.
-public protocol DatabaseDriver: Sendable {
+package protocol DatabaseDriver: Sendable {
     var engine: SQLEngine { get }
     /// Runs `body` with a database suitable for reading; it may run beside writes.
     func read<T: Sendable>(_ body: @escaping @Sendable (any SQLDatabase) async throws -> T) async throws -> T
@@ -91,9 +91,9 @@ extension DatabaseDriver {
 struct ReadTookTooLong: Error, Equatable {}
 
 /// Chooses the driver the configuration asks for.
-public enum DatabaseDriverFactory {
+package enum DatabaseDriverFactory {
     /// PostgreSQL when `MYDAY_DATABASE_URL` is set, else the SQLite file in the data directory.
-    public static func open(configuration: ServerConfiguration, logger: Logger) async throws -> any DatabaseDriver {
+    package static func open(configuration: ServerConfiguration, logger: Logger) async throws -> any DatabaseDriver {
         if let url = configuration.databaseURL {
             return try PostgresDriver(url: url, readTimeLimit: configuration.readTimeLimit, logger: logger)
         }
@@ -117,7 +117,7 @@ public enum DatabaseDriverFactory {
     }
 
     /// Opens the database for `body` alone and shuts it down afterwards, whatever happens.
-    public static func withDriver<T>(
+    package static func withDriver<T>(
         configuration: ServerConfiguration, logger: Logger, _ body: (any DatabaseDriver) async throws -> T
     ) async throws -> T {
         try await withOpenDriver(configuration: configuration, logger: logger) { driver in

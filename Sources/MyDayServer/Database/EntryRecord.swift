@@ -73,15 +73,6 @@ struct NewEntry: Sendable {
     var language: String?
 }
 
-/// A user's edit of an entry; nil fields stay as they are.
-struct EntryEdit: Sendable {
-    var title: String?
-    var text: String?
-    var tags: [String]?
-    /// 0 removes the mood.
-    var mood: Int?
-}
-
 extension EntryRecord {
     /// Reads a row selecting `columns`, by position.
     init(positional row: some PositionalRow) throws {

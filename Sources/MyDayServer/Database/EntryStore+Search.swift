@@ -23,10 +23,6 @@ struct EntrySearch: Sendable {
 }
 
 extension EntryStore {
-    /// Up to this many matches are ranked one by one. Beyond, ranking every match costs tens of milliseconds (bm25
-    /// over 10,000 entries: 45 ms), so matches in titles and tags come first, ranked, then the rest newest first.
-    static let rankedMatches = 300
-
     /// One page of the user's live entries that match, best first (newest first when there are no words), among
     /// those the server had at `asOf` (ms): later pages of one search neither repeat nor skip when entries arrive.
     func search(_ search: EntrySearch, userID: UUID, asOf: Int, offset: Int, limit: Int) async throws
@@ -45,7 +41,7 @@ extension EntryStore {
         // One statement tells whether there are more matches than can be ranked, and reads the matches in titles and
         // tags, newest first with their rank: as many as could be ranked and one more, or as many as the page needs.
         let wanted = offset + limit + 1
-        let labelled = max(Self.rankedMatches + 1, wanted)
+        let labelled = max(rankedMatches + 1, wanted)
         // On a first page with no filter, SQLite's index alone counts: all it holds are live entries, the owner's
         // word picks the person's, and none came after this moment. Later pages count what was there at the first.
         let counted: SQLQueryString =
@@ -53,17 +49,17 @@ extension EntryStore {
             ? "entries_search WHERE " + all : sql.from(titlesAndTagsOnly: false) + " WHERE " + all + filters
         let probe = try await driver.readSearchProbe(
             "SELECT 0 AS part, count(*) AS number, \(unsafeRaw: sql.noScore) AS score, 0 AS created, '' AS id FROM (SELECT 1 FROM "
-                + counted + " LIMIT \(literal: Self.rankedMatches + 1)) counted UNION ALL SELECT * FROM (SELECT 1, " + sql.recency
+                + counted + " LIMIT \(literal: rankedMatches + 1)) counted UNION ALL SELECT * FROM (SELECT 1, " + sql.recency
                 + ", "
                 + sql.score + ", e.created_at, e.id FROM " + sql.from(titlesAndTagsOnly: true) + " WHERE " + labels
                 + filters + " ORDER BY " + sql.recent(titlesAndTagsOnly: true) + " LIMIT \(literal: labelled)) labelled")
-        if probe.matches <= Self.rankedMatches {
+        if probe.matches <= rankedMatches {
             return try await page(matching, order: sql.rank, offset: offset, limit: limit)
         }
         // Many matches: those in titles and tags first (ranked when few enough, else newest first), then the others,
         // newest first.
         let head =
-            probe.labelled.count <= Self.rankedMatches
+            probe.labelled.count <= rankedMatches
             ? probe.labelled.sorted(by: SearchProbe.Match.isBetter).map(\.id)
             : probe.labelled.sorted(by: SearchProbe.Match.isNewer).map(\.id)
         let headPart = Array(head.dropFirst(offset).prefix(limit + 1))

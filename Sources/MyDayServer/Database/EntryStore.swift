@@ -10,9 +10,16 @@ import SQLKit
 /// never skips a change that commits late.
 struct EntryStore: Sendable {
     let driver: any DatabaseDriver
+    /// Up to this many matches of a search are ranked one by one. Beyond, ranking every match costs tens of
+    /// milliseconds (bm25 over 10,000 entries: 45 ms), so matches in titles and tags come first, ranked, then the rest
+    /// newest first.
+    var rankedMatches = EntryStore.productionRankedMatches
 
-    /// A write of entries: on SQLite it is counted, for the upkeep of the search index (`SearchIndexCompaction`).
-    private func indexedWrite<T: Sendable>(_ body: @escaping @Sendable (any SQLDatabase) async throws -> T) async throws
+    static let productionRankedMatches = 300
+
+    /// A transaction that writes entries, for writes of this store and the workflows that add their own to the same
+    /// commit. On SQLite it is counted, for the upkeep of the search index (`SearchIndexCompaction`).
+    func transaction<T: Sendable>(_ body: @escaping @Sendable (any SQLDatabase) async throws -> T) async throws
         -> T
     {
         let result = try await driver.write(body)
@@ -39,7 +46,7 @@ struct EntryStore: Sendable {
         let container = new.container ?? .mp4
         let filename = RecordingFilename.make(
             id: new.id, start: new.createdAt, timeZone: new.timeZone, fileExtension: isText ? "txt" : container.fileExtension)
-        return try await indexedWrite { db in
+        return try await transaction { db in
             let seq = try await Self.nextChange(db, userID: userID)
             let status = isText ? EntryStatus.transcribed : .pendingUpload
             let inserted = try await db.raw(
@@ -154,12 +161,10 @@ struct EntryStore: Sendable {
         return (Array(entries.prefix(limit)), entries.count > limit)
     }
 
-    /// Moves a `pending_upload` entry to `uploaded` and, in the same transaction, tells `pipeline` (with the
-    /// client's own transcript, if it sent one). Answers the entry as it is afterwards; nil when the user has no such entry.
     /// Takes the right to check this entry's upload until `until` (ms); false while another request holds it, or when
     /// the entry no longer waits for its upload. So `complete` runs at most once at a time per entry, on any node.
     func claimCompletion(id: UUID, userID: UUID, until: Int, now: Int = StoredTime.now()) async throws -> Bool {
-        try await indexedWrite { db in
+        try await transaction { db in
             try await db.raw(
                 """
                 UPDATE entries SET completing_until = \(bind: until)
@@ -175,7 +180,7 @@ struct EntryStore: Sendable {
     /// Extends a completion claim this request still holds (its `completing_until` is still `held`) to `until`; false
     /// when it holds it no more.
     func renewCompletion(id: UUID, held: Int, until: Int) async throws -> Bool {
-        try await indexedWrite { db in
+        try await transaction { db in
             try await db.raw(
                 """
                 UPDATE entries SET completing_until = \(bind: until)
@@ -188,76 +193,47 @@ struct EntryStore: Sendable {
     /// Gives up the right `claimCompletion` took (the upload was refused), if this request still holds it (its
     /// `completing_until` is still `held`).
     func releaseCompletion(id: UUID, held: Int) async throws {
-        try await indexedWrite { db in
+        try await transaction { db in
             try await db.raw(
                 "UPDATE entries SET completing_until = NULL WHERE id = \(bind: id.lowercased) AND completing_until = \(bind: held)"
             ).run()
         }
     }
 
-    func markUploaded(
-        id: UUID, userID: UUID, pipeline: any EntryPipeline, clientTranscript: ClientTranscript? = nil,
-        durationSeconds: Double? = nil
-    ) async throws -> EntryRecord? {
-        defer { pipeline.committed() }
-        return try await indexedWrite { db in
-            guard var entry = try await Self.liveEntry(db, id: id, userID: userID) else { return nil }
-            guard entry.status == .pendingUpload else { return entry }
-            let seq = try await Self.nextChange(db, userID: userID)
-            let now = StoredTime.now()
-            // The audio's own length replaces the one the client declared: every screen and player then agree.
-            let duration = durationSeconds ?? entry.durationSeconds
-            try await db.raw(
-                """
-                UPDATE entries SET status = \(bind: EntryStatus.uploaded.rawValue), failure_reason = NULL,
-                    change_seq = \(bind: seq), updated_at = \(bind: now), completing_until = NULL, upload_expires_at = NULL,
-                    duration_s = \(bind: duration)
-                WHERE id = \(bind: id.lowercased)
-                """
-            ).run()
-            entry.durationSeconds = duration
-            entry.status = .uploaded
-            entry.changeSeq = seq
-            entry.updatedAt = StoredTime.date(milliseconds: now)
-            try await pipeline.entryUploaded(entry, clientTranscript: clientTranscript, in: db)
-            return entry
-        }
-    }
-
-    /// Sends a transcribed or failed entry back to `uploaded` and to `pipeline`, in one transaction.
-    /// An entry already waiting for or in transcription is answered as it is; nil when the user has no such entry.
-    func requeueTranscription(id: UUID, userID: UUID, pipeline: any EntryPipeline) async throws -> EntryRecord? {
-        defer { pipeline.committed() }
-        return try await indexedWrite { db in
-            guard var entry = try await Self.liveEntry(db, id: id, userID: userID) else { return nil }
-            guard entry.status == .transcribed || entry.status == .failed else { return entry }
-            entry.changeSeq = try await Self.nextChange(db, userID: userID)
-            entry.status = .uploaded
-            entry.failureReason = nil
-            let now = StoredTime.now()
-            entry.updatedAt = StoredTime.date(milliseconds: now)
-            try await db.raw(
-                """
-                UPDATE entries SET status = 'uploaded', failure_reason = NULL, change_seq = \(bind: entry.changeSeq),
-                    updated_at = \(bind: now)
-                WHERE id = \(bind: id.lowercased)
-                """
-            ).run()
-            try await pipeline.entryUploaded(entry, clientTranscript: nil, in: db)
-            return entry
-        }
+    /// Marks the user's entry `uploaded`, inside the caller's transaction, when its status is one of `fromStatuses`;
+    /// `durationSeconds`, the audio's own length, replaces the one the client declared. Answers the entry afterwards and
+    /// whether it changed; nil when the user has no such entry.
+    static func markUploaded(
+        id: UUID, userID: UUID, durationSeconds: Double?, fromStatuses: Set<EntryStatus>, in db: any SQLDatabase
+    ) async throws -> (entry: EntryRecord, changed: Bool)? {
+        guard var entry = try await liveEntry(db, id: id, userID: userID) else { return nil }
+        guard fromStatuses.contains(entry.status) else { return (entry, false) }
+        let seq = try await nextChange(db, userID: userID)
+        let now = StoredTime.now()
+        let duration = durationSeconds ?? entry.durationSeconds
+        try await db.raw(
+            """
+            UPDATE entries SET status = \(bind: EntryStatus.uploaded.rawValue), failure_reason = NULL,
+                change_seq = \(bind: seq), updated_at = \(bind: now), completing_until = NULL, upload_expires_at = NULL,
+                duration_s = \(bind: duration)
+            WHERE id = \(bind: id.lowercased)
+            """
+        ).run()
+        entry.durationSeconds = duration
+        entry.status = .uploaded
+        entry.failureReason = nil
+        entry.changeSeq = seq
+        entry.updatedAt = StoredTime.date(milliseconds: now)
+        return (entry, true)
     }
 
     /// Applies the user's edit; nil when the user has no such entry. Throws `QuotaExceeded`, changing nothing, when
     /// the edit adds text past the user's storage quota (an edit that shrinks the text always goes through).
     func edit(id: UUID, userID: UUID, _ edit: EntryEdit, quotaBytes: Int = .max) async throws -> EntryRecord? {
-        try await indexedWrite { db in
+        try await transaction { db in
             guard var entry = try await Self.liveEntry(db, id: id, userID: userID) else { return nil }
             let textBytesBefore = try await Self.textBytes(id: id, in: db)
-            if let title = edit.title { entry.title = title.isEmpty ? nil : title }
-            if let text = edit.text { entry.transcriptClean = text }
-            if let tags = edit.tags { entry.tags = tags }
-            if let mood = edit.mood { entry.mood = mood == 0 ? nil : mood }
+            edit.apply(title: &entry.title, text: &entry.transcriptClean, tags: &entry.tags, mood: &entry.mood)
             entry.changeSeq = try await Self.nextChange(db, userID: userID)
             let now = StoredTime.now()
             entry.updatedAt = StoredTime.date(milliseconds: now)
@@ -285,7 +261,7 @@ struct EntryStore: Sendable {
     /// running job finds its job gone and stops) and the exports that hold it (their links end).
     /// Answers the audio key whose blob the caller must now remove; nil when the user has no such entry.
     func delete(id: UUID, userID: UUID) async throws -> (found: Bool, audioKey: String?) {
-        try await indexedWrite { db in
+        try await transaction { db in
             guard let entry = try await Self.liveEntry(db, id: id, userID: userID) else { return (false, nil) }
             try await Self.tombstone(entry, keepingUploadDeadline: false, in: db)
             try await db.raw(
@@ -316,7 +292,7 @@ struct EntryStore: Sendable {
         }
         var incoming: [String] = []
         for entry in abandoned {
-            let removed = try await indexedWrite { db in
+            let removed = try await transaction { db in
                 // Looked at again in the transaction: an upload may have completed, or a retry moved the deadline.
                 guard
                     try await db.raw(
@@ -382,7 +358,7 @@ enum StoreError: Error {
 extension EntryStore {
     /// Moves an uploaded (or failed, or already transcribed) entry to `transcribing`; nil when it is gone.
     func startTranscribing(id: UUID) async throws -> EntryRecord? {
-        try await indexedWrite { db in
+        try await transaction { db in
             guard
                 var entry = try await db.raw(
                     "SELECT \(unsafeRaw: EntryRecord.columns) FROM entries WHERE id = \(bind: id.lowercased) AND deleted_at IS NULL"

@@ -14,7 +14,7 @@ struct Migration: Sendable {
 }
 
 /// Owns the schema: which migrations exist and which a database has applied.
-public enum Migrator {
+package enum Migrator {
     /// Every migration, oldest first. Append; never edit one that has shipped.
     static let all: [Migration] = [
         Migration(
@@ -213,7 +213,7 @@ public enum Migrator {
 
     /// Applies every migration the database lacks and answers their versions. Safe to run from many processes at once.
     @discardableResult
-    public static func migrate(_ driver: any DatabaseDriver) async throws -> [Int] {
+    package static func migrate(_ driver: any DatabaseDriver) async throws -> [Int] {
         try await apply(all, to: driver)
     }
 
@@ -250,7 +250,7 @@ public enum Migrator {
     }
 
     /// The newest version the database has applied; 0 for an empty database.
-    public static func currentVersion(_ driver: any DatabaseDriver) async throws -> Int {
+    package static func currentVersion(_ driver: any DatabaseDriver) async throws -> Int {
         try await driver.read { db in
             let row = try await db.raw("SELECT MAX(version) AS version FROM schema_migrations").first()
             return try row?.decodeNil(column: "version") == false ? try row!.decode(column: "version", as: Int.self) : 0

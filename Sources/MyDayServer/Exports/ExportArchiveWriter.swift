@@ -16,6 +16,8 @@ final class ExportArchiveWriter: @unchecked Sendable {
     private(set) var counts = ExportCounts()
     /// Files of entries in the archive without a transcript yet, with their status.
     private var untranscribed: [(name: String, status: String)] = []
+    /// Files of entries whose words are those of an earlier transcript: transcribing them again failed.
+    private var keptEarlierWords: [String] = []
 
     init(url: URL, formats: [String]) throws {
         try? FileManager.default.removeItem(at: url)
@@ -48,9 +50,11 @@ final class ExportArchiveWriter: @unchecked Sendable {
             try archive.addEntry(with: "\(name).\(container.fileExtension)", fileURL: audio, compressionMethod: .none)
             counts.audioFiles += 1
         }
-        let transcribed = entry.kind == .text || entry.status == .transcribed
-        if transcribed {
+        // Words once stored stay in the archive while the entry is transcribed again, and when that fails.
+        let hasWords = entry.kind == .text || entry.status == .transcribed || entry.transcriptClean != nil
+        if hasWords {
             try addText("\(name).txt", Data(Self.text(entry, zone: zone).utf8), date: entry.createdAt)
+            if entry.kind == .audio && entry.status == .failed { keptEarlierWords.append(name) }
         } else {
             counts.untranscribed += 1
             untranscribed.append((name, entry.status.rawValue))
@@ -97,6 +101,10 @@ final class ExportArchiveWriter: @unchecked Sendable {
         } else {
             readme += "\nNot transcribed yet (their audio where it was uploaded; a .txt only of what was typed about them):\n"
             for (name, status) in untranscribed { readme += "  \(name)  (\(status.replacingOccurrences(of: "_", with: " ")))\n" }
+        }
+        if !keptEarlierWords.isEmpty {
+            readme += "\nTranscribing these again failed; their words are those of the transcript before:\n"
+            for name in keptEarlierWords { readme += "  \(name)\n" }
         }
         try addText("README.txt", Data(readme.utf8), date: Date())
     }

@@ -69,27 +69,15 @@ final class JobWorker: Service {
         }
     }
 
-    private enum Outcome: Sendable {
-        case finished(Result<JobCompletion, any Error>)
-        case abandoned
-        case lost
-    }
-
     /// Runs one job beside a heartbeat that extends its lease, and settles the job by the outcome.
     func process(_ job: JobRecord) async {
         guard let handler = handlers[job.kind] else { return }
-        let outcome = await withTaskGroup(of: Outcome?.self) { group in
-            group.addTask {
-                do { return .finished(.success(try await handler.run(job))) } catch { return .finished(.failure(error)) }
-            }
-            group.addTask { await self.heartbeat(job) }
-            for await result in group {
-                guard let result else { continue }
-                group.cancelAll()
-                return result
-            }
-            return Outcome.abandoned
-        }
+        let beat = settings.lease / 3
+        let lastBeat = HeartbeatClock()
+        // Renewals come often, to see shutdown's grace run out; the lease itself is extended every third of it.
+        let outcome = await runRenewingLease(
+            every: min(beat, .milliseconds(250)), renew: { await self.heartbeat(job, every: beat, last: lastBeat) },
+            { try await handler.run(job) })
         do {
             try await settle(job, handler: handler, outcome: outcome)
         } catch {
@@ -99,32 +87,24 @@ final class JobWorker: Service {
         }
     }
 
-    /// Extends the lease every third of it; ends when the job is lost, or when shutdown's grace ran out.
-    private func heartbeat(_ job: JobRecord) async -> Outcome? {
-        let beat = settings.lease / 3
-        var lastBeat = ContinuousClock.now
-        while !Task.isCancelled {
-            if let since = stoppingSince.withLock({ $0 }), ContinuousClock.now - since >= settings.shutdownGrace {
-                return .abandoned
-            }
-            do {
-                try await Task.sleep(for: min(beat, .milliseconds(250)))
-                guard ContinuousClock.now - lastBeat >= beat else { continue }
-                lastBeat = .now
-                guard try await queue.heartbeat(job, workerID: workerID, lease: settings.lease) else { return .lost }
-            } catch is CancellationError {
-                return nil
-            } catch {
-                logger.warning("job heartbeat failed; retrying", metadata: ["job": "\(job.id)"])
-            }
+    /// Extends the lease when a beat is due; hands the job back once shutdown's grace ran out.
+    private func heartbeat(_ job: JobRecord, every beat: Duration, last: HeartbeatClock) async -> LeaseRenewal {
+        if let since = stoppingSince.withLock({ $0 }), ContinuousClock.now - since >= settings.shutdownGrace {
+            return .handBack
         }
-        return nil
+        guard last.isDue(every: beat) else { return .keep }
+        do {
+            return try await queue.heartbeat(job, workerID: workerID, lease: settings.lease) ? .keep : .lost
+        } catch {
+            logger.warning("job heartbeat failed; retrying", metadata: ["job": "\(job.id)"])
+            return .keep
+        }
     }
 
-    private func settle(_ job: JobRecord, handler: any JobHandler, outcome: Outcome) async throws {
+    private func settle(_ job: JobRecord, handler: any JobHandler, outcome: LeasedRun<JobCompletion>) async throws {
         let metadata: Logger.Metadata = ["job": "\(job.id)", "kind": "\(job.kind)", "attempt": "\(job.attempts)"]
         switch outcome {
-        case .abandoned:
+        case .handedBack:
             try await queue.release(job, workerID: workerID)
             logger.notice("job handed back at shutdown", metadata: metadata)
         case .lost:
@@ -150,6 +130,20 @@ final class JobWorker: Service {
                 logger.warning(
                     "job failed; will retry", metadata: metadata.merging(["in_ms": "\(delay.nanoseconds / 1_000_000)"]) { $1 })
             }
+        }
+    }
+}
+
+/// When a job's lease was last extended.
+private final class HeartbeatClock: Sendable {
+    private let last = Mutex(ContinuousClock.now)
+
+    /// Whether `beat` has passed since the last extension; if so, the next one counts from now.
+    func isDue(every beat: Duration) -> Bool {
+        last.withLock { last in
+            guard ContinuousClock.now - last >= beat else { return false }
+            last = .now
+            return true
         }
     }
 }

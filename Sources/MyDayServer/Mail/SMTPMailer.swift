@@ -54,7 +54,7 @@ struct SMTPMailer: Mailer {
                     try pipeline.syncOperations.addHandler(try Self.tlsHandler(tls, host: host), position: .first)
                 }.get()
                 extensions = try await session.command("EHLO myday", expect: 250)
-            } else if !implicitTLS && url.user != nil && !["127.0.0.1", "localhost", "::1"].contains(host) {
+            } else if !implicitTLS && url.user != nil && !Loopback.isHost(host) {
                 throw Failure(description: "the SMTP server offers no STARTTLS; the password is not sent in the clear")
             }
             if let user = url.user?.removingPercentEncoding {

@@ -2,12 +2,12 @@ import Foundation
 
 /// How many requests of one kind a key (an address, an account) may make: `perMinute` on average,
 /// and up to a minute's worth at once.
-public struct RateLimit: Sendable, Equatable {
+package struct RateLimit: Sendable, Equatable {
     /// Requests per `periodMS` (a minute unless said otherwise).
-    public var perMinute: Int
+    package var perMinute: Int
     var periodMS = 60_000
 
-    public init(perMinute: Int) { self.perMinute = perMinute }
+    package init(perMinute: Int) { self.perMinute = perMinute }
 
     /// `count` a day, all of them at once if need be.
     static func perDay(_ count: Int) -> RateLimit {

@@ -1,35 +1,35 @@
 import Foundation
 
 /// The limits a server applies; each is configurable (`MYDAY_RATE_LIMIT_*_PER_MINUTE`).
-public struct RateLimitPolicy: Sendable, Equatable {
+package struct RateLimitPolicy: Sendable, Equatable {
     /// Sign-up, sign-in and refresh requests from one address.
-    public var authPerAddress = RateLimit(perMinute: 10)
+    package var authPerAddress = RateLimit(perMinute: 10)
     /// Failed password sign-ins to one account, from any address (each counted before its password is checked and
     /// given back when it was right): higher
     /// than one address may make, so an attacker on one address never locks the owner out, while many addresses
     /// together are slowed; Apple and Google sign-in are not counted here, so they stay open to the owner.
-    public var loginPerAccount = RateLimit(perMinute: 30)
+    package var loginPerAccount = RateLimit(perMinute: 30)
     /// Password checks of a signed-in user (password change, account deletion).
-    public var passwordChecksPerUser = RateLimit(perMinute: 10)
+    package var passwordChecksPerUser = RateLimit(perMinute: 10)
     /// Entries one user creates.
-    public var entriesPerUser = RateLimit(perMinute: 120)
+    package var entriesPerUser = RateLimit(perMinute: 120)
     /// Audio uploads of one user.
-    public var uploadsPerUser = RateLimit(perMinute: 120)
+    package var uploadsPerUser = RateLimit(perMinute: 120)
     /// Exports one user asks for: each reads the whole range.
-    public var exportsPerUser = RateLimit(perMinute: 2)
+    package var exportsPerUser = RateLimit(perMinute: 2)
     /// "Transcribe again" of one user: each runs the speech engine over a whole recording again.
-    public var retranscriptionsPerUser = RateLimit(perMinute: 6)
+    package var retranscriptionsPerUser = RateLimit(perMinute: 6)
     /// Searches of one user: each walks the index that every account shares. Counted by each server process in its
     /// own memory, on PostgreSQL too (a search must not cost a write).
-    public var searchesPerUser = RateLimit(perMinute: 60)
+    package var searchesPerUser = RateLimit(perMinute: 60)
     /// Mails to one address (verification links sent again, password resets): nobody's mailbox is flooded from here.
-    public var accountMailsPerAddress = RateLimit(perMinute: 1)
+    package var accountMailsPerAddress = RateLimit(perMinute: 1)
     /// And no more than this many a day to one address asked from one client address, and the second in all: a
     /// stranger alone cannot spend the owner's resets of the day.
     var accountMailsPerAddressAndClientPerDay = RateLimit.perDay(10)
     var accountMailsPerAddressPerDay = RateLimit.perDay(30)
 
-    public init() {}
+    package init() {}
 }
 
 #if canImport(Glibc)

@@ -2,17 +2,17 @@ import Foundation
 import MyDayModels
 
 /// Decodes any accepted audio to raw 16 kHz mono 16-bit PCM with ffmpeg, into a temporary file.
-public struct AudioDecoder: Sendable {
-    public static let sampleRate = 16_000
-    public var timeout: Duration = .seconds(600)
+package struct AudioDecoder: Sendable {
+    package static let sampleRate = 16_000
+    package var timeout: Duration = .seconds(600)
     /// Audio past this point is not decoded, whatever the file claims (`MYDAY_MAX_RECORDING_SECONDS`).
-    public var maxSeconds: Double = 3 * 3600
+    package var maxSeconds: Double = 3 * 3600
 
-    public init() {}
+    package init() {}
 
     /// Decodes `input` into a new file under `folder` and answers it; the caller removes it. Nothing is left behind
     /// when decoding fails, times out or is cancelled. Throws `SpeechFailure` for audio that no retry can decode.
-    public func decode(_ input: URL, container: AudioContainer? = nil, into folder: URL) async throws -> URL {
+    package func decode(_ input: URL, container: AudioContainer? = nil, into folder: URL) async throws -> URL {
         let output = folder.appendingPathComponent("\(UUID().uuidString).pcm")
         let result = try await FFmpegInput.run(
             ["-nostdin", "-hide_banner", "-loglevel", "error", "-y"] + FFmpegInput.arguments(input, container: container)

@@ -3,27 +3,27 @@ import Foundation
 import MyDayModels
 
 /// Tells whether a file is audio in a container My Day accepts, using ffprobe.
-public struct AudioProbe: Sendable {
-    public struct Finding: Sendable, Equatable {
-        public let container: String
-        public let durationSeconds: Double?
+package struct AudioProbe: Sendable {
+    package struct Finding: Sendable, Equatable {
+        package let container: String
+        package let durationSeconds: Double?
         /// Whether the file says how long it is: browsers' own WebM recordings do not, and players cannot seek them
         /// until they are remuxed (`SeekableRemux`).
-        public var statesItsDuration = true
+        package var statesItsDuration = true
     }
 
-    public enum Verdict: Sendable, Equatable {
+    package enum Verdict: Sendable, Equatable {
         case audio(Finding)
         /// Not audio, damaged or truncated; the reason is fit for the client.
         case rejected(String)
     }
 
-    public var timeout: Duration = .seconds(30)
+    package var timeout: Duration = .seconds(30)
 
-    public init() {}
+    package init() {}
 
     /// The names ffprobe gives each container (its `format_name` lists aliases separated by commas).
-    public static func formatNames(of container: AudioContainer) -> Set<String> {
+    package static func formatNames(of container: AudioContainer) -> Set<String> {
         switch container {
         case .mp4: ["mov", "mp4", "m4a"]
         case .wav: ["wav"]
@@ -34,7 +34,7 @@ public struct AudioProbe: Sendable {
     }
 
     /// Whether `file` is readable audio in `expected`, the container the client declared, and how long it lasts.
-    public func probe(_ file: URL, expected: AudioContainer) async throws -> Verdict {
+    package func probe(_ file: URL, expected: AudioContainer) async throws -> Verdict {
         let result = try await ChildProcess.run(
             "ffprobe",
             ["-v", "error"] + FFmpegInput.arguments(file, container: expected)
@@ -74,19 +74,19 @@ public struct AudioProbe: Sendable {
     }
 
     private struct Report: Decodable {
-        public struct Format: Decodable {
-            public let formatName: String?
-            public let duration: String?
-            public enum CodingKeys: String, CodingKey {
+        package struct Format: Decodable {
+            package let formatName: String?
+            package let duration: String?
+            package enum CodingKeys: String, CodingKey {
                 case formatName = "format_name"
                 case duration
             }
         }
-        public struct Stream: Decodable {
-            public let codecType: String?
-            public enum CodingKeys: String, CodingKey { case codecType = "codec_type" }
+        package struct Stream: Decodable {
+            package let codecType: String?
+            package enum CodingKeys: String, CodingKey { case codecType = "codec_type" }
         }
-        public let format: Format?
-        public let streams: [Stream]?
+        package let format: Format?
+        package let streams: [Stream]?
     }
 }

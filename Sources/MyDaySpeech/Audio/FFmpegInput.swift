@@ -5,11 +5,11 @@ import MyDayModels
 /// How ffmpeg and ffprobe open an uploaded file: with the protocols its own URL needs and no others (no pipe,
 /// concatenation or other protocols a crafted file could name) and with the demuxer of the container the client
 /// declared, never a guessed one (so no playlist a file holds is followed).
-public enum FFmpegInput {
+package enum FFmpegInput {
     /// The input options and the file, for a recording in `container` (nil: a file named on the command line, whose
     /// container ffmpeg finds itself). `file` is a local file, or an object in a bucket behind an `http(s)` URL, read
     /// by byte ranges.
-    public static func arguments(_ file: URL, container: AudioContainer?) -> [String] {
+    package static func arguments(_ file: URL, container: AudioContainer?) -> [String] {
         var arguments = ["-protocol_whitelist", protocols(for: file)]
         if let container { arguments += ["-f", demuxer(for: container)] }
         return arguments + ["-i", file.isFileURL ? file.path : file.absoluteString]

@@ -6,17 +6,17 @@ import NIOFoundationCompat
 /// Cleanup by a language model behind any OpenAI-compatible `POST /v1/chat/completions`, guarded:
 /// an answer that adds words, or drops too many, is thrown away and the rules' cleanup is used.
 /// So is the rules' cleanup when the model cannot be reached; each fallback is counted.
-public struct ChatCompletionCleaner: TranscriptCleaner {
-    public let baseURL: String
-    public let model: String
-    public let apiKey: String?
-    public var timeout: Duration = .seconds(120)
-    public let fallback: RulesCleaner
+package struct ChatCompletionCleaner: TranscriptCleaner {
+    package let baseURL: String
+    package let model: String
+    package let apiKey: String?
+    package var timeout: Duration = .seconds(120)
+    package let fallback: RulesCleaner
     /// Told why the rules' cleanup was used instead of the model's: `unavailable`, `added_words` or `dropped_words`.
-    public let onFallback: @Sendable (String) -> Void
-    public let logger: Logger
+    package let onFallback: @Sendable (String) -> Void
+    package let logger: Logger
 
-    public init(
+    package init(
         baseURL: String, model: String, apiKey: String?, fallback: RulesCleaner = RulesCleaner(), logger: Logger,
         onFallback: @escaping @Sendable (String) -> Void = { _ in }
     ) {
@@ -28,12 +28,12 @@ public struct ChatCompletionCleaner: TranscriptCleaner {
         self.onFallback = onFallback
     }
 
-    public static let instructions = """
+    package static let instructions = """
         Clean this diary transcript for readability. Remove filler words (uh/um/ah/like), add punctuation \
         and casing, preserve meaning and tone. Don't invent content. Answer with the cleaned transcript only.
         """
 
-    public func clean(_ recognition: Recognition) async throws -> String {
+    package func clean(_ recognition: Recognition) async throws -> String {
         let raw = recognition.rawText
         let rules = fallback.cleanText(recognition.words)
         let answer: String

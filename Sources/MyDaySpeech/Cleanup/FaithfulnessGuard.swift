@@ -1,19 +1,19 @@
 /// Checks a cleaned transcript against what was said: cleanup may drop fillers and change casing and
 /// punctuation, but may not add a word, and may drop only a small share of the other words.
-public enum FaithfulnessGuard {
+package enum FaithfulnessGuard {
     /// Words cleanup may drop without counting against it.
-    public static let fillers: Set<String> = RulesCleaner.fillers.union([
+    package static let fillers: Set<String> = RulesCleaner.fillers.union([
         "like", "you", "know", "so", "well", "i", "mean", "kind", "of", "sort",
     ])
 
-    public enum Verdict: Equatable {
+    package enum Verdict: Equatable {
         case faithful
         case addsWords([String])
         case dropsTooMuch(Int)
     }
 
     /// `maxDroppedShare` of the said words that are not fillers may go (repetitions, false starts).
-    public static func judge(raw: String, cleaned: String, maxDroppedShare: Double = 0.1) -> Verdict {
+    package static func judge(raw: String, cleaned: String, maxDroppedShare: Double = 0.1) -> Verdict {
         var said = counts(words(raw))
         var added: [String] = []
         for word in words(cleaned) {
@@ -31,7 +31,7 @@ public enum FaithfulnessGuard {
     }
 
     /// Lowercased words, with punctuation and casing gone; apostrophes stay inside words.
-    public static func words(_ text: String) -> [String] {
+    package static func words(_ text: String) -> [String] {
         text.lowercased().split { !($0.isLetter || $0.isNumber || $0 == "'" || $0 == "’") }
             .map { $0.replacingOccurrences(of: "’", with: "'").trimmingCharacters(in: .init(charactersIn: "'")) }
             .filter { !$0.isEmpty }

@@ -9,25 +9,25 @@ import Foundation
 /// - starts a paragraph at a long pause after a sentence's end;
 /// - capitalises sentence starts and "I"; keeps abbreviations ("Mr.") and numbers as the engine wrote them.
 /// Every output word is one of the input words, in order.
-public struct RulesCleaner: TranscriptCleaner {
+package struct RulesCleaner: TranscriptCleaner {
     /// A silence this long (seconds) between words ends a sentence.
-    public var sentencePause = 0.6
+    package var sentencePause = 0.6
     /// A silence this long starts a new paragraph.
-    public var paragraphPause = 2.0
+    package var paragraphPause = 2.0
     /// A silence this long on both sides makes "like" or "you know" a filler.
-    public var fillerPause = 0.25
+    package var fillerPause = 0.25
 
-    public init() {}
+    package init() {}
 
-    public static let fillers: Set<String> = ["uh", "um", "uhm", "umm", "er", "erm", "ah", "eh", "hm", "hmm", "mm", "mhm"]
+    package static let fillers: Set<String> = ["uh", "um", "uhm", "umm", "er", "erm", "ah", "eh", "hm", "hmm", "mm", "mhm"]
     /// Short words people repeat on purpose, which are not stutters.
-    public static let meaningfulRepeats: Set<String> = ["no", "yes", "ha", "bye", "so", "very", "oh"]
+    package static let meaningfulRepeats: Set<String> = ["no", "yes", "ha", "bye", "so", "very", "oh"]
 
-    public func clean(_ recognition: Recognition) async throws -> String {
+    package func clean(_ recognition: Recognition) async throws -> String {
         cleanText(recognition.words)
     }
 
-    public func cleanText(_ words: [RecognizedWord]) -> String {
+    package func cleanText(_ words: [RecognizedWord]) -> String {
         // An engine that writes punctuation (Whisper) has placed its sentence ends; pauses only make paragraphs.
         let punctuated = words.contains { Self.hasPunctuation($0.word) }
         let kept = collapseStutters(dropFillers(words))
@@ -132,7 +132,7 @@ public struct RulesCleaner: TranscriptCleaner {
         "mr.", "mrs.", "ms.", "dr.", "st.", "vs.", "prof.", "jr.", "sr.", "e.g.", "i.e.", "a.m.", "p.m.",
     ]
 
-    public static func bare(_ word: String) -> String {
+    package static func bare(_ word: String) -> String {
         word.lowercased().trimmingCharacters(in: .punctuationCharacters.subtracting(CharacterSet(charactersIn: "'")))
     }
 

@@ -4,12 +4,12 @@ import NIOCore
 
 /// One POST to an OpenAI-compatible server: the base URL joined to the path, the bearer key, a time
 /// limit and a bounded answer. Shared by speech-to-text and cleanup.
-public enum OpenAICompatible {
-    public enum Failure: Error, CustomStringConvertible {
+package enum OpenAICompatible {
+    package enum Failure: Error, CustomStringConvertible {
         case unreachable(String)
         case unavailable(Int)
 
-        public var description: String {
+        package var description: String {
             switch self {
             case .unreachable(let detail): "the model server did not answer: \(detail)"
             case .unavailable(let status): "the model server answered HTTP \(status)"
@@ -19,7 +19,7 @@ public enum OpenAICompatible {
 
     /// Sends `body` to `path` under `baseURL` and answers the status code and the body; throws
     /// `Failure.unreachable` when no answer came within `timeout`.
-    public static func post(
+    package static func post(
         baseURL: String, path: String, apiKey: String?, contentType: String, body: HTTPClientRequest.Body, timeout: Duration,
         maxResponseBytes: Int
     ) async throws -> (status: UInt, body: ByteBuffer) {

@@ -8,23 +8,23 @@ import _NIOFileSystem
 ///
 /// Whisper models can hallucinate text on silence; segments the model itself marks as probably
 /// silent (`no_speech_prob` > 0.6 with `avg_logprob` < -1, Whisper's own rule) are dropped.
-public struct OpenAITranscriptionClient: SpeechRecognizer {
+package struct OpenAITranscriptionClient: SpeechRecognizer {
     /// The server's base URL, without `/v1`.
-    public let baseURL: String
-    public let model: String
-    public let apiKey: String?
+    package let baseURL: String
+    package let model: String
+    package let apiKey: String?
     /// How long a transcription may take: `timeout`, plus `timePerAudioSecond` for each second of the recording.
-    public var timeout: Duration = .seconds(300)
-    public var timePerAudioSecond: Duration = .seconds(3)
-    public var maxResponseBytes = 16 * 1024 * 1024
+    package var timeout: Duration = .seconds(300)
+    package var timePerAudioSecond: Duration = .seconds(3)
+    package var maxResponseBytes = 16 * 1024 * 1024
 
-    public init(baseURL: String, model: String, apiKey: String?) {
+    package init(baseURL: String, model: String, apiKey: String?) {
         self.baseURL = baseURL
         self.model = model
         self.apiKey = apiKey
     }
 
-    public func recognize(pcmFile: URL, language: String?) async throws -> Recognition {
+    package func recognize(pcmFile: URL, language: String?) async throws -> Recognition {
         let form = TranscriptionForm(
             boundary: "myday-\(UUID().uuidString)", model: model, language: language.map(Self.isoLanguage))
         let response = try await FileSystem.shared.withFileHandle(forReadingAt: FilePath(pcmFile.path)) { pcm in
@@ -46,45 +46,45 @@ public struct OpenAITranscriptionClient: SpeechRecognizer {
     }
 
     /// The time limit for a recording of `pcmByteCount` bytes of 16 kHz 16-bit mono PCM.
-    public func deadline(pcmByteCount: Int) -> Duration {
+    package func deadline(pcmByteCount: Int) -> Duration {
         timeout + timePerAudioSecond * (Double(pcmByteCount) / Double(AudioDecoder.sampleRate * 2))
     }
 
     /// `en-US` → `en`: the API takes ISO 639-1 codes.
-    public static func isoLanguage(_ tag: String) -> String {
+    package static func isoLanguage(_ tag: String) -> String {
         String(tag.split(separator: "-").first ?? Substring(tag)).lowercased()
     }
 
     /// The parts of a `verbose_json` answer My Day reads.
-    public struct VerboseTranscription: Decodable {
-        public struct Word: Decodable {
-            public let word: String
-            public let start: Double
-            public let end: Double
+    package struct VerboseTranscription: Decodable {
+        package struct Word: Decodable {
+            package let word: String
+            package let start: Double
+            package let end: Double
         }
-        public struct Segment: Decodable {
-            public let start: Double
-            public let end: Double
-            public let text: String
-            public let noSpeechProb: Double?
-            public let avgLogprob: Double?
+        package struct Segment: Decodable {
+            package let start: Double
+            package let end: Double
+            package let text: String
+            package let noSpeechProb: Double?
+            package let avgLogprob: Double?
 
-            public enum CodingKeys: String, CodingKey {
+            package enum CodingKeys: String, CodingKey {
                 case start, end, text
                 case noSpeechProb = "no_speech_prob"
                 case avgLogprob = "avg_logprob"
             }
 
-            public var probablySilent: Bool { (noSpeechProb ?? 0) > 0.6 && (avgLogprob ?? 0) < -1 }
+            package var probablySilent: Bool { (noSpeechProb ?? 0) > 0.6 && (avgLogprob ?? 0) < -1 }
         }
 
-        public let text: String?
-        public let language: String?
-        public let words: [Word]?
-        public let segments: [Segment]?
+        package let text: String?
+        package let language: String?
+        package let words: [Word]?
+        package let segments: [Segment]?
 
         /// Timed words outside segments the model marks as silent; from segments when a server sends no words.
-        public func spokenWords() -> [RecognizedWord] {
+        package func spokenWords() -> [RecognizedWord] {
             let silent = (segments ?? []).filter(\.probablySilent)
             func isSilent(_ time: Double) -> Bool { silent.contains { time >= $0.start && time < $0.end } }
             if let words, !words.isEmpty {
@@ -103,29 +103,5 @@ public struct OpenAITranscriptionClient: SpeechRecognizer {
                 }
             }
         }
-    }
-}
-
-/// The 44-byte header of a 16-bit mono PCM WAV file (RIFF/WAVE, `fmt ` and `data` chunks).
-public enum WAVHeader {
-    public static func bytes(pcmByteCount: Int, sampleRate: Int) -> [UInt8] {
-        var header: [UInt8] = []
-        func append(_ text: String) { header += Array(text.utf8) }
-        func append32(_ value: Int) { header += withUnsafeBytes(of: UInt32(value).littleEndian, Array.init) }
-        func append16(_ value: Int) { header += withUnsafeBytes(of: UInt16(value).littleEndian, Array.init) }
-        append("RIFF")
-        append32(36 + pcmByteCount)
-        append("WAVE")
-        append("fmt ")
-        append32(16)
-        append16(1)  // PCM
-        append16(1)  // mono
-        append32(sampleRate)
-        append32(sampleRate * 2)  // bytes per second
-        append16(2)  // bytes per frame
-        append16(16)  // bits per sample
-        append("data")
-        append32(pcmByteCount)
-        return header
     }
 }

@@ -10,18 +10,18 @@ import Synchronization
 /// activity detection, so an hour of audio needs no more memory than a minute. Before each
 /// recording a decoder's cepstral mean is reset to the value it had when loaded: otherwise the
 /// previous recording would colour the next one's transcript.
-public final class PocketSphinxRecognizer: SpeechRecognizer {
-    public struct Model: Sendable {
-        public var acousticModel = "/usr/share/pocketsphinx/model/en-us/en-us"
-        public var languageModel = "/usr/share/pocketsphinx/model/en-us/en-us.lm.bin"
-        public var dictionary = "/usr/share/pocketsphinx/model/en-us/cmudict-en-us.dict"
+package final class PocketSphinxRecognizer: SpeechRecognizer {
+    package struct Model: Sendable {
+        package var acousticModel = "/usr/share/pocketsphinx/model/en-us/en-us"
+        package var languageModel = "/usr/share/pocketsphinx/model/en-us/en-us.lm.bin"
+        package var dictionary = "/usr/share/pocketsphinx/model/en-us/cmudict-en-us.dict"
 
-        public init() {}
+        package init() {}
     }
 
-    public enum Failure: Error, CustomStringConvertible {
+    package enum Failure: Error, CustomStringConvertible {
         case modelMissing(String)
-        public var description: String {
+        package var description: String {
             switch self {
             case .modelMissing(let path): "the PocketSphinx model is not at \(path): install pocketsphinx-en-us"
             }
@@ -31,7 +31,7 @@ public final class PocketSphinxRecognizer: SpeechRecognizer {
     private let model: Model
     private let idle = Mutex<[Decoder]>([])
 
-    public init(model: Model = Model()) throws {
+    package init(model: Model = Model()) throws {
         for path in [model.acousticModel, model.languageModel, model.dictionary]
         where !FileManager.default.fileExists(atPath: path) {
             throw Failure.modelMissing(path)
@@ -40,7 +40,7 @@ public final class PocketSphinxRecognizer: SpeechRecognizer {
     }
 
     /// Refuses a recording whose language hint is not English: PocketSphinx would turn it into English words.
-    public func recognize(pcmFile: URL, language: String?) async throws -> Recognition {
+    package func recognize(pcmFile: URL, language: String?) async throws -> Recognition {
         if let language, OpenAITranscriptionClient.isoLanguage(language) != "en" {
             throw SpeechFailure(
                 "This recording is in \(language), and this server's only speech engine, PocketSphinx, knows English "
@@ -62,13 +62,13 @@ public final class PocketSphinxRecognizer: SpeechRecognizer {
     }
 
     /// One loaded PocketSphinx decoder; used by one recording at a time.
-    public final class Decoder: @unchecked Sendable {
+    package final class Decoder: @unchecked Sendable {
         private let handle: OpaquePointer
         private let initialMean: [Float]
         /// Frames per second of the decoder's word timings (PocketSphinx's default `-frate`).
         private let framesPerSecond = 100.0
 
-        public init(model: Model) throws {
+        package init(model: Model) throws {
             guard let handle = myday_ps_init(model.acousticModel, model.languageModel, model.dictionary) else {
                 throw Failure.modelMissing(model.acousticModel)
             }
@@ -81,7 +81,7 @@ public final class PocketSphinxRecognizer: SpeechRecognizer {
         deinit { ps_free(handle) }
 
         /// Words of the raw 16 kHz PCM in `file`, with times from its start.
-        public func decode(_ file: URL) throws -> [RecognizedWord] {
+        package func decode(_ file: URL) throws -> [RecognizedWord] {
             let input = try FileHandle(forReadingFrom: file)
             defer { try? input.close() }
             myday_ps_cmn_set(handle, initialMean)
@@ -136,7 +136,7 @@ public final class PocketSphinxRecognizer: SpeechRecognizer {
         }
 
         /// The word a segment stands for, or nil for silence, breath and noise markers (`<sil>`, `[NOISE]`).
-        public static func spokenWord(_ token: String) -> String? {
+        package static func spokenWord(_ token: String) -> String? {
             guard let first = token.first, first != "<", first != "[", first != "+" else { return nil }
             // Alternative pronunciations are marked `word(2)`.
             if let parenthesis = token.firstIndex(of: "("), token.hasSuffix(")") { return String(token[..<parenthesis]) }

@@ -1,4 +1,5 @@
 import AsyncHTTPClient
+import MyDayModels
 import NIOCore
 
 /// The multipart form of OpenAI's `POST /v1/audio/transcriptions` for one recording: the fields, then the PCM

@@ -9,19 +9,33 @@ import Testing
 /// `LiveMyDayClient` against the real server on loopback.
 @Suite struct LiveClientTests {
     @Test func twentyConcurrentRequestsWithAnExpiringTokenMakeExactlyOneRefresh() async throws {
-        // Given a signed-in client whose clock says its access token is about to expire
+        // Given a signed-in client whose clock says its access token is about to expire, and a transport that holds
+        // every refresh request until the test lets it go
         let server = try await ServerProcess(dataDirectory: Given.folder(), environment: ["MYDAY_WORKERS": "0"])
-        let transport = CountingTransport(DefaultTransport.make())
+        let refreshes = Gate()
+        let transport = CountingTransport(DefaultTransport.make(), holding: "refreshSession", until: refreshes)
         let clock = ShiftedClock()
         let client = LiveMyDayClient(
             serverURL: server.url, credentials: InMemoryCredentialStore(), transport: transport, now: clock.now)
         _ = try await client.register(email: "busy@example.com", password: "a long diary password")
         clock.shift(by: 15 * 60 - 30)
+        let readsBefore = clock.reads
+
         // When 20 requests go out at once
-        let emails = try await withThrowingTaskGroup(of: String.self) { group in
-            for _ in 0..<20 { group.addTask { try await client.me().email } }
-            return try await group.reduce(into: []) { $0.append($1) }
+        let requests = Task {
+            try await withThrowingTaskGroup(of: String.self) { group in
+                for _ in 0..<20 { group.addTask { try await client.me().email } }
+                return try await group.reduce(into: []) { $0.append($1) }
+            }
         }
+        // and all 20 want a new token while the refresh is held (each reads the clock once to find its token expiring,
+        // then joins or starts a refresh without suspending in between)
+        try await pollUntil("all 20 requests wait for a token while a refresh is held", deadline: .seconds(60)) {
+            clock.reads - readsBefore == 20 && refreshes.waiterCount >= 1
+        }
+        refreshes.open()
+        let emails = try await requests.value
+
         // Then all succeed after exactly one refresh (a second would also trip the server's reuse detection)
         #expect(emails == Array(repeating: "busy@example.com", count: 20))
         #expect(transport.count(of: "refreshSession") == 1)
@@ -145,8 +159,13 @@ final class CountingTransport: ClientTransport, @unchecked Sendable {
     private let base: any ClientTransport
     private let lock = NSLock()
     private var counts: [String: Int] = [:]
+    private let held: (operationID: String, gate: Gate)?
 
-    init(_ base: any ClientTransport) { self.base = base }
+    /// Counts each operation sent through `base`; requests of `operationID` wait for `gate` before they go.
+    init(_ base: any ClientTransport, holding operationID: String? = nil, until gate: Gate = Gate()) {
+        self.base = base
+        held = operationID.map { ($0, gate) }
+    }
 
     func count(of operationID: String) -> Int { lock.withLock { counts[operationID, default: 0] } }
 
@@ -154,16 +173,27 @@ final class CountingTransport: ClientTransport, @unchecked Sendable {
         HTTPResponse, HTTPBody?
     ) {
         lock.withLock { counts[operationID, default: 0] += 1 }
+        if let held, held.operationID == operationID { await held.gate.wait() }
         return try await base.send(request, body: body, baseURL: baseURL, operationID: operationID)
     }
 }
 
-/// The real clock, moved forward by hand.
+/// The real clock, moved forward by hand; it counts how often it was read.
 final class ShiftedClock: @unchecked Sendable {
     private let lock = NSLock()
     private var offset: TimeInterval = 0
+    private var readCount = 0
 
     func shift(by seconds: TimeInterval) { lock.withLock { offset += seconds } }
 
-    var now: @Sendable () -> Date { { [self] in Date().addingTimeInterval(lock.withLock { offset }) } }
+    var reads: Int { lock.withLock { readCount } }
+
+    var now: @Sendable () -> Date {
+        { [self] in
+            lock.withLock {
+                readCount += 1
+                return Date().addingTimeInterval(offset)
+            }
+        }
+    }
 }

@@ -1,5 +1,6 @@
 import Foundation
 import MyDayKit
+import MyDayModels
 import Testing
 
 /// A `MyDayClient` whose every call fails the test unless the test scripted it.

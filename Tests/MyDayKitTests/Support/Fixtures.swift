@@ -1,6 +1,7 @@
 import Foundation
 import MyDayKit
 import MyDayModels
+import MyDayTestSupport
 
 /// Values the client-core tests build entries and files from.
 enum Given {
@@ -21,9 +22,5 @@ enum Given {
     static let paris = TimeZone(identifier: "Europe/Paris")!
 
     /// A fresh folder under the temporary directory.
-    static func folder() -> URL {
-        let url = FileManager.default.temporaryDirectory.appendingPathComponent("mydaykit-\(UUID().uuidString)")
-        try! FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
-        return url
-    }
+    static func folder() -> URL { TestFolder.make("mydaykit") }
 }

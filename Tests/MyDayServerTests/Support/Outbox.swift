@@ -46,6 +46,19 @@ extension TestServer {
         return try #require(mails(to: address, subject: subject).last)
     }
 
+    /// Waits until no mail job is queued or running: every mail the jobs queued so far would send is in the outbox.
+    func awaitMailJobsRun() async throws {
+        try await pollUntil("the mail jobs ran", deadline: .seconds(60), every: .milliseconds(100)) {
+            try await withDatabase { driver in
+                try await driver.read { db in
+                    try await db.raw(
+                        "SELECT COUNT(*) AS n FROM jobs WHERE kind LIKE 'mail_%' AND state IN ('queued', 'running')"
+                    ).first()!.decode(column: "n", as: Int.self) == 0
+                }
+            }
+        }
+    }
+
     /// The token at the end of a `#/<page>/<token>` link in `mail`.
     static func token(in mail: String, page: String) throws -> String {
         try #require(mail.firstMatch(of: try Regex("#/\(page)/([A-Za-z0-9_-]+)"))?.output[1].substring.map(String.init))

@@ -1,5 +1,6 @@
 import Foundation
 import Logging
+import MyDayTestSupport
 import Testing
 
 @testable import MyDayServer
@@ -21,8 +22,7 @@ enum TestDatabase: String, CaseIterable, CustomTestStringConvertible, Sendable {
     func freshConfiguration() async throws -> ServerConfiguration {
         var configuration = ServerConfiguration()
         configuration.port = 0
-        configuration.dataDirectory = FileManager.default.temporaryDirectory
-            .appendingPathComponent("myday-test-\(UUID().uuidString.prefix(8))", isDirectory: true)
+        configuration.dataDirectory = TestFolder.path("myday-test")
         configuration.secret = "2d8f4b1e7c3a9f6d0b5e2c8a4f1d7b3e9c6a0f2d8b5e1c4a7f3d9b6e0c2a8f5d"
         configuration.logLevel = "warning"
         // Background jobs run only in the tests that ask for them, with PocketSphinx unless a test asks for Whisper.

@@ -40,7 +40,8 @@ struct TestServer {
             let (blobs, disk, bucket) = try ServerParts.blobStorage(configuration)
             let parts = ServerParts(
                 configuration: configuration, logger: Logger(label: "test-housekeeping"), driver: driver,
-                users: UserStore(driver: driver), sessions: SessionStore(driver: driver), entries: EntryStore(driver: driver),
+                users: UserStore(driver: driver), sessions: SessionStore(driver: driver),
+                entries: EntryStore(driver: driver, rankedMatches: configuration.searchRankedMatches),
                 exports: ExportStore(driver: driver, doorbell: JobDoorbell()),
                 jobs: JobQueue(driver: driver, doorbell: JobDoorbell()),
                 blobs: blobs, diskBlobs: disk, secret: [], signer: URLSigner(secret: [1]),

@@ -1,4 +1,5 @@
 import MyDayKit
+import MyDayModels
 import SwiftUI
 
 /// Edits an entry's title, tags and mood; only the fields that changed are sent.

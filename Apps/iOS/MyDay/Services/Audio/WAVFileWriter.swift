@@ -1,12 +1,12 @@
 import AVFoundation
 import Foundation
+import MyDayModels
 
 /// A mono 16-bit PCM WAV file that grows as buffers arrive, with the plain 44-byte header.
 ///
 /// The header's sizes are rewritten after every append, so a file a crash left open reads as a complete WAV of
 /// everything written before the last buffer (`RecordingLibrary` recovers it as such).
 final class WAVFileWriter {
-    private static let headerSize = 44
     private static let bytesPerSample = 2
 
     let url: URL
@@ -15,8 +15,8 @@ final class WAVFileWriter {
 
     /// Creates (or empties) `url` with a header for `sampleRate` and no samples yet.
     init(creating url: URL, sampleRate: Int) throws {
-        let header = Self.header(sampleRate: UInt32(sampleRate))
-        guard header.count == Self.headerSize, FileManager.default.createFile(atPath: url.path, contents: header) else {
+        let header = Data(WAVHeader.bytes(pcmByteCount: 0, sampleRate: sampleRate))
+        guard FileManager.default.createFile(atPath: url.path, contents: header) else {
             throw CocoaError(.fileWriteUnknown, userInfo: [NSFilePathErrorKey: url.path])
         }
         self.url = url
@@ -40,24 +40,6 @@ final class WAVFileWriter {
     func close() throws {
         try handle.synchronize()
         try handle.close()
-    }
-
-    private static func header(sampleRate: UInt32) -> Data {
-        let bytesPerFrame = UInt16(bytesPerSample)
-        var header = Data()
-        header.append(contentsOf: Array("RIFF".utf8))
-        header.append(littleEndian(UInt32(36)))
-        header.append(contentsOf: Array("WAVEfmt ".utf8))
-        header.append(littleEndian(UInt32(16)))
-        header.append(littleEndian(UInt16(1)))
-        header.append(littleEndian(UInt16(1)))
-        header.append(littleEndian(sampleRate))
-        header.append(littleEndian(sampleRate * UInt32(bytesPerFrame)))
-        header.append(littleEndian(bytesPerFrame))
-        header.append(littleEndian(UInt16(16)))
-        header.append(contentsOf: Array("data".utf8))
-        header.append(littleEndian(UInt32(0)))
-        return header
     }
 
     private static func littleEndian<Integer: FixedWidthInteger>(_ value: Integer) -> Data {

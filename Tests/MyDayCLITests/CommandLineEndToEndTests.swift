@@ -14,9 +14,9 @@ import Testing
     ]
 
     @Test func recordingsAddedWhileTheServerIsDownUploadOnceItIsBackAndReachAnotherDevice() async throws {
-        let data = Given.folder()
+        let data = TestFolder.make("myday-cli")
         var server = try await ServerProcess(dataDirectory: data, environment: ["MYDAY_WORKERS": "1"])
-        var first = CommandLineClient(home: Given.folder(), server: server.url)
+        var first = CommandLineClient(home: TestFolder.make("myday-cli"), server: server.url)
         // Given an account made with the CLI
         #expect(try await first.run(["register", "--email", "walker@example.com"]).status == 0)
 
@@ -24,7 +24,7 @@ import Testing
         server.kill(signal: SIGTERM)
         _ = try await server.waitForExit()
         for (index, text) in spoken.enumerated() {
-            let file = Given.folder().appendingPathComponent("day\(index).m4a")
+            let file = TestFolder.make("myday-cli").appendingPathComponent("day\(index).m4a")
             try await TestSpeech.m4a(text, silenceAfter: 1).write(to: file)
             let added = try await first.run(["add", file.path])
             #expect(added.status == 0, "\(added.errorText)")
@@ -55,7 +55,7 @@ import Testing
         }
 
         // When a second device signs in and syncs, then it sees the same entries
-        let second = CommandLineClient(home: Given.folder(), server: server.url)
+        let second = CommandLineClient(home: TestFolder.make("myday-cli"), server: server.url)
         #expect(try await second.run(["login", "--email", "walker@example.com"]).status == 0)
         #expect(try await second.run(["sync"]).status == 0)
         let secondStore = try LocalStore(path: second.home.appendingPathComponent("myday.sqlite").path)
@@ -75,13 +75,13 @@ import Testing
         // Given a server whose blobs live in a bucket (it then serves no upload route of its own)
         let bucket = try await LoopbackBucket.shared()
         let server = try await ServerProcess(
-            dataDirectory: Given.folder(),
+            dataDirectory: TestFolder.make("myday-cli"),
             environment: bucket.environment(prefix: LoopbackBucket.freshPrefix()).merging(["MYDAY_WORKERS": "1"]) { $1 })
-        let client = CommandLineClient(home: Given.folder(), server: server.url)
+        let client = CommandLineClient(home: TestFolder.make("myday-cli"), server: server.url)
         #expect(try await client.run(["register", "--email", "bucket@example.com"]).status == 0)
 
         // When a recording is added with the CLI
-        let file = Given.folder().appendingPathComponent("day.m4a")
+        let file = TestFolder.make("myday-cli").appendingPathComponent("day.m4a")
         try await TestSpeech.m4a(spoken[0], silenceAfter: 1).write(to: file)
         let added = try await client.run(["add", file.path])
 
@@ -97,9 +97,9 @@ import Testing
     }
 
     @Test func theWaysToSignInAreListedAndTheLastIsKept() async throws {
-        let server = try await ServerProcess(dataDirectory: Given.folder())
+        let server = try await ServerProcess(dataDirectory: TestFolder.make("myday-cli"))
         defer { server.kill(signal: SIGTERM) }
-        let client = CommandLineClient(home: Given.folder(), server: server.url)
+        let client = CommandLineClient(home: TestFolder.make("myday-cli"), server: server.url)
         // Given an account that signs in with its password only
         #expect(try await client.run(["register", "--email", "ways@example.com"]).status == 0)
         // Then the list names it, and removing it is refused with the reason
@@ -112,9 +112,9 @@ import Testing
     }
 
     @Test func searchFindsMarksFiltersAndFallsBackToTheDevice() async throws {
-        let data = Given.folder()
+        let data = TestFolder.make("myday-cli")
         let server = try await ServerProcess(dataDirectory: data)
-        let client = CommandLineClient(home: Given.folder(), server: server.url)
+        let client = CommandLineClient(home: TestFolder.make("myday-cli"), server: server.url)
         // Given notes typed with the CLI and synced
         #expect(try await client.run(["register", "--email", "seeker@example.com"]).status == 0)
         for text in ["Coffee at the Café Central with Alex.", "A walk by the lake, then home.", "Market day: bread and cheese."] {
@@ -145,10 +145,10 @@ import Testing
 
     @Test func aClientKilledMidUploadLeavesExactlyOneEntryAfterTheRerun() async throws {
         // Given a server without workers (the audio stays uploaded) and a long recording of 80 MB
-        let server = try await ServerProcess(dataDirectory: Given.folder(), environment: ["MYDAY_WORKERS": "0"])
-        let client = CommandLineClient(home: Given.folder(), server: server.url)
+        let server = try await ServerProcess(dataDirectory: TestFolder.make("myday-cli"), environment: ["MYDAY_WORKERS": "0"])
+        let client = CommandLineClient(home: TestFolder.make("myday-cli"), server: server.url)
         #expect(try await client.run(["register", "--email", "long@example.com"]).status == 0)
-        let file = Given.folder().appendingPathComponent("long.wav")
+        let file = TestFolder.make("myday-cli").appendingPathComponent("long.wav")
         try await TestMedia.ffmpeg(["-f", "lavfi", "-i", "anoisesrc=d=900:a=0.1", "-ar", "44100", "-ac", "1", file.path])
 
         // When the client is killed while the server is receiving the audio
@@ -164,7 +164,7 @@ import Testing
         #expect(rerun.status == 0, "\(rerun.errorText)")
 
         // Then the server has exactly one entry, uploaded, and nothing waits here
-        let other = CommandLineClient(home: Given.folder(), server: server.url)
+        let other = CommandLineClient(home: TestFolder.make("myday-cli"), server: server.url)
         #expect(try await other.run(["login", "--email", "long@example.com"]).status == 0)
         #expect(try await other.run(["sync"]).status == 0)
         let seen = try LocalStore(path: other.home.appendingPathComponent("myday.sqlite").path).entries()
@@ -176,15 +176,15 @@ import Testing
 
     @Test func syncWatchFetchesAChangeMadeOnAnotherDeviceAsItHappens() async throws {
         // Given a CLI that syncs and then watches
-        let server = try await ServerProcess(dataDirectory: Given.folder(), environment: ["MYDAY_WORKERS": "0"])
-        let watcher = CommandLineClient(home: Given.folder(), server: server.url)
+        let server = try await ServerProcess(dataDirectory: TestFolder.make("myday-cli"), environment: ["MYDAY_WORKERS": "0"])
+        let watcher = CommandLineClient(home: TestFolder.make("myday-cli"), server: server.url)
         #expect(try await watcher.run(["register", "--email", "watch@example.com"]).status == 0)
         let watching = try watcher.start(["sync", "--watch"])
         defer { watching.signal(SIGTERM) }
         _ = try await watching.waitUntil { String(decoding: $0.standardOutput, as: UTF8.self).contains("Watching") ? true : nil }
 
         // When another device writes an entry
-        let other = CommandLineClient(home: Given.folder(), server: server.url)
+        let other = CommandLineClient(home: TestFolder.make("myday-cli"), server: server.url)
         #expect(try await other.run(["login", "--email", "watch@example.com"]).status == 0)
         #expect(try await other.run(["note", "Written on the other device."]).status == 0)
         #expect(try await other.run(["sync"]).status == 0)
