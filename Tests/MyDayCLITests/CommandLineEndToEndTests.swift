@@ -144,12 +144,14 @@ import Testing
     }
 
     @Test func aClientKilledMidUploadLeavesExactlyOneEntryAfterTheRerun() async throws {
-        // Given a server without workers (the audio stays uploaded) and a long recording of 80 MB
+        // Given a server without workers (the audio stays uploaded), reached through a proxy that holds every upload
+        // after its first 256 KiB, and a recording of 2 MB
         let server = try await ServerProcess(dataDirectory: TestFolder.make("myday-cli"), environment: ["MYDAY_WORKERS": "0"])
-        let client = CommandLineClient(home: TestFolder.make("myday-cli"), server: server.url)
+        let proxy = try await HoldingProxy(target: server.url, holdAfter: 256 * 1024)
+        let client = CommandLineClient(home: TestFolder.make("myday-cli"), server: proxy.url)
         #expect(try await client.run(["register", "--email", "long@example.com"]).status == 0)
         let file = TestFolder.make("myday-cli").appendingPathComponent("long.wav")
-        try await TestMedia.ffmpeg(["-f", "lavfi", "-i", "anoisesrc=d=900:a=0.1", "-ar", "44100", "-ac", "1", file.path])
+        try await TestMedia.ffmpeg(["-f", "lavfi", "-i", "anoisesrc=d=60:a=0.1", "-ar", "16000", "-ac", "1", file.path])
 
         // When the client is killed while the server is receiving the audio
         let adding = try client.start(["add", file.path])
@@ -159,7 +161,8 @@ import Testing
         let store = try LocalStore(path: client.home.appendingPathComponent("myday.sqlite").path)
         #expect(try store.pendingUploads().count == 1)
 
-        // And run again
+        // And run again, with uploads let through
+        proxy.release()
         let rerun = try await client.run(["sync"])
         #expect(rerun.status == 0, "\(rerun.errorText)")
 

@@ -33,4 +33,24 @@ import Testing
             #expect(garbage.status == .badRequest && garbage.text.contains("RFC 3339"))
         }
     }
+
+    @Test func theListAndSearchAnswerOnlyRequestsThatTakeJSON() async throws {
+        try await TestServer.make(.sqlite).run { api in
+            let session = try await api.register()
+            for path in ["/v1/entries", "/v1/search?q=lake"] {
+                // Given a request that accepts only HTML: without a token it is refused as unauthenticated
+                let html: HTTPFields = [.accept: "text/html"]
+                #expect(try await api.send(.get, path, headers: html).status == .unauthorized, "\(path)")
+                // With one, as a type the server cannot answer with, naming the type it has
+                let refused = try await api.send(.get, path, token: session.accessToken, headers: html)
+                #expect(refused.status == .notAcceptable && refused.errorCode == "http_406", "\(path): \(refused.text)")
+                #expect(refused.errorMessage?.contains("application/json") == true)
+                // And JSON, or anything, is answered
+                for accept in ["application/json", "*/*", "application/*, text/html;q=0.5"] {
+                    let answered = try await api.send(.get, path, token: session.accessToken, headers: [.accept: accept])
+                    #expect(answered.status == .ok, "\(path) \(accept): \(answered.text)")
+                }
+            }
+        }
+    }
 }

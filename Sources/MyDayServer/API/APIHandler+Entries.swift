@@ -32,31 +32,6 @@ extension APIHandler {
         return result.created ? .created(.init(body: .json(answer))) : .ok(.init(body: .json(answer)))
     }
 
-    func listEntries(_ input: Operations.ListEntries.Input) async throws -> Operations.ListEntries.Output {
-        let user = try RequestUser.required()
-        let limit = input.query.limit ?? 100
-        guard (1...500).contains(limit) else { throw APIError.badRequest("'limit' must be 1 to 500.") }
-        let cursor = try Self.cursor(input.query.since)
-        let page = try await entries.changes(userID: user.id, after: cursor, limit: limit)
-        let nextCursor = page.entries.last?.changeSeq ?? cursor
-        return .ok(
-            .init(
-                body: .json(
-                    .init(
-                        entries: page.entries.filter { $0.deletedAt == nil }.map(Self.schema),
-                        deletedIds: page.entries.filter { $0.deletedAt != nil }.map(\.id.lowercased),
-                        nextCursor: String(nextCursor), hasMore: page.hasMore))))
-    }
-
-    /// A delta sync's `since`: a change sequence from an earlier answer; 0 when absent.
-    static func cursor(_ since: String?) throws -> Int {
-        guard let since else { return 0 }
-        guard (1...18).contains(since.count), since.allSatisfy({ $0.isASCII && $0.isNumber }), let value = Int(since) else {
-            throw APIError.badRequest("'since' must be a cursor from an earlier answer.")
-        }
-        return value
-    }
-
     func getEntry(_ input: Operations.GetEntry.Input) async throws -> Operations.GetEntry.Output {
         .ok(.init(body: .json(Self.schema(try await ownedEntry(input.path.id)))))
     }

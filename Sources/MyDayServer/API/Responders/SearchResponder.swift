@@ -3,8 +3,8 @@ import Hummingbird
 import MyDayModels
 import MyDaySearch
 
-/// Answers `GET /v1/search` before the generated handler, as `EntryListResponder` does the list: the same checks
-/// (`EntrySearching`), the answer written by `SearchJSON` instead of `JSONEncoder` over the generated types.
+/// The one handler of `GET /v1/search`, as `EntryListResponder` is the list's: the checks of `EntrySearching`, the
+/// answer written by `SearchJSON` instead of `JSONEncoder` over the generated types.
 struct SearchResponder<Context: RequestContext>: RouterMiddleware {
     let accessTokens: AccessTokens
     let users: UserStore
@@ -15,11 +15,10 @@ struct SearchResponder<Context: RequestContext>: RouterMiddleware {
     func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws
         -> Response
     {
-        guard request.method == .get, request.uri.path == "/v1/search",
-            EntryListResponder<Context>.acceptsJSON(request.headers[.accept])
-        else { return try await next(request, context) }
+        guard request.method == .get, request.uri.path == "/v1/search" else { return try await next(request, context) }
         let (userID, _) = try await BearerAuthMiddleware.authenticateAccount(
             request.headers[.authorization], accessTokens: accessTokens, users: users)
+        try EntryListResponder<Context>.requireJSON(request.headers[.accept])
         let parameters = try Self.parameters(request.uri.query ?? "")
         let answer = try await EntrySearching.run(parameters, userID: userID, entries: entries, limits: limits, now: now())
         return Response(

@@ -2,10 +2,10 @@ import Foundation
 import Hummingbird
 import MyDayAPI
 
-/// Answers `GET /v1/entries` without `q` (listing and delta sync, the request clients make most) before the
-/// generated handler would: the same checks and the same bytes, written by `EntryJSON` instead of `JSONEncoder`
-/// through the generated types, which took a third of the time of every listing. A page asked again before the
-/// account changed is answered from `pages` after one read of the account's row. Anything else passes through.
+/// The one handler of `GET /v1/entries` (listing and delta sync, the request clients make most), ahead of the generated
+/// routes: the checks and bytes of `openapi.yaml`, written by `EntryJSON` instead of `JSONEncoder` through the
+/// generated types, which took a third of the time of every listing. A page asked again before the account changed is
+/// answered from `pages` after one read of the account's row. Other requests pass through.
 struct EntryListResponder<Context: RequestContext>: RouterMiddleware {
     let accessTokens: AccessTokens
     let users: UserStore
@@ -16,17 +16,17 @@ struct EntryListResponder<Context: RequestContext>: RouterMiddleware {
         -> Response
     {
         let parameters = request.uri.queryParameters
-        guard request.method == .get, request.uri.path == "/v1/entries", Self.acceptsJSON(request.headers[.accept])
-        else { return try await next(request, context) }
+        guard request.method == .get, request.uri.path == "/v1/entries" else { return try await next(request, context) }
         let (userID, account) = try await BearerAuthMiddleware.authenticateAccount(
             request.headers[.authorization], accessTokens: accessTokens, users: users)
+        try Self.requireJSON(request.headers[.accept])
         let limit =
             try parameters["limit"].map { text in
                 guard let value = Int(text) else { throw APIError.badRequest("'limit' must be 1 to 500.") }
                 return value
             } ?? 100
         guard (1...500).contains(limit) else { throw APIError.badRequest("'limit' must be 1 to 500.") }
-        let cursor = try APIHandler.cursor(parameters["since"].map(String.init))
+        let cursor = try Self.cursor(parameters["since"].map(String.init))
         let key = EntryPageCache.Key(userID: userID, cursor: cursor, limit: limit)
         if let kept = pages.page(key, changeSeq: account.changeSeq) { return Self.response(kept) }
         let page = try await entries.changes(userID: userID, after: cursor, limit: limit)
@@ -63,9 +63,21 @@ struct EntryListResponder<Context: RequestContext>: RouterMiddleware {
         Response(status: .ok, headers: [.contentType: "application/json; charset=utf-8"], body: .init(byteBuffer: body))
     }
 
-    /// Requests that name other types than JSON go to the generated handler, which refuses them as it always has.
-    static func acceptsJSON(_ accept: String?) -> Bool {
-        guard let accept else { return true }
-        return accept.contains("application/json") || accept.contains("*/*") || accept.contains("application/*")
+    /// Refuses a request that accepts no JSON (406), after the account check, as every generated handler does.
+    static func requireJSON(_ accept: String?) throws {
+        guard let accept, !accept.contains("application/json"), !accept.contains("*/*"), !accept.contains("application/*")
+        else { return }
+        throw APIError(
+            status: .notAcceptable, code: "http_406",
+            message: "Response content type not acceptable, content type: application/json, accepted: \(accept)")
+    }
+
+    /// A delta sync's `since`: a change sequence from an earlier answer; 0 when absent.
+    static func cursor(_ since: String?) throws -> Int {
+        guard let since else { return 0 }
+        guard (1...18).contains(since.count), since.allSatisfy({ $0.isASCII && $0.isNumber }), let value = Int(since) else {
+            throw APIError.badRequest("'since' must be a cursor from an earlier answer.")
+        }
+        return value
     }
 }

@@ -3,18 +3,14 @@ import MyDayAPI
 import MyDayModels
 
 extension APIHandler {
-    /// Reached by requests `SearchResponder` leaves to the generated handler (those that accept no JSON).
+    /// Never reached: `EntryListResponder` answers every `GET /v1/entries` (ADR 0026).
+    func listEntries(_ input: Operations.ListEntries.Input) async throws -> Operations.ListEntries.Output {
+        throw AnsweredByResponder()
+    }
+
+    /// Never reached: `SearchResponder` answers every `GET /v1/search` (ADR 0026).
     func searchEntries(_ input: Operations.SearchEntries.Input) async throws -> Operations.SearchEntries.Output {
-        let user = try RequestUser.required()
-        let query = input.query
-        let parameters = SearchParameters(
-            q: query.q, from: query.from, to: query.to, tags: query.tag ?? [], moods: query.mood ?? [],
-            kind: query.kind.flatMap { EntryKind(rawValue: $0.rawValue) },
-            statuses: (query.status ?? []).compactMap { EntryStatus(rawValue: $0.rawValue) }, tz: query.tz,
-            readDates: query.readDates, cursor: query.cursor, limit: query.limit)
-        let answer = try await EntrySearching.run(
-            parameters, userID: user.id, entries: entries, limits: limits, now: searchClock())
-        return .ok(.init(body: .json(Self.schema(answer))))
+        throw AnsweredByResponder()
     }
 
     /// The answer as the generated types: what `SearchJSON` writes by hand, byte for byte.
@@ -36,3 +32,6 @@ extension APIHandler {
                 from: answer.query.dates?.from.description, to: answer.query.dates?.to.description))
     }
 }
+
+/// A generated route reached although a responder ahead of it answers its operation: a server error.
+struct AnsweredByResponder: Error {}
