@@ -4,8 +4,9 @@ import Testing
 
 @testable import MyDayServer
 
-/// The entry list written by hand (`EntryListResponder`, `EntryJSON`) is byte for byte what the generated types give
-/// through `JSONEncoder` with the server's settings, for every shape an entry can have.
+/// The entry list written by hand (`EntryListResponder`, `EntryJSON`) is byte for byte the JSON written out here, for
+/// every shape an entry can have: what the generated types give through `JSONEncoder` with the server's settings
+/// (sorted keys, slashes unescaped, dates with milliseconds).
 @Suite struct EntryJSONTests {
     /// Strings that need every escape JSON has, and characters that need none.
     static let awkward = [
@@ -15,7 +16,7 @@ import Testing
     ]
 
     @Test(arguments: TestDatabase.available)
-    func theListIsTheGeneratedTypesBytes(_ database: TestDatabase) async throws {
+    func theListIsTheseBytes(_ database: TestDatabase) async throws {
         let server = try await TestServer.make(database)
         try await server.run { api in
             let session = try await api.register()
@@ -59,24 +60,57 @@ import Testing
                 let reply = try await api.send(.get, "/v1/entries?limit=3&since=\(since)", token: session.accessToken)
                 #expect(reply.status == .ok && reply.headers[.contentType] == "application/json; charset=utf-8")
                 pages.append(reply.text)
-                let page = try await server.withDatabase { driver in
-                    try await EntryStore(driver: driver).changes(userID: userID, after: Int(since)!, limit: 3)
-                }
-                let generated = Components.Schemas.EntryPage(
-                    entries: page.entries.filter { $0.deletedAt == nil }.map(APIHandler.schema),
-                    deletedIds: page.entries.filter { $0.deletedAt != nil }.map(\.id.lowercased),
-                    nextCursor: String(page.entries.last?.changeSeq ?? Int(since)!), hasMore: page.hasMore)
-                #expect(reply.text == String(decoding: try Self.encoder.encode(generated), as: UTF8.self), "TEMPORARY")
                 since = try #require(reply.json["next_cursor"] as? String)
                 if reply.json["has_more"] as? Bool != true { break }
             } while pages.count < 10
-            // Then its bytes are these, which the generated types give through `JSONEncoder` with the server's settings
-            for (index, page) in pages.enumerated() { print("PAGE\(index)<<<\(page)>>>") }
-            #expect(pages == Self.expectedPages)
+            // Then its pages are these bytes
+            #expect(pages.count == Self.pages.count)
+            for (page, expected) in zip(pages, Self.pages) { #expect(page == expected) }
         }
     }
 
-    static let expectedPages: [String] = []
+    /// The list of the entries above, three to a page (the deleted one among the ids), written out.
+    static let pages = [
+        #"""
+        {"deleted_ids":[],"entries":[{"content_type":"audio/mp4","created_at":"2026-03-18T12:00:15.840Z","duration_s":0\#
+        ,"filename":"f0.m4a","id":"e0000000-0000-4000-8000-000000000000","kind":"audio","language":"de","no_speech":true\#
+        ,"size_bytes":0,"status":"transcribed","tags":["walk","fam\"ily","Ünïcode"],"title":"plain","transcript_clean":"plain"\#
+        ,"transcript_raw":"plain","tz":"Europe/Berlin","updated_at":"2026-03-18T12:00:23.767Z"},\#
+        {"created_at":"2026-03-18T12:00:23.760Z","duration_s":12\#
+        ,"failure_reason":"It could not be decoded: quote \" backslash \\ slash / done","filename":"f1.m4a"\#
+        ,"id":"e0000000-0000-4000-8000-000000000001","kind":"text","mood":2,"no_speech":false,"status":"failed","tags":[]\#
+        ,"tz":"UTC","updated_at":"1970-01-01T00:00:00.007Z"},{"content_type":"audio/mp4"\#
+        ,"created_at":"1970-01-01T00:00:00.000Z","duration_s":12.5,"filename":"f2.m4a"\#
+        ,"id":"e0000000-0000-4000-8000-000000000002","kind":"audio","language":"de","mood":3,"no_speech":false\#
+        ,"size_bytes":2000006,"status":"pending_upload","tags":["walk","fam\"ily","Ünïcode"]\#
+        ,"title":"controls \u0001\b\t\n\f\r\u001f end","transcript_clean":"controls \u0001\b\t\n\f\r\u001f end"\#
+        ,"transcript_raw":"controls \u0001\b\t\n\f\r\u001f end","tz":"Europe/Berlin","updated_at":"2026-03-18T12:00:00.007Z"}]\#
+        ,"has_more":true,"next_cursor":"1002"}
+        """#,
+        #"""
+        {"deleted_ids":[],"entries":[{"created_at":"2026-03-18T12:00:00.000Z","duration_s":0.1,"filename":"f3.m4a"\#
+        ,"id":"e0000000-0000-4000-8000-000000000003","kind":"text","no_speech":false,"status":"uploaded","tags":[]\#
+        ,"transcript_clean":"delete \#u{7F}, line separator \#u{2028}, paragraph \#u{2029}","tz":"UTC"\#
+        ,"updated_at":"2100-01-01T00:00:00.006Z"},{"content_type":"audio/mp4","created_at":"2099-12-31T23:59:59.999Z"\#
+        ,"duration_s":3600.0004,"filename":"f4.m4a","id":"e0000000-0000-4000-8000-000000000004","kind":"audio","language":"de"\#
+        ,"mood":5,"no_speech":false,"size_bytes":4000012,"status":"transcribed","tags":["walk","fam\"ily","Ünïcode"]\#
+        ,"title":"Café, Über, Привет, 東京, 😀👩\#u{200D}👩\#u{200D}👧"\#
+        ,"transcript_raw":"café, über, привет, 東京, 😀👩\#u{200D}👩\#u{200D}👧","tz":"Europe/Berlin"\#
+        ,"updated_at":"1970-01-01T00:00:01.007Z"},{"created_at":"1970-01-01T00:00:01.000Z","duration_s":1e-07\#
+        ,"failure_reason":"It could not be decoded: ","filename":"f5.m4a","id":"e0000000-0000-4000-8000-000000000005"\#
+        ,"kind":"text","mood":1,"no_speech":false,"status":"failed","tags":[],"transcript_clean":"","tz":"UTC"\#
+        ,"updated_at":"2026-03-18T12:00:15.847Z"}],"has_more":true,"next_cursor":"1005"}
+        """#,
+        #"""
+        {"deleted_ids":["e0000000-0000-4000-8000-000000000007"],"entries":[{"content_type":"audio/mp4"\#
+        ,"created_at":"2026-03-18T12:00:15.840Z","duration_s":59.999,"filename":"f6.m4a"\#
+        ,"id":"e0000000-0000-4000-8000-000000000006","kind":"audio","language":"de","no_speech":false,"size_bytes":6000018\#
+        ,"status":"pending_upload","tags":["walk","fam\"ily","Ünïcode"],"title":"<script>alert(1)</script> & ' `"\#
+        ,"transcript_clean":"<script>alert(1)</script> & ' `","transcript_raw":"<script>alert(1)</script> & ' `"\#
+        ,"tz":"Europe/Berlin","updated_at":"2026-03-18T12:00:23.767Z"}],"has_more":false,"next_cursor":"1007"}
+        """#,
+
+    ]
 
     @Test func datesAreTheStoredMillisecondsNotTruncated() throws {
         #expect(RFC3339DateTranscoder.format(milliseconds: 1_773_835_215_840) == "2026-03-18T12:00:15.840Z")
@@ -96,16 +130,5 @@ import Testing
                 parts.minute!, parts.second!, ms % 1000)
             #expect(RFC3339DateTranscoder.format(milliseconds: Int64(ms)) == expected)
         }
-    }
-
-    /// The generated server's encoder: sorted keys, slashes unescaped, dates by the transcoder.
-    static var encoder: JSONEncoder {
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
-        encoder.dateEncodingStrategy = .custom { date, encoder in
-            var container = encoder.singleValueContainer()
-            try container.encode(try RFC3339DateTranscoder().encode(date))
-        }
-        return encoder
     }
 }

@@ -3,7 +3,6 @@ import Logging
 import MyDayModels
 import MyDayTestSupport
 import SQLKit
-import Synchronization
 import Testing
 
 @testable import MyDayServer
@@ -200,7 +199,7 @@ import Testing
             try await sessions.startFamily(userID: user.id, tokenHash: "shared", expiresAt: later)
             // Given, on PostgreSQL, the tokens' table held by another transaction, so that refreshes meet there
             // (SQLite writes one transaction at a time by design: there they can only take turns)
-            let holder = TableHolder(driver: driver, table: "refresh_tokens")
+            let holder = TableHolder(driver: driver, table: "refresh_tokens", mode: .accessExclusive)
             try await holder.hold()
 
             // When eight requests present the same token at once: on PostgreSQL all eight wait for the table, then
@@ -268,68 +267,5 @@ extension UserStore {
         try await driver.write { db in
             try await db.raw("UPDATE users SET email_verified_at = 1 WHERE id = \(bind: userID.lowercased)").run()
         }
-    }
-}
-
-/// On PostgreSQL, a table held by a transaction of its own (`ACCESS EXCLUSIVE`: nobody reads or writes it), until as
-/// many transactions wait for it as a test is about to start at once; then let go, so that they all go on together.
-/// On SQLite it does nothing: the driver runs one write at a time.
-private final class TableHolder: Sendable {
-    let driver: any DatabaseDriver
-    let table: String
-    private let held = Gate()
-    private let letGo = Gate()
-    private let holding = Mutex<Task<Void, any Error>?>(nil)
-
-    init(driver: any DatabaseDriver, table: String) {
-        self.driver = driver
-        self.table = table
-    }
-
-    /// Returns once the table is held.
-    func hold() async throws {
-        guard driver.engine == .postgres else { return }
-        let task = Task { [driver, table, held, letGo] in
-            defer { held.open() }
-            try await driver.write { db in
-                try await db.raw("LOCK TABLE \(unsafeRaw: table) IN ACCESS EXCLUSIVE MODE").run()
-                held.open()
-                await letGo.wait()
-            }
-        }
-        holding.withLock { $0 = task }
-        await held.wait()
-        // (a transaction that failed to take the table has ended: its error is thrown here)
-        if !(try await isHeld()) { try await task.value }
-    }
-
-    private func isHeld() async throws -> Bool {
-        try await driver.read { [table] db in
-            try await db.raw(
-                """
-                SELECT COUNT(*) AS n FROM pg_locks
-                WHERE relation = \(bind: table)::regclass AND mode = 'AccessExclusiveLock' AND granted
-                    AND database = (SELECT oid FROM pg_database WHERE datname = current_database())
-                """
-            ).first()!.decode(column: "n", as: Int.self) == 1
-        }
-    }
-
-    /// Waits until `count` transactions wait for the table, then lets it go.
-    func release(onceWaiting count: Int) async throws {
-        guard let task = holding.withLock({ $0 }) else { return }
-        try await pollUntil("\(count) transactions wait for \(table)", deadline: .seconds(60)) { [table] in
-            try await driver.read { db in
-                try await db.raw(
-                    """
-                    SELECT COUNT(*) AS n FROM pg_locks
-                    WHERE relation = \(bind: table)::regclass AND NOT granted
-                        AND database = (SELECT oid FROM pg_database WHERE datname = current_database())
-                    """
-                ).first()!.decode(column: "n", as: Int.self) == count
-            }
-        }
-        letGo.open()
-        try await task.value
     }
 }

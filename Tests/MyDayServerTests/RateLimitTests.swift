@@ -110,6 +110,24 @@ final class ManualClock: Sendable {
         }
     }
 
+    @Test func aLimitAboveOneRequestAMillisecondAllowsItsBurst() {
+        // Given a limit of more requests a minute than a minute has milliseconds
+        let limit = RateLimit(perMinute: 100_000)
+        // When a thousand requests come in the same millisecond, then every one is allowed
+        var tat: Int?
+        for _ in 0..<1000 {
+            let (decision, next) = limit.decide(tat: tat, now: 5_000)
+            #expect(decision == .allowed)
+            tat = next ?? tat
+        }
+        // And one a millisecond goes on being allowed, while a limit of two a minute refuses the third at once
+        #expect(limit.decide(tat: tat, now: 5_000 + 60_000).decision == .allowed)
+        let strict = RateLimit(perMinute: 2)
+        let first = strict.decide(tat: nil, now: 0)
+        let second = strict.decide(tat: first.newTAT, now: 0)
+        #expect(second.decision == .allowed && strict.decide(tat: second.newTAT, now: 0).decision != .allowed)
+    }
+
     @Test func entryCreationIsLimitedPerUser() async throws {
         let server = try await TestServer.make(.sqlite, adjust: Self.limited { $0.entriesPerUser = RateLimit(perMinute: 3) })
         try await server.run { api in

@@ -148,13 +148,20 @@ import Testing
             let id = try await api.createAndUpload(session, try await TestAudio.m4a())
 
             // When five completes of the same entry arrive together: all five under way in the server before any is
-            // answered
+            // answered, and on PostgreSQL all five waiting together to write the entry
             let complete = HeldRequests.Request.withBody(
                 head: "POST /v1/entries/\(id)/complete HTTP/1.1\r\nHost: 127.0.0.1\r\n"
                     + "Authorization: Bearer \(session.accessToken)\r\nContent-Type: application/json\r\n"
                     + "Content-Length: 2\r\nConnection: close\r\n\r\n",
                 body: Data("{}".utf8))
-            let answers = try await HeldRequests.exchange(port: api.port, Array(repeating: complete, count: 5))
+            let port = api.port
+            let answers = try await server.withDatabase { driver in
+                let holder = TableHolder(driver: driver, table: "entries", mode: .share)
+                try await holder.hold()
+                let completing = Task { try await HeldRequests.exchange(port: port, Array(repeating: complete, count: 5)) }
+                try await holder.release(onceWaiting: 5)
+                return try await completing.value
+            }
 
             // Then every one answers the uploaded entry, and one transcription is queued
             #expect(

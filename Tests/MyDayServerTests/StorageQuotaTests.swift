@@ -63,20 +63,27 @@ import Testing
         try await server.run { api in
             // Given a user with room for three 300 KB entries
             let session = try await api.register()
-            // When ten are created at once: all ten under way in the server before any is answered
-            let answers = try await HeldRequests.exchange(
-                port: api.port,
-                (0..<10).map { _ in
-                    let body = Data(
-                        """
-                        {"id":"\(UUID().uuidString.lowercased())","created_at":"2026-05-01T08:30:00Z","tz":"Europe/Paris",\
-                        "duration_s":1.5,"kind":"audio","size_bytes":300000,"content_type":"audio/mp4"}
-                        """.utf8)
-                    return HeldRequests.Request.withBody(
-                        head: "POST /v1/entries HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: Bearer \(session.accessToken)\r\n"
-                            + "Content-Type: application/json\r\nContent-Length: \(body.count)\r\nConnection: close\r\n\r\n",
-                        body: body)
-                })
+            // When ten are created at once: all ten under way in the server before any is answered, and on PostgreSQL
+            // all ten waiting together for the entries table
+            let creates = (0..<10).map { _ in
+                let body = Data(
+                    """
+                    {"id":"\(UUID().uuidString.lowercased())","created_at":"2026-05-01T08:30:00Z","tz":"Europe/Paris",\
+                    "duration_s":1.5,"kind":"audio","size_bytes":300000,"content_type":"audio/mp4"}
+                    """.utf8)
+                return HeldRequests.Request.withBody(
+                    head: "POST /v1/entries HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: Bearer \(session.accessToken)\r\n"
+                        + "Content-Type: application/json\r\nContent-Length: \(body.count)\r\nConnection: close\r\n\r\n",
+                    body: body)
+            }
+            let port = api.port
+            let answers = try await server.withDatabase { driver in
+                let holder = TableHolder(driver: driver, table: "entries", mode: .share)
+                try await holder.hold()
+                let creating = Task { try await HeldRequests.exchange(port: port, creates) }
+                try await holder.release(onceWaiting: 10)
+                return try await creating.value
+            }
             let statuses = answers.map(\.status)
             // Then exactly three fit
             #expect(statuses.filter { $0 == 201 }.count == 3, "\(statuses.sorted())")

@@ -16,8 +16,9 @@ package struct RateLimit: Sendable, Equatable {
         return limit
     }
 
-    /// Milliseconds one request adds to the key's schedule.
-    var intervalMS: Int { periodMS / Int(max(perMinute, 1)) }
+    /// Milliseconds one request adds to the key's schedule: at least one, so that a limit above one request a
+    /// millisecond is a limit of one a millisecond with a burst of `perMinute`, never a limit of nothing at all.
+    var intervalMS: Int { max(1, periodMS / Int(max(perMinute, 1))) }
     /// How far ahead of now the schedule may run before requests are refused.
     var windowMS: Int { intervalMS * Int(max(perMinute, 1)) }
 

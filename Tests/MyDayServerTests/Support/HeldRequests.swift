@@ -79,7 +79,18 @@ struct LoopbackSockets {
     let sockets: [Socket]
 
     static func read() throws -> LoopbackSockets {
-        let table = try String(contentsOfFile: "/proc/net/tcp", encoding: .utf8)
+        // Read to its end in a loop: the kernel writes the table as it is read, and says its size is 0.
+        let file = open("/proc/net/tcp", O_RDONLY)
+        guard file >= 0 else { throw POSIXError(.ENOENT) }
+        defer { close(file) }
+        var bytes: [UInt8] = []
+        var buffer = [UInt8](repeating: 0, count: 65536)
+        while true {
+            let count = Glibc.read(file, &buffer, buffer.count)
+            guard count > 0 else { break }
+            bytes += buffer[0..<count]
+        }
+        let table = String(decoding: bytes, as: UTF8.self)
         let sockets = table.split(separator: "\n").dropFirst().compactMap { line -> Socket? in
             let fields = line.split(separator: " ")
             guard fields.count > 4 else { return nil }
