@@ -86,11 +86,24 @@ let package = Package(
                 .product(name: "_NIOFileSystem", package: "swift-nio"),
             ]
         ),
+        /// Mail: the outbox folder, SMTP (STARTTLS or implicit TLS) and SendGrid's HTTP API; nothing of the server.
+        .target(
+            name: "MyDayMail",
+            dependencies: [
+                "MyDayModels",
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOFoundationCompat", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "NIOSSL", package: "swift-nio-ssl"),
+            ]
+        ),
         /// The HTTP API, persistence, blob store and configuration of `myday-server`.
         .target(
             name: "MyDayServer",
             dependencies: [
                 "ChildProcesses",
+                "MyDayMail",
                 "MyDayModels",
                 "MyDaySearch",
                 "MyDaySpeech",
@@ -215,6 +228,7 @@ let package = Package(
             name: "MyDayServerTests",
             dependencies: [
                 "MyDayServer",
+                "MyDayMail",
                 "MyDaySpeech",
                 "ObjectStorage",
                 "MyDayTestSupport",

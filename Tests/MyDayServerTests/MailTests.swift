@@ -2,6 +2,7 @@ import ChildProcesses
 import Foundation
 import Hummingbird
 import HummingbirdTesting
+import MyDayMail
 import MyDayTestSupport
 import NIOSSL
 import Synchronization

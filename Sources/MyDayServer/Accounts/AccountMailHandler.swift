@@ -1,5 +1,6 @@
 import Foundation
 import Logging
+import MyDayMail
 import SQLKit
 
 /// The payload of the account's own mails: a verification link for a user, or a password-reset link for whoever has

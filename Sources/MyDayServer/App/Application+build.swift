@@ -13,11 +13,10 @@ import ServiceLifecycle
 package func buildApplication(
     configuration: ServerConfiguration, logger: Logger, onServerRunning: @escaping @Sendable (Int) async -> Void = { _ in }
 ) async throws -> some ApplicationProtocol {
-    let parts = try await ServerParts.open(configuration: configuration, logger: logger) { driver in
+    try await ServerParts.open(configuration: configuration, logger: logger) { driver in
         let applied = try await Migrator.migrate(driver)
         if !applied.isEmpty { logger.info("database migrated", metadata: ["versions": "\(applied)"]) }
-    }
-    do {
+    } build: { parts in
         _ = try await parts.diskBlobs?.removeAbandonedWrites(startedBefore: Date().addingTimeInterval(-3600))
         // Services stop in reverse order: the server drains first, then the worker, then the database closes.
         var services: [any Service] = [DatabaseService(driver: parts.driver)]
@@ -52,9 +51,6 @@ package func buildApplication(
             onServerRunning: { channel in await onServerRunning(channel.localAddress?.port ?? configuration.port) },
             logger: logger
         )
-    } catch {
-        await parts.driver.shutdown()
-        throw error
     }
 }
 

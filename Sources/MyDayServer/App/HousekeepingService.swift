@@ -1,5 +1,6 @@
 import Foundation
 import Logging
+import MyDayMail
 import ServiceLifecycle
 
 /// Removes what nobody may keep any longer, once an interval, in every process that runs jobs: export archives whose

@@ -1,6 +1,7 @@
 import Configuration
 import Foundation
 import JWTKit
+import MyDayModels
 import ObjectStorage
 
 /// Everything `myday-server` can be told, with the embedded defaults: loopback, SQLite and blobs under `./data`.

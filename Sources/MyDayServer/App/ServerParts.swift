@@ -22,19 +22,19 @@ struct ServerParts: Sendable {
     let links: BlobLinks
     let registry: PrometheusCollectorRegistry
 
-    /// Opens the database and builds the parts; `prepare` runs on the open database first (migrate, or check the
-    /// schema). Nothing stays open when this throws.
-    static func open(
+    /// Opens the database, builds the parts and hands them to `build`; `prepare` runs on the open database first
+    /// (migrate, or check the schema). When `prepare` or `build` throws, the database is shut down: nothing stays open.
+    static func open<T>(
         configuration: ServerConfiguration, logger: Logger,
-        prepare: @Sendable (any DatabaseDriver) async throws -> Void
-    ) async throws -> ServerParts {
+        prepare: @Sendable (any DatabaseDriver) async throws -> Void, build: (ServerParts) async throws -> T
+    ) async throws -> T {
         try configuration.createDataDirectory()
         let secret = try SigningSecret.load(configured: configuration.secret, file: configuration.secretFile)
         return try await DatabaseDriverFactory.withOpenDriver(configuration: configuration, logger: logger) { driver in
             try await prepare(driver)
             let doorbell = JobDoorbell()
             let (blobs, disk, bucket) = try blobStorage(configuration)
-            return ServerParts(
+            let parts = ServerParts(
                 configuration: configuration, logger: logger, driver: driver, users: UserStore(driver: driver),
                 sessions: SessionStore(driver: driver),
                 entries: EntryStore(driver: driver, rankedMatches: configuration.searchRankedMatches),
@@ -42,6 +42,7 @@ struct ServerParts: Sendable {
                 blobs: blobs, diskBlobs: disk, secret: secret, signer: URLSigner(secret: secret),
                 links: BlobLinks(configuration: configuration, secret: secret, bucket: bucket),
                 registry: PrometheusCollectorRegistry())
+            return try await build(parts)
         }
     }
 }

@@ -1,5 +1,6 @@
 import Foundation
 import Logging
+import MyDayMail
 import MyDaySpeech
 import Prometheus
 import ServiceLifecycle
@@ -9,18 +10,14 @@ import ServiceLifecycle
 package func buildWorker(configuration: ServerConfiguration, logger: Logger) async throws -> [any Service] {
     var settings = configuration
     settings.workers = max(configuration.workers, 1)
-    let parts = try await ServerParts.open(configuration: settings, logger: logger) { driver in
+    return try await ServerParts.open(configuration: settings, logger: logger) { driver in
         guard try await Migrator.currentVersion(driver) == Migrator.all.last?.version else {
             throw ConfigurationError("the database schema is not up to date; run `myday-server migrate` first")
         }
-    }
-    do {
+    } build: { parts in
         // A worker-only process keeps its figures to itself for now: it serves no /metrics.
         let (worker, speech) = try await makeJobWorker(parts, metrics: PipelineMetrics(registry: parts.registry))
         return [DatabaseService(driver: parts.driver), worker, makeHousekeeping(parts)] + (speech.service.map { [$0] } ?? [])
-    } catch {
-        await parts.driver.shutdown()
-        throw error
     }
 }
 

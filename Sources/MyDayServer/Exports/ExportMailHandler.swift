@@ -1,5 +1,6 @@
 import Foundation
 import Logging
+import MyDayMail
 import SQLKit
 
 /// Runs `mail_export` jobs: sends the ready export's signed link to the account's verified address, as a link on the

@@ -1,15 +1,21 @@
 import Foundation
+import MyDayModels
 
 /// Writes each message as an RFC 5322 `.eml` file into a folder (`data/outbox`), for a
 /// self-hosted server without a mail service, or for tests. A file appears only complete.
-struct OutboxMailer: Mailer {
-    let folder: URL
-    let from: String
+package struct OutboxMailer: Mailer {
+    package let folder: URL
+    package let from: String
 
-    func send(_ message: MailMessage) async throws {
+    package init(folder: URL, from: String) {
+        self.folder = folder
+        self.from = from
+    }
+
+    package func send(_ message: MailMessage) async throws {
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         let now = Date()
-        let id = UUID().lowercased
+        let id = UUID().lowercasedString
         let name =
             "\(now.formatted(.iso8601.year().month().day().time(includingFractionalSeconds: false).timeSeparator(.omitted)))-\(id.prefix(8)).eml"
         let temporary = folder.appendingPathComponent(".\(name).part")
@@ -18,7 +24,7 @@ struct OutboxMailer: Mailer {
     }
 
     /// The message with its headers, CRLF line ends, UTF-8 body as quoted-printable-free 8bit text.
-    static func rfc5322(_ message: MailMessage, from: String, date: Date, messageID: String) -> String {
+    package static func rfc5322(_ message: MailMessage, from: String, date: Date, messageID: String) -> String {
         let formatter = DateFormatter()
         formatter.locale = Locale(identifier: "en_US_POSIX")
         formatter.timeZone = TimeZone(identifier: "UTC")

@@ -1,19 +1,26 @@
 import AsyncHTTPClient
 import Foundation
 import NIOCore
+import NIOFoundationCompat
 
 /// Sends mail through SendGrid's v3 HTTP API (`POST /v3/mail/send`, bearer API key, 202 on success).
-struct SendGridMailer: Mailer {
+package struct SendGridMailer: Mailer {
     /// `https://api.sendgrid.com` unless told otherwise (`MYDAY_SENDGRID_URL`).
-    let baseURL: String
-    let apiKey: String
-    let from: String
+    package let baseURL: String
+    package let apiKey: String
+    package let from: String
 
-    struct Failure: Error, CustomStringConvertible {
-        let description: String
+    package init(baseURL: String, apiKey: String, from: String) {
+        self.baseURL = baseURL
+        self.apiKey = apiKey
+        self.from = from
     }
 
-    func send(_ message: MailMessage) async throws {
+    package struct Failure: Error, CustomStringConvertible {
+        package let description: String
+    }
+
+    package func send(_ message: MailMessage) async throws {
         let sender = MailAddress(from)
         let payload: [String: Any] = [
             "personalizations": [["to": [["email": message.to]]]],
@@ -35,11 +42,11 @@ struct SendGridMailer: Mailer {
 }
 
 /// `Name <address>` or a bare address, split.
-struct MailAddress: Sendable, Equatable {
-    let name: String?
-    let address: String
+package struct MailAddress: Sendable, Equatable {
+    package let name: String?
+    package let address: String
 
-    init(_ text: String) {
+    package init(_ text: String) {
         if let open = text.lastIndex(of: "<"), let close = text.lastIndex(of: ">"), open < close {
             address = String(text[text.index(after: open)..<close])
             let display = text[..<open].trimmingCharacters(in: .whitespaces)

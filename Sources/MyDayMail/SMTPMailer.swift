@@ -7,20 +7,26 @@ import NIOSSL
 /// Sends mail to an SMTP server (RFC 5321): `smtps://` speaks TLS from the start; `smtp://` upgrades
 /// with STARTTLS whenever the server offers it, and sends a password in the clear only to loopback.
 /// Credentials come from the URL (`smtp://user:password@host:587`) and go as AUTH PLAIN.
-struct SMTPMailer: Mailer {
-    let url: URL
-    let from: String
+package struct SMTPMailer: Mailer {
+    package let url: URL
+    package let from: String
     /// A PEM file of the CA to trust for the server's certificate (a private relay's, say).
-    var caFile: String?
+    package var caFile: String?
 
-    struct Failure: Error, CustomStringConvertible {
-        let description: String
+    package init(url: URL, from: String, caFile: String? = nil) {
+        self.url = url
+        self.from = from
+        self.caFile = caFile
+    }
+
+    package struct Failure: Error, CustomStringConvertible {
+        package let description: String
     }
 
     /// The longest a whole conversation may take; a server that stops answering fails the send.
-    var timeout: Duration = .seconds(60)
+    package var timeout: Duration = .seconds(60)
 
-    func send(_ message: MailMessage) async throws {
+    package func send(_ message: MailMessage) async throws {
         do {
             try await withTimeLimit(timeout) { try await converse(message) }
         } catch is TimeLimitExceeded {
@@ -65,7 +71,7 @@ struct SMTPMailer: Mailer {
             try await session.command("MAIL FROM:<\(MailAddress(from).address)>", expect: 250)
             try await session.command("RCPT TO:<\(message.to)>", expect: 250, 251)
             try await session.command("DATA", expect: 354)
-            let text = OutboxMailer.rfc5322(message, from: from, date: Date(), messageID: "<\(UUID().lowercased)@myday>")
+            let text = OutboxMailer.rfc5322(message, from: from, date: Date(), messageID: "<\(UUID().lowercasedString)@myday>")
             // Dot-stuffing: a line that starts with "." gets another, so it never ends the data early.
             let stuffed = text.replacingOccurrences(of: "\r\n.", with: "\r\n..")
             try await session.command(stuffed + ".", expect: 250)
@@ -88,11 +94,13 @@ struct SMTPMailer: Mailer {
 
 /// The reply-by-reply conversation of one SMTP connection.
 private struct SMTPSession {
-    var replies: NIOAsyncChannelInboundStream<ByteBuffer>.AsyncIterator
-    let outbound: NIOAsyncChannelOutboundWriter<ByteBuffer>
+    package var replies: NIOAsyncChannelInboundStream<ByteBuffer>.AsyncIterator
+    package let outbound: NIOAsyncChannelOutboundWriter<ByteBuffer>
     private var pending = ""
 
-    init(replies: NIOAsyncChannelInboundStream<ByteBuffer>.AsyncIterator, outbound: NIOAsyncChannelOutboundWriter<ByteBuffer>) {
+    package init(
+        replies: NIOAsyncChannelInboundStream<ByteBuffer>.AsyncIterator, outbound: NIOAsyncChannelOutboundWriter<ByteBuffer>
+    ) {
         self.replies = replies
         self.outbound = outbound
     }
