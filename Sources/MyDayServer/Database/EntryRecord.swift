@@ -33,31 +33,8 @@ struct EntryRecord: Sendable, Equatable {
         size_bytes, language, title, tags, mood, transcript_raw, transcript_clean, no_speech, change_seq, updated_at, deleted_at
         """
 
-    init(row: any SQLRow) throws {
-        id = try row.decodeUUID(column: "id")
-        userID = try row.decodeUUID(column: "user_id")
-        createdAt = StoredTime.date(milliseconds: try row.decode(column: "created_at", as: Int.self))
-        timeZone = try row.decode(column: "tz", as: String.self)
-        durationSeconds = try row.decode(column: "duration_s", as: Double.self)
-        kind = try row.decodeRawValue(column: "kind")
-        status = try row.decodeRawValue(column: "status")
-        failureReason = try row.decodeOptional(column: "failure_reason", as: String.self)
-        filename = try row.decode(column: "filename", as: String.self)
-        contentType = try row.decodeOptional(column: "content_type", as: String.self)
-        audioKey = try row.decodeOptional(column: "audio_key", as: String.self)
-        sizeBytes = try row.decodeOptional(column: "size_bytes", as: Int.self)
-        language = try row.decodeOptional(column: "language", as: String.self)
-        title = try row.decodeOptional(column: "title", as: String.self)
-        let tagsJSON = try row.decode(column: "tags", as: String.self)
-        tags = tagsJSON == "[]" ? [] : try JSONDecoder().decode([String].self, from: Data(tagsJSON.utf8))
-        mood = try row.decodeOptional(column: "mood", as: Int.self)
-        transcriptRaw = try row.decodeOptional(column: "transcript_raw", as: String.self)
-        transcriptClean = try row.decodeOptional(column: "transcript_clean", as: String.self)
-        noSpeech = try row.decode(column: "no_speech", as: Int.self) != 0
-        changeSeq = try row.decode(column: "change_seq", as: Int.self)
-        updatedAt = StoredTime.date(milliseconds: try row.decode(column: "updated_at", as: Int.self))
-        deletedAt = try row.decodeOptional(column: "deleted_at", as: Int.self).map(StoredTime.date(milliseconds:))
-    }
+    /// Reads a row that selects `columns` first, through SQLKit; by position, as every entry row is read.
+    init(row: any SQLRow) throws { try self.init(positional: SQLKitRow(row)) }
 }
 
 /// What a client asks for when it creates an entry, already validated.

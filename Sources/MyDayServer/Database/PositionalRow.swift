@@ -44,6 +44,23 @@ extension PositionalRowReading {
     }
 }
 
+/// A row SQLKit read (writes' `RETURNING`, the stores' other reads), by position through its column names.
+struct SQLKitRow: PositionalRow {
+    let row: any SQLRow
+    let names: [String]
+
+    init(_ row: any SQLRow) {
+        self.row = row
+        names = row.allColumns
+    }
+
+    var columnCount: Int { names.count }
+    func isNull(_ index: Int) -> Bool { (try? row.decodeNil(column: names[index])) ?? true }
+    func text(_ index: Int) throws -> String { try row.decode(column: names[index], as: String.self) }
+    func integer(_ index: Int) throws -> Int { try row.decode(column: names[index], as: Int.self) }
+    func double(_ index: Int) throws -> Double { try row.decode(column: names[index], as: Double.self) }
+}
+
 /// A SQLite row's values.
 struct SQLiteValues: PositionalRow {
     let values: [SQLiteData]
