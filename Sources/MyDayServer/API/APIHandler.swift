@@ -22,13 +22,6 @@ struct APIHandler: APIProtocol {
     let entryPages: EntryPageCache
 }
 
-/// How people sign in: what the request handler and the web sessions share.
-struct AuthParts: Sendable {
-    let passwords: PasswordHasher
-    let accessTokens: AccessTokens
-    let identityVerifiers: IdentityVerifiers
-}
-
 extension APIHandler {
     var users: UserStore { parts.users }
     var sessions: SessionStore { parts.sessions }
