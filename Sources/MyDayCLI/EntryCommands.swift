@@ -1,7 +1,6 @@
 import ArgumentParser
 import Foundation
 import MyDayKit
-import MyDayModels
 import MyDaySearch
 
 /// `myday add FILE`: a recording from a file, through the same queue as one made on a phone.
