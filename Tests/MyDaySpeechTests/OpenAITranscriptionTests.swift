@@ -53,6 +53,34 @@ extension OpenAIStandIn {
         #expect(request.body.count > 32_000 + 44)
     }
 
+    @Test func theRawWordsKeepTheEnginesOwnSpelling() async throws {
+        // Given Whisper's words as faster-whisper splits them: a new word at each space or punctuation mark
+        let pieces: [(String, Double)] = [
+            (" An", 0.9), (" ill", 0.8), ("-disposed", 0.7), (" cat", 0.9), (" didn", 0.95), ("'t", 0.99), (" pay", 0.9),
+            (" $5", 0.6), (".50", 0.5), (" for", 0.9), (" 1", 0.8), (",000", 0.9), (" rock", 0.9), ("'n'roll", 0.4),
+            (" records", 0.9), (" at", 0.9), (" 9", 0.9), (":30", 0.9), (" (", 0.9), ("£", 0.3), ("12", 0.9),
+            (").", 0.9), (" 東京", 0.9), ("駅", 0.8),
+        ]
+        let words = pieces.enumerated().map { index, piece in
+            #"{"word":"\#(piece.0)","start":\#(Double(index) / 2),"end":\#(Double(index) / 2 + 0.4),"probability":\#(piece.1)}"#
+        }
+        let answer = #"{"text":"ignored","language":"en","words":[\#(words.joined(separator: ","))]}"#
+        try await OpenAIStandIn(.json(answer)).run { recognizer in
+            let recognition = try await recognizer.recognize(pcmFile: try pcmFile(), language: nil)
+            // Then the raw text reads as the engine wrote it: joins kept, one space between words
+            #expect(
+                recognition.rawText
+                    == "An ill-disposed cat didn't pay $5.50 for 1,000 rock'n'roll records at 9:30 (£12). 東京 駅")
+            // And a joined word spans its pieces and is as doubtful as its most doubtful piece
+            let dollars = try #require(recognition.words.first { $0.word == "$5.50" })
+            #expect(dollars.start == 3.5 && dollars.end == 4.4 && dollars.probability == 0.5)
+            #expect(recognition.words.count == 15)
+            // A piece that starts with a letter stays a word: scripts without spaces have none before any word
+            #expect(recognition.words.suffix(2).map(\.word) == ["東京", "駅"])
+            #expect(recognition.words.first?.probability == 0.9)
+        }
+    }
+
     @Test func segmentsStandInForMissingWords() async throws {
         let onlySegments = #"{"text":"one two three","segments":[{"start":1.0,"end":2.5,"text":" one two three"}]}"#
         try await OpenAIStandIn(.json(onlySegments)).run { recognizer in

@@ -1533,6 +1533,130 @@ extension Components {
                 case updatedAt = "updated_at"
             }
         }
+        /// - Remark: Generated from `#/components/schemas/EntryWords`.
+        package struct EntryWords: Codable, Hashable, Sendable {
+            /// - Remark: Generated from `#/components/schemas/EntryWords/words`.
+            package var words: [Components.Schemas.EntryWord]
+            /// Creates a new `EntryWords`.
+            ///
+            /// - Parameters:
+            ///   - words:
+            package init(words: [Components.Schemas.EntryWord]) {
+                self.words = words
+            }
+            package enum CodingKeys: String, CodingKey {
+                case words
+            }
+        }
+        /// - Remark: Generated from `#/components/schemas/EntryWord`.
+        package struct EntryWord: Codable, Hashable, Sendable {
+            /// - Remark: Generated from `#/components/schemas/EntryWord/text`.
+            package var text: Swift.String
+            /// Seconds from the start of the audio; absent for a word the person typed.
+            ///
+            /// - Remark: Generated from `#/components/schemas/EntryWord/start`.
+            package var start: Swift.Double?
+            /// - Remark: Generated from `#/components/schemas/EntryWord/end`.
+            package var end: Swift.Double?
+            /// How sure the recognizer was of the word.
+            ///
+            /// - Remark: Generated from `#/components/schemas/EntryWord/p`.
+            package var p: Swift.Double?
+            /// Creates a new `EntryWord`.
+            ///
+            /// - Parameters:
+            ///   - text:
+            ///   - start: Seconds from the start of the audio; absent for a word the person typed.
+            ///   - end:
+            ///   - p: How sure the recognizer was of the word.
+            package init(
+                text: Swift.String,
+                start: Swift.Double? = nil,
+                end: Swift.Double? = nil,
+                p: Swift.Double? = nil
+            ) {
+                self.text = text
+                self.start = start
+                self.end = end
+                self.p = p
+            }
+            package enum CodingKeys: String, CodingKey {
+                case text
+                case start
+                case end
+                case p
+            }
+        }
+        /// - Remark: Generated from `#/components/schemas/Vocabulary`.
+        package struct Vocabulary: Codable, Hashable, Sendable {
+            /// - Remark: Generated from `#/components/schemas/Vocabulary/words`.
+            package var words: [Components.Schemas.VocabularyWord]
+            /// Creates a new `Vocabulary`.
+            ///
+            /// - Parameters:
+            ///   - words:
+            package init(words: [Components.Schemas.VocabularyWord]) {
+                self.words = words
+            }
+            package enum CodingKeys: String, CodingKey {
+                case words
+            }
+        }
+        /// - Remark: Generated from `#/components/schemas/VocabularyWord`.
+        package struct VocabularyWord: Codable, Hashable, Sendable {
+            /// - Remark: Generated from `#/components/schemas/VocabularyWord/text`.
+            package var text: Swift.String
+            /// - Remark: Generated from `#/components/schemas/VocabularyWord/source`.
+            @frozen package enum SourcePayload: String, Codable, Hashable, Sendable, CaseIterable {
+                case you = "you"
+                case title = "title"
+                case tag = "tag"
+                case correction = "correction"
+            }
+            /// - Remark: Generated from `#/components/schemas/VocabularyWord/source`.
+            package var source: Components.Schemas.VocabularyWord.SourcePayload
+            /// Creates a new `VocabularyWord`.
+            ///
+            /// - Parameters:
+            ///   - text:
+            ///   - source:
+            package init(
+                text: Swift.String,
+                source: Components.Schemas.VocabularyWord.SourcePayload
+            ) {
+                self.text = text
+                self.source = source
+            }
+            package enum CodingKeys: String, CodingKey {
+                case text
+                case source
+            }
+        }
+        /// - Remark: Generated from `#/components/schemas/VocabularyUpdate`.
+        package struct VocabularyUpdate: Codable, Hashable, Sendable {
+            /// - Remark: Generated from `#/components/schemas/VocabularyUpdate/words`.
+            package var words: [Swift.String]
+            /// Creates a new `VocabularyUpdate`.
+            ///
+            /// - Parameters:
+            ///   - words:
+            package init(words: [Swift.String]) {
+                self.words = words
+            }
+            package enum CodingKeys: String, CodingKey {
+                case words
+            }
+            package init(from decoder: any Swift.Decoder) throws {
+                let container = try decoder.container(keyedBy: CodingKeys.self)
+                self.words = try container.decode(
+                    [Swift.String].self,
+                    forKey: .words
+                )
+                try decoder.ensureNoAdditionalProperties(knownKeys: [
+                    "words"
+                ])
+            }
+        }
         /// - Remark: Generated from `#/components/schemas/EntryEdit`.
         package struct EntryEdit: Codable, Hashable, Sendable {
             /// An empty string removes the title.

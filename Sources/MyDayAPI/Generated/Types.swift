@@ -148,6 +148,25 @@ package protocol APIProtocol: Sendable {
     /// - Remark: HTTP `GET /v1/me/stats`.
     /// - Remark: Generated from `#/paths//v1/me/stats/get(getStats)`.
     func getStats(_ input: Operations.GetStats.Input) async throws -> Operations.GetStats.Output
+    /// The words the recognizer is taught for this person - names of people and places, and other rare words.
+    ///
+    /// `source` says where a word came from: `you` (the person's own list), `title` or `tag` (learned from
+    /// the person's titles and tags) or `correction` (learned from a word the person typed in place of one
+    /// the recognizer heard). Words are in the order they were added.
+    ///
+    ///
+    /// - Remark: HTTP `GET /v1/me/vocabulary`.
+    /// - Remark: Generated from `#/paths//v1/me/vocabulary/get(getVocabulary)`.
+    func getVocabulary(_ input: Operations.GetVocabulary.Input) async throws -> Operations.GetVocabulary.Output
+    /// Set the whole vocabulary - every word the person keeps.
+    ///
+    /// Up to 500 words of up to 50 characters. A learned word left out is removed and not learned again
+    /// (until the person adds it); a word already in the vocabulary keeps its source; new ones are `you`.
+    ///
+    ///
+    /// - Remark: HTTP `PUT /v1/me/vocabulary`.
+    /// - Remark: Generated from `#/paths//v1/me/vocabulary/put(replaceVocabulary)`.
+    func replaceVocabulary(_ input: Operations.ReplaceVocabulary.Input) async throws -> Operations.ReplaceVocabulary.Output
     /// Change the password; every other login ends.
     ///
     /// Needs the current password. The new one must have 8 to 128 characters and not be one of the
@@ -276,6 +295,17 @@ package protocol APIProtocol: Sendable {
     /// - Remark: HTTP `DELETE /v1/entries/{id}`.
     /// - Remark: Generated from `#/paths//v1/entries/{id}/delete(deleteEntry)`.
     func deleteEntry(_ input: Operations.DeleteEntry.Input) async throws -> Operations.DeleteEntry.Output
+    /// The words of the entry's text, with when each was said.
+    ///
+    /// The clean (or edited) text split into words, in order. A word that is one the recognizer heard has
+    /// `start` and `end` (seconds from the start of the audio) and `p`, how sure the recognizer was (0 to
+    /// 1, when it says); a word the person typed or changed has none. Empty for a typed entry and for audio
+    /// not transcribed yet.
+    ///
+    ///
+    /// - Remark: HTTP `GET /v1/entries/{id}/words`.
+    /// - Remark: Generated from `#/paths//v1/entries/{id}/words/get(getEntryWords)`.
+    func getEntryWords(_ input: Operations.GetEntryWords.Input) async throws -> Operations.GetEntryWords.Output
     /// Tell the server the audio is uploaded; it checks the bytes and starts transcription.
     ///
     /// The stored audio must have the declared `size_bytes` and be audio in a known container
@@ -573,6 +603,35 @@ extension APIProtocol {
             headers: headers
         ))
     }
+    /// The words the recognizer is taught for this person - names of people and places, and other rare words.
+    ///
+    /// `source` says where a word came from: `you` (the person's own list), `title` or `tag` (learned from
+    /// the person's titles and tags) or `correction` (learned from a word the person typed in place of one
+    /// the recognizer heard). Words are in the order they were added.
+    ///
+    ///
+    /// - Remark: HTTP `GET /v1/me/vocabulary`.
+    /// - Remark: Generated from `#/paths//v1/me/vocabulary/get(getVocabulary)`.
+    package func getVocabulary(headers: Operations.GetVocabulary.Input.Headers = .init()) async throws -> Operations.GetVocabulary.Output {
+        try await getVocabulary(Operations.GetVocabulary.Input(headers: headers))
+    }
+    /// Set the whole vocabulary - every word the person keeps.
+    ///
+    /// Up to 500 words of up to 50 characters. A learned word left out is removed and not learned again
+    /// (until the person adds it); a word already in the vocabulary keeps its source; new ones are `you`.
+    ///
+    ///
+    /// - Remark: HTTP `PUT /v1/me/vocabulary`.
+    /// - Remark: Generated from `#/paths//v1/me/vocabulary/put(replaceVocabulary)`.
+    package func replaceVocabulary(
+        headers: Operations.ReplaceVocabulary.Input.Headers = .init(),
+        body: Operations.ReplaceVocabulary.Input.Body
+    ) async throws -> Operations.ReplaceVocabulary.Output {
+        try await replaceVocabulary(Operations.ReplaceVocabulary.Input(
+            headers: headers,
+            body: body
+        ))
+    }
     /// Change the password; every other login ends.
     ///
     /// Needs the current password. The new one must have 8 to 128 characters and not be one of the
@@ -779,6 +838,25 @@ extension APIProtocol {
         headers: Operations.DeleteEntry.Input.Headers = .init()
     ) async throws -> Operations.DeleteEntry.Output {
         try await deleteEntry(Operations.DeleteEntry.Input(
+            path: path,
+            headers: headers
+        ))
+    }
+    /// The words of the entry's text, with when each was said.
+    ///
+    /// The clean (or edited) text split into words, in order. A word that is one the recognizer heard has
+    /// `start` and `end` (seconds from the start of the audio) and `p`, how sure the recognizer was (0 to
+    /// 1, when it says); a word the person typed or changed has none. Empty for a typed entry and for audio
+    /// not transcribed yet.
+    ///
+    ///
+    /// - Remark: HTTP `GET /v1/entries/{id}/words`.
+    /// - Remark: Generated from `#/paths//v1/entries/{id}/words/get(getEntryWords)`.
+    package func getEntryWords(
+        path: Operations.GetEntryWords.Input.Path,
+        headers: Operations.GetEntryWords.Input.Headers = .init()
+    ) async throws -> Operations.GetEntryWords.Output {
+        try await getEntryWords(Operations.GetEntryWords.Input(
             path: path,
             headers: headers
         ))

@@ -105,6 +105,20 @@ extension APIHandler {
     }
 
     /// The signed-in user's live entry with this id; anything else is 404, whoever owns it.
+    func getEntryWords(_ input: Operations.GetEntryWords.Input) async throws -> Operations.GetEntryWords.Output {
+        let user = try RequestUser.required()
+        guard let found = try await entries.heardWords(id: try Validation.id(input.path.id), userID: user.id) else {
+            throw APIError.notFound
+        }
+        // A typed entry was never heard: it has no words to follow.
+        let words =
+            found.entry.kind == .text ? [] : EntryWords.align(text: found.entry.transcriptClean ?? "", heard: found.words)
+        return .ok(
+            .init(
+                body: .json(
+                    .init(words: words.map { .init(text: $0.text, start: $0.start, end: $0.end, p: $0.probability) }))))
+    }
+
     func ownedEntry(_ rawID: String) async throws -> EntryRecord {
         let user = try RequestUser.required()
         guard let entry = try await entries.entry(id: try Validation.id(rawID), userID: user.id) else { throw APIError.notFound }

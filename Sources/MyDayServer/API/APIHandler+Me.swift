@@ -27,6 +27,25 @@ extension APIHandler {
                         storageQuotaBytes: Int64(quotaBytes)))))
     }
 
+    func getVocabulary(_ input: Operations.GetVocabulary.Input) async throws -> Operations.GetVocabulary.Output {
+        let user = try RequestUser.required()
+        return .ok(.init(body: .json(Self.schema(try await vocabulary.words(userID: user.id)))))
+    }
+
+    func replaceVocabulary(_ input: Operations.ReplaceVocabulary.Input) async throws -> Operations.ReplaceVocabulary.Output {
+        guard case .json(let body) = input.body else { throw APIError.badRequest("Send a JSON body.") }
+        let user = try RequestUser.required()
+        let words = try VocabularyStore.checked(body.words)
+        return .ok(.init(body: .json(Self.schema(try await vocabulary.replace(userID: user.id, with: words)))))
+    }
+
+    private static func schema(_ words: [VocabularyWord]) -> Components.Schemas.Vocabulary {
+        .init(
+            words: words.map {
+                .init(text: $0.text, source: .init(rawValue: $0.source.rawValue) ?? .you)
+            })
+    }
+
     func changePassword(_ input: Operations.ChangePassword.Input) async throws -> Operations.ChangePassword.Output {
         guard case .json(let body) = input.body else { throw APIError.badRequest("Send a JSON body.") }
         let user = try RequestUser.required()

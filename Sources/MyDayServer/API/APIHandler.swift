@@ -28,6 +28,7 @@ extension APIHandler {
     var entries: EntryStore { parts.entries }
     var blobs: any BlobStore { parts.blobs }
     var exports: ExportStore { parts.exports }
+    var vocabulary: VocabularyStore { parts.vocabulary }
     var links: BlobLinks { parts.links }
     var logger: Logger { parts.logger }
     var passwords: PasswordHasher { auth.passwords }

@@ -13,6 +13,7 @@ struct ServerParts: Sendable {
     let sessions: SessionStore
     let entries: EntryStore
     let exports: ExportStore
+    let vocabulary: VocabularyStore
     let jobs: JobQueue
     let blobs: any BlobStore
     /// The disk store, whose files this server serves itself; nil when blobs live in a bucket.
@@ -38,7 +39,8 @@ struct ServerParts: Sendable {
                 configuration: configuration, logger: logger, driver: driver, users: UserStore(driver: driver),
                 sessions: SessionStore(driver: driver),
                 entries: EntryStore(driver: driver, rankedMatches: configuration.searchRankedMatches),
-                exports: ExportStore(driver: driver, doorbell: doorbell), jobs: JobQueue(driver: driver, doorbell: doorbell),
+                exports: ExportStore(driver: driver, doorbell: doorbell), vocabulary: VocabularyStore(driver: driver),
+                jobs: JobQueue(driver: driver, doorbell: doorbell),
                 blobs: blobs, diskBlobs: disk, secret: secret, signer: URLSigner(secret: secret),
                 links: BlobLinks(configuration: configuration, secret: secret, bucket: bucket),
                 registry: PrometheusCollectorRegistry())

@@ -38,7 +38,8 @@ func makeJobWorker(_ parts: ServerParts, metrics: PipelineMetrics) async throws 
     var decoder = AudioDecoder()
     decoder.maxSeconds = Double(configuration.maxRecordingSeconds)
     let transcription = TranscriptionHandler(
-        entries: parts.entries, blobs: parts.blobs, decoder: decoder, recognizer: speech.recognizer,
+        entries: parts.entries, vocabulary: parts.vocabulary, blobs: parts.blobs, decoder: decoder,
+        recognizer: speech.recognizer,
         cleaner: makeCleaner(configuration, metrics: metrics, logger: logger),
         timeLimit: configuration.transcriptionTimeLimit, scratch: configuration.scratchDirectory,
         metrics: metrics, logger: logger)

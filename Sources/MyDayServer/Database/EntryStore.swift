@@ -1,6 +1,7 @@
 import Foundation
 import MyDayModels
 import MyDaySearch
+import MyDaySpeech
 import SQLKit
 
 /// Diary entries: creation, the upload's completion, edits, tombstones and the change feed for sync.
@@ -112,6 +113,23 @@ struct EntryStore: Sendable {
     func entry(id: UUID, userID: UUID) async throws -> EntryRecord? {
         try await driver.read { db in
             try await Self.liveEntry(db, id: id, userID: userID)
+        }
+    }
+
+    /// The words the recognizer heard in the user's live entry, with their times (empty before a transcript and for
+    /// typed entries); nil when the user has no such entry.
+    func heardWords(id: UUID, userID: UUID) async throws -> (entry: EntryRecord, words: [RecognizedWord])? {
+        try await driver.read { db in
+            guard
+                let row = try await db.raw(
+                    """
+                    SELECT \(unsafeRaw: EntryRecord.columns), words FROM entries
+                    WHERE id = \(bind: id.lowercased) AND user_id = \(bind: userID.lowercased) AND deleted_at IS NULL
+                    """
+                ).first()
+            else { return nil }
+            let words = try row.decodeOptional(column: "words", as: String.self)
+            return (try EntryRecord(row: row), try words.map { try RecognizedWord.list(fromJSON: $0) } ?? [])
         }
     }
 
@@ -233,7 +251,9 @@ struct EntryStore: Sendable {
         try await transaction { db in
             guard var entry = try await Self.liveEntry(db, id: id, userID: userID) else { return nil }
             let textBytesBefore = try await Self.textBytes(id: id, in: db)
+            let before = entry
             edit.apply(title: &entry.title, text: &entry.transcriptClean, tags: &entry.tags, mood: &entry.mood)
+            try await Self.learnVocabulary(from: before, to: entry, in: db)
             entry.changeSeq = try await Self.nextChange(db, userID: userID)
             let now = StoredTime.now()
             entry.updatedAt = StoredTime.date(milliseconds: now)
@@ -248,6 +268,20 @@ struct EntryStore: Sendable {
             let added = try await Self.textBytes(id: id, in: db) - textBytesBefore
             if added > 0 { try await Self.checkQuota(userID: userID, adding: added, quotaBytes: quotaBytes, in: db) }
             return entry
+        }
+    }
+
+    /// What an edit teaches the person's vocabulary: names in a new title, new tags, and words typed in place of
+    /// words the recognizer heard.
+    private static func learnVocabulary(from before: EntryRecord, to after: EntryRecord, in db: any SQLDatabase) async throws {
+        if let title = after.title, title != before.title {
+            try await VocabularyStore.learn(VocabularyLearning.words(inTitle: title), from: .title, userID: after.userID, in: db)
+        }
+        let newTags = after.tags.filter { !before.tags.contains($0) }
+        try await VocabularyStore.learn(VocabularyLearning.words(inTags: newTags), from: .tag, userID: after.userID, in: db)
+        if after.kind == .audio, let heard = before.transcriptClean, let typed = after.transcriptClean, heard != typed {
+            try await VocabularyStore.learn(
+                VocabularyLearning.corrections(from: heard, to: typed), from: .correction, userID: after.userID, in: db)
         }
     }
 

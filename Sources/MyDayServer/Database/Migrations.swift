@@ -209,6 +209,7 @@ package enum Migrator {
             ]
         ),
         StorageUsage.textMigration,
+        VocabularyStore.migration,
     ]
 
     /// Applies every migration the database lacks and answers their versions. Safe to run from many processes at once.

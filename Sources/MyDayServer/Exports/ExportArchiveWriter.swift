@@ -1,5 +1,6 @@
 import Foundation
 import MyDayModels
+import MyDaySpeech
 import ZIPFoundation
 
 /// Writes one export's zip file, entry by entry: audio stored as uploaded (not deflated), clean text
@@ -194,8 +195,21 @@ final class ExportArchiveWriter: @unchecked Sendable {
         object["mood"] = entry.mood
         object["transcript_raw"] = entry.transcriptRaw
         object["transcript_clean"] = entry.transcriptClean
-        if let words = exported.wordsJSON, let parsed = try? JSONSerialization.jsonObject(with: Data(words.utf8)) {
-            object["words"] = parsed
+        if let json = exported.wordsJSON, let heard = try? RecognizedWord.list(fromJSON: json) {
+            // The words as they read now with their times, as `GET /v1/entries/{id}/words` gives them; and every
+            // word as it was heard, fillers included.
+            object["words"] = EntryWords.align(text: entry.transcriptClean ?? "", heard: heard).map { word in
+                var timed: [String: Any] = ["text": word.text]
+                timed["start"] = word.start
+                timed["end"] = word.end
+                timed["p"] = word.probability
+                return timed
+            }
+            object["heard_words"] = heard.map { word in
+                var timed: [String: Any] = ["text": word.word, "start": word.start, "end": word.end]
+                timed["p"] = word.probability
+                return timed
+            }
         }
         let data = try JSONSerialization.data(withJSONObject: object, options: [.sortedKeys, .withoutEscapingSlashes])
         return String(decoding: data, as: UTF8.self)

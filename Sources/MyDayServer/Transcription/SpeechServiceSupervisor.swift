@@ -192,9 +192,9 @@ struct SupervisedSpeechRecognizer: SpeechRecognizer {
     let supervisor: SpeechServiceSupervisor
     let model: String
 
-    func recognize(pcmFile: URL, language: String?) async throws -> Recognition {
+    func recognize(pcmFile: URL, language: String?, prompt: String?) async throws -> Recognition {
         let url = try await supervisor.baseURL()
         let client = OpenAITranscriptionClient(baseURL: url, model: model, apiKey: nil)
-        return try await client.recognize(pcmFile: pcmFile, language: language)
+        return try await client.recognize(pcmFile: pcmFile, language: language, prompt: prompt)
     }
 }

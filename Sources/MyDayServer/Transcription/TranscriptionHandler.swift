@@ -4,13 +4,15 @@ import MyDayModels
 import MyDaySpeech
 import SQLKit
 
-/// Runs `transcribe` jobs: audio → 16 kHz PCM → words → clean text, stored on the entry.
+/// Runs `transcribe` jobs: audio → 16 kHz PCM → words (with the person's vocabulary) → clean text, stored on the entry.
 /// Running a job twice stores the same transcript once more; the raw words are always kept.
 struct TranscriptionHandler: JobHandler {
     static let kind = "transcribe"
     var kind: String { Self.kind }
 
     let entries: EntryStore
+    /// The person's own words, taught to the recognizer where they may have been said.
+    let vocabulary: VocabularyStore
     let blobs: any BlobStore
     let decoder: AudioDecoder
     let recognizer: any SpeechRecognizer
@@ -55,7 +57,9 @@ struct TranscriptionHandler: JobHandler {
         }
         defer { try? FileManager.default.removeItem(at: pcm) }
         let decoded = ContinuousClock.now
-        let recognition = try await recognizer.recognize(pcmFile: pcm, language: entry.language)
+        let words = try await vocabulary.words(userID: entry.userID).map(\.text)
+        let recognition = try await VocabularyRecognition(recognizer: recognizer, scratch: scratch).recognize(
+            pcmFile: pcm, language: entry.language, vocabulary: words)
         let recognized = ContinuousClock.now
         let clean = recognition.noSpeech ? "" : try await cleaner.clean(recognition)
         metrics.recordStage("decode", decoded - started)

@@ -24,9 +24,9 @@ package struct OpenAITranscriptionClient: SpeechRecognizer {
         self.apiKey = apiKey
     }
 
-    package func recognize(pcmFile: URL, language: String?) async throws -> Recognition {
+    package func recognize(pcmFile: URL, language: String?, prompt: String?) async throws -> Recognition {
         let form = TranscriptionForm(
-            boundary: "myday-\(UUID().uuidString)", model: model, language: language.map(Self.isoLanguage))
+            boundary: "myday-\(UUID().uuidString)", model: model, language: language.map(Self.isoLanguage), prompt: prompt)
         let response = try await FileSystem.shared.withFileHandle(forReadingAt: FilePath(pcmFile.path)) { pcm in
             let size = Int(try await pcm.info().size)
             return try await OpenAICompatible.post(
@@ -61,6 +61,7 @@ package struct OpenAITranscriptionClient: SpeechRecognizer {
             package let word: String
             package let start: Double
             package let end: Double
+            package let probability: Double?
         }
         package struct Segment: Decodable {
             package let start: Double
@@ -84,14 +85,28 @@ package struct OpenAITranscriptionClient: SpeechRecognizer {
         package let segments: [Segment]?
 
         /// Timed words outside segments the model marks as silent; from segments when a server sends no words.
+        ///
+        /// Whisper starts a new word at a space or a punctuation mark, so "ill-disposed" comes as " ill" and
+        /// "-disposed", "$5.50" as " $5" and ".50": a piece with no space before it that starts with no letter is put
+        /// back onto the word before it, and the text keeps its own spelling. (Pieces that start with a letter stay
+        /// words of their own: languages written without spaces have no space before any word.)
         package func spokenWords() -> [RecognizedWord] {
             let silent = (segments ?? []).filter(\.probablySilent)
             func isSilent(_ time: Double) -> Bool { silent.contains { time >= $0.start && time < $0.end } }
             if let words, !words.isEmpty {
-                return words.filter { !isSilent($0.start) }.compactMap { word in
+                var spoken: [RecognizedWord] = []
+                for word in words where !isSilent(word.start) {
                     let text = word.word.trimmingCharacters(in: .whitespaces)
-                    return text.isEmpty ? nil : RecognizedWord(word: text, start: word.start, end: word.end)
+                    guard let first = text.first else { continue }
+                    if let previous = spoken.last, word.word.first?.isWhitespace == false, !first.isLetter {
+                        spoken[spoken.count - 1] = RecognizedWord(
+                            word: previous.word + text, start: previous.start, end: max(previous.end, word.end),
+                            probability: Self.lower(previous.probability, word.probability))
+                    } else {
+                        spoken.append(RecognizedWord(word: text, start: word.start, end: word.end, probability: word.probability))
+                    }
                 }
+                return spoken
             }
             return (segments ?? []).filter { !$0.probablySilent }.flatMap { segment in
                 let tokens = segment.text.split(whereSeparator: \.isWhitespace)
@@ -101,6 +116,15 @@ package struct OpenAITranscriptionClient: SpeechRecognizer {
                         word: String(token), start: segment.start + Double(index) * step,
                         end: segment.start + Double(index + 1) * step)
                 }
+            }
+        }
+
+        /// The less sure of two probabilities: a word is as doubtful as its most doubtful piece.
+        private static func lower(_ one: Double?, _ other: Double?) -> Double? {
+            switch (one, other) {
+            case (let one?, let other?): min(one, other)
+            case (let one, nil): one
+            case (nil, let other): other
             }
         }
     }

@@ -40,7 +40,8 @@ package final class PocketSphinxRecognizer: SpeechRecognizer {
     }
 
     /// Refuses a recording whose language hint is not English: PocketSphinx would turn it into English words.
-    package func recognize(pcmFile: URL, language: String?) async throws -> Recognition {
+    /// Its dictionary is fixed: a prompt is not used.
+    package func recognize(pcmFile: URL, language: String?, prompt: String?) async throws -> Recognition {
         if let language, OpenAITranscriptionClient.isoLanguage(language) != "en" {
             throw SpeechFailure(
                 "This recording is in \(language), and this server's only speech engine, PocketSphinx, knows English "

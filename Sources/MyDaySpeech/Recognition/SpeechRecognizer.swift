@@ -5,11 +5,19 @@ package struct RecognizedWord: Sendable, Equatable, Codable {
     package let word: String
     package let start: Double
     package let end: Double
+    /// How sure the engine was of the word, 0 to 1; nil when the engine does not say.
+    package let probability: Double?
 
-    package init(word: String, start: Double, end: Double) {
+    package init(word: String, start: Double, end: Double, probability: Double? = nil) {
         self.word = word
         self.start = start
         self.end = end
+        self.probability = probability
+    }
+
+    private enum CodingKeys: String, CodingKey {
+        case word, start, end
+        case probability = "p"
     }
 }
 
@@ -31,6 +39,13 @@ package struct Recognition: Sendable, Equatable {
 
 /// Turns 16 kHz mono 16-bit PCM into words. Implementations must not invent words for silence.
 package protocol SpeechRecognizer: Sendable {
-    /// Recognises the PCM in `pcmFile` (raw s16le, 16 kHz, mono); `language` is the client's hint.
-    func recognize(pcmFile: URL, language: String?) async throws -> Recognition
+    /// Recognises the PCM in `pcmFile` (raw s16le, 16 kHz, mono); `language` is the client's hint; `prompt` holds
+    /// words the recording may contain (names, spellings), for engines that take one.
+    func recognize(pcmFile: URL, language: String?, prompt: String?) async throws -> Recognition
+}
+
+extension SpeechRecognizer {
+    package func recognize(pcmFile: URL, language: String?) async throws -> Recognition {
+        try await recognize(pcmFile: pcmFile, language: language, prompt: nil)
+    }
 }

@@ -9,6 +9,8 @@ struct TranscriptionForm: Sendable {
     let model: String
     /// ISO 639-1; nil lets the service detect the language.
     let language: String?
+    /// Words the recording may hold, as Whisper's `prompt` (the text it takes to come before the recording).
+    let prompt: String?
 
     var contentType: String { "multipart/form-data; boundary=\(boundary)" }
 
@@ -32,6 +34,7 @@ struct TranscriptionForm: Sendable {
         field("timestamp_granularities[]", "word")
         field("timestamp_granularities[]", "segment")
         if let language { field("language", language) }
+        if let prompt { field("prompt", prompt) }
         buffer.writeString(
             "--\(boundary)\r\nContent-Disposition: form-data; name=\"file\"; filename=\"audio.wav\"\r\nContent-Type: audio/wav\r\n\r\n"
         )

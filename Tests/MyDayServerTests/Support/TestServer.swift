@@ -42,7 +42,7 @@ struct TestServer {
                 configuration: configuration, logger: Logger(label: "test-housekeeping"), driver: driver,
                 users: UserStore(driver: driver), sessions: SessionStore(driver: driver),
                 entries: EntryStore(driver: driver, rankedMatches: configuration.searchRankedMatches),
-                exports: ExportStore(driver: driver, doorbell: JobDoorbell()),
+                exports: ExportStore(driver: driver, doorbell: JobDoorbell()), vocabulary: VocabularyStore(driver: driver),
                 jobs: JobQueue(driver: driver, doorbell: JobDoorbell()),
                 blobs: blobs, diskBlobs: disk, secret: [], signer: URLSigner(secret: [1]),
                 links: BlobLinks(configuration: configuration, secret: [1], bucket: bucket), registry: .init())

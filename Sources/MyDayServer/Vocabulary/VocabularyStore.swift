@@ -1,0 +1,163 @@
+import Foundation
+import MyDaySearch
+import SQLKit
+
+/// Where a word of a person's vocabulary came from.
+enum VocabularySource: String, Sendable, CaseIterable {
+    /// The person's own list.
+    case you
+    case title
+    case tag
+    /// A word the person typed in place of one the recognizer heard.
+    case correction
+}
+
+/// A word of a person's vocabulary.
+struct VocabularyWord: Sendable, Equatable {
+    let text: String
+    let source: VocabularySource
+}
+
+/// The words the recognizer is taught for each person: their own list and what was learned from their titles, tags and
+/// corrections. A word the person removes stays as a tombstone, so that it is not learned again.
+struct VocabularyStore: Sendable {
+    let driver: any DatabaseDriver
+    /// At most this many words a person keeps; learning stops when the list is full.
+    static let capacity = 500
+    /// The longest word, in characters.
+    static let longestWord = 50
+
+    static let migration = Migration(
+        version: 12, name: "a personal vocabulary for the recognizer",
+        statements: [
+            """
+            CREATE TABLE vocabulary (
+                user_id TEXT NOT NULL REFERENCES users (id) ON DELETE CASCADE,
+                folded TEXT NOT NULL,
+                text TEXT NOT NULL,
+                source TEXT NOT NULL,
+                removed BIGINT NOT NULL DEFAULT 0,
+                added_at BIGINT NOT NULL,
+                PRIMARY KEY (user_id, folded)
+            )
+            """
+        ]
+    )
+
+    /// The person's words, oldest first.
+    func words(userID: UUID) async throws -> [VocabularyWord] {
+        try await driver.read { db in try await Self.words(userID: userID, in: db) }
+    }
+
+    /// Makes `words` the person's whole vocabulary: words kept keep their source, new ones are the person's own, and
+    /// learned words left out are removed for good. The caller has checked the words (`VocabularyStore.checked`).
+    func replace(userID: UUID, with words: [String]) async throws -> [VocabularyWord] {
+        try await driver.write { db in
+            let now = StoredTime.now()
+            let wanted = Dictionary(words.map { (Self.key($0), $0) }, uniquingKeysWith: { first, _ in first })
+            let rows = try await db.raw(
+                "SELECT folded, removed FROM vocabulary WHERE user_id = \(bind: userID.lowercased)"
+            ).all()
+            var known: [String: Bool] = [:]
+            for row in rows {
+                known[try row.decode(column: "folded", as: String.self)] = try row.decode(column: "removed", as: Int.self) != 0
+            }
+            for (key, removed) in known where !removed && wanted[key] == nil {
+                try await db.raw(
+                    "UPDATE vocabulary SET removed = 1 WHERE user_id = \(bind: userID.lowercased) AND folded = \(bind: key)"
+                ).run()
+            }
+            for (offset, text) in words.enumerated() {
+                let key = Self.key(text)
+                switch known[key] {
+                case .none:
+                    try await db.raw(
+                        """
+                        INSERT INTO vocabulary (user_id, folded, text, source, added_at)
+                        VALUES (\(bind: userID.lowercased), \(bind: key), \(bind: text), 'you', \(bind: now + offset))
+                        ON CONFLICT (user_id, folded) DO NOTHING
+                        """
+                    ).run()
+                case .some(true):
+                    // Removed before and wanted again: the person's own word now.
+                    try await db.raw(
+                        """
+                        UPDATE vocabulary SET removed = 0, text = \(bind: text), source = 'you', added_at = \(bind: now + offset)
+                        WHERE user_id = \(bind: userID.lowercased) AND folded = \(bind: key)
+                        """
+                    ).run()
+                case .some(false):
+                    // Kept: a new spelling replaces the old one, the source stays.
+                    try await db.raw(
+                        """
+                        UPDATE vocabulary SET text = \(bind: text)
+                        WHERE user_id = \(bind: userID.lowercased) AND folded = \(bind: key)
+                        """
+                    ).run()
+                }
+                known[key] = false
+            }
+            return try await Self.words(userID: userID, in: db)
+        }
+    }
+
+    /// Adds words the person's own writing taught, inside the caller's transaction: never one they removed, never past
+    /// the capacity, never twice.
+    static func learn(_ words: [String], from source: VocabularySource, userID: UUID, in db: any SQLDatabase) async throws {
+        guard !words.isEmpty else { return }
+        let count =
+            try await db.raw(
+                "SELECT COUNT(*) AS count FROM vocabulary WHERE user_id = \(bind: userID.lowercased) AND removed = 0"
+            ).first()?.decode(column: "count", as: Int.self) ?? 0
+        var room = capacity - count
+        let now = StoredTime.now()
+        for (offset, text) in words.enumerated() where room > 0 {
+            let inserted = try await db.raw(
+                """
+                INSERT INTO vocabulary (user_id, folded, text, source, added_at)
+                VALUES (\(bind: userID.lowercased), \(bind: key(text)), \(bind: text), \(bind: source.rawValue), \(bind: now + offset))
+                ON CONFLICT (user_id, folded) DO NOTHING RETURNING folded
+                """
+            ).first()
+            if inserted != nil { room -= 1 }
+        }
+    }
+
+    /// The words of a `PUT`, checked: printable, one line, 1 to 50 characters, at most 500 (repeats counted once).
+    static func checked(_ words: [String]) throws(APIError) -> [String] {
+        var seen = Set<String>()
+        var kept: [String] = []
+        for (index, raw) in words.enumerated() {
+            let text = raw.trimmingCharacters(in: .whitespacesAndNewlines)
+            guard !text.isEmpty, text.count <= longestWord else {
+                throw APIError.unprocessable("'words[\(index)]' must be 1 to \(longestWord) characters.")
+            }
+            guard !text.unicodeScalars.contains(where: { CharacterSet.controlCharacters.contains($0) }),
+                text.contains(where: { $0.isLetter || $0.isNumber })
+            else {
+                throw APIError.unprocessable("'words[\(index)]' must be a word or a name, on one line.")
+            }
+            if seen.insert(key(text)).inserted { kept.append(text) }
+        }
+        guard kept.count <= capacity else {
+            throw APIError.unprocessable("A vocabulary holds at most \(capacity) words; this one has \(kept.count).")
+        }
+        return kept
+    }
+
+    /// One word however it is written: "Siobhán" and "siobhan" are one entry.
+    static func key(_ text: String) -> String { SearchText.fold(text) }
+
+    private static func words(userID: UUID, in db: any SQLDatabase) async throws -> [VocabularyWord] {
+        try await db.raw(
+            """
+            SELECT text, source FROM vocabulary WHERE user_id = \(bind: userID.lowercased) AND removed = 0
+            ORDER BY added_at, folded
+            """
+        ).all().map { row in
+            VocabularyWord(
+                text: try row.decode(column: "text", as: String.self),
+                source: VocabularySource(rawValue: try row.decode(column: "source", as: String.self)) ?? .you)
+        }
+    }
+}

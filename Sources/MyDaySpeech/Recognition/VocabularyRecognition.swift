@@ -1,0 +1,190 @@
+import Foundation
+import _NIOFileSystem
+
+/// Recognition that knows a person's own words (names of people and places, rare words).
+///
+/// A whole long list as the prompt makes Whisper worse (it breaks sentences and still misses names), so: a first pass
+/// with no prompt; then, where a stretch of what was heard sounds like one of the person's words, that stretch of the
+/// audio (its sentence, at most `longestStretch`) is recognised again with only the words it may hold as the prompt,
+/// and its words replace the first pass's. The engine writes every word; nothing is put into the text here. At most
+/// `secondPassShare` of the recording is heard twice, so a long entry costs little more than one pass.
+package struct VocabularyRecognition: Sendable {
+    package let recognizer: any SpeechRecognizer
+    /// Where the stretches heard again are written while they are recognised.
+    package let scratch: URL
+    /// How alike a heard stretch and a word must sound (`SoundsLike.similarity`) for the stretch to be heard again.
+    package var threshold = 0.7
+    /// At most this many of the person's words go in one prompt.
+    package var wordsPerPrompt = 5
+    /// The share of the recording that may be heard a second time (at least `longestStretch`).
+    package var secondPassShare = 0.2
+    /// The longest stretch heard again, in seconds (Whisper hears 30 s at a time).
+    package var longestStretch = 25.0
+
+    package init(recognizer: any SpeechRecognizer, scratch: URL) {
+        self.recognizer = recognizer
+        self.scratch = scratch
+    }
+
+    /// The words of the PCM in `pcmFile`, with `vocabulary` taught where it may help.
+    package func recognize(pcmFile: URL, language: String?, vocabulary: [String]) async throws -> Recognition {
+        let first = try await recognizer.recognize(pcmFile: pcmFile, language: language, prompt: nil)
+        guard !vocabulary.isEmpty, !first.noSpeech else { return first }
+        let stretches = Self.stretches(
+            heard: first.words, candidates: VocabularyMatch.find(vocabulary, in: first.words, threshold: threshold),
+            longest: longestStretch, wordsPerPrompt: wordsPerPrompt)
+        let total = try await FileSystem.shared.info(forFileAt: FilePath(pcmFile.path))?.size ?? 0
+        var budget = max(longestStretch, secondPassShare * Double(total) / Double(Self.bytesPerSecond))
+        var words = first.words
+        for stretch in stretches.sorted(by: { $0.score > $1.score }) {
+            let seconds = stretch.end - stretch.start
+            guard seconds <= budget else { continue }
+            budget -= seconds
+            let again = try await hear(stretch, of: pcmFile, language: first.language ?? language)
+            words = Self.replacing(in: words, from: stretch.start, to: stretch.end, with: again)
+        }
+        return Recognition(words: words, language: first.language)
+    }
+
+    /// A stretch of the recording to hear again, and the words it may hold.
+    struct Stretch: Equatable {
+        var start: Double
+        var end: Double
+        var prompt: [String]
+        var score: Double
+    }
+
+    static let bytesPerSecond = AudioDecoder.sampleRate * 2
+
+    /// Each candidate's sentence (the heard words between end marks around it), cut to `longest` seconds around the
+    /// candidate, with a little of the silence on each side; stretches that overlap become one.
+    static func stretches(heard: [RecognizedWord], candidates: [VocabularyMatch], longest: Double, wordsPerPrompt: Int)
+        -> [Stretch]
+    {
+        var stretches: [(first: Int, last: Int, words: [(String, Double)], score: Double)] = []
+        for candidate in candidates {
+            var first = candidate.range.lowerBound
+            var last = candidate.range.upperBound - 1
+            while first > 0, !endsSentence(heard[first - 1].word), heard[last].end - heard[first - 1].start <= longest {
+                first -= 1
+            }
+            while last + 1 < heard.count, !endsSentence(heard[last].word), heard[last + 1].end - heard[first].start <= longest {
+                last += 1
+            }
+            if let index = stretches.firstIndex(where: { $0.first <= last && first <= $0.last }) {
+                stretches[index].first = min(stretches[index].first, first)
+                stretches[index].last = max(stretches[index].last, last)
+                stretches[index].words.append((candidate.word, candidate.score))
+                stretches[index].score = max(stretches[index].score, candidate.score)
+            } else {
+                stretches.append((first, last, [(candidate.word, candidate.score)], candidate.score))
+            }
+        }
+        return stretches.map { stretch in
+            let before = stretch.first > 0 ? heard[stretch.first - 1].end : 0
+            let after = stretch.last + 1 < heard.count ? heard[stretch.last + 1].start : heard[stretch.last].end + 0.5
+            let start = max(before, heard[stretch.first].start - 0.3)
+            let end = min(after, heard[stretch.last].end + 0.3)
+            var prompt: [String] = []
+            for (word, _) in stretch.words.sorted(by: { $0.1 > $1.1 }) where !prompt.contains(word) {
+                prompt.append(word)
+            }
+            return Stretch(start: start, end: end, prompt: Array(prompt.prefix(wordsPerPrompt)), score: stretch.score)
+        }
+    }
+
+    /// `words` with those said within [start, end) replaced by `again`; unchanged when the second hearing lost most of
+    /// the words (a stretch cut badly is not worth the first pass's words).
+    static func replacing(in words: [RecognizedWord], from start: Double, to end: Double, with again: [RecognizedWord])
+        -> [RecognizedWord]
+    {
+        let inside = words.indices.filter { words[$0].start >= start && words[$0].start < end }
+        guard let first = inside.first, let last = inside.last, 2 * again.count >= inside.count else { return words }
+        return Array(words[..<first]) + again + Array(words[(last + 1)...])
+    }
+
+    private static func endsSentence(_ word: String) -> Bool { word.last.map { ".!?".contains($0) } ?? false }
+
+    /// The stretch's audio recognised with its prompt, its times moved to the whole recording's.
+    private func hear(_ stretch: Stretch, of pcmFile: URL, language: String?) async throws -> [RecognizedWord] {
+        let from = Int64(stretch.start * Double(Self.sampleRate)) * 2
+        let count = Int64((stretch.end - stretch.start) * Double(Self.sampleRate)) * 2
+        let part = scratch.appendingPathComponent("stretch-\(UUID().uuidString).pcm")
+        defer { try? FileManager.default.removeItem(at: part) }
+        let bytes = try await FileSystem.shared.withFileHandle(forReadingAt: FilePath(pcmFile.path)) { pcm in
+            try await pcm.readChunk(fromAbsoluteOffset: from, length: .bytes(count))
+        }
+        try await FileSystem.shared.withFileHandle(
+            forWritingAt: FilePath(part.path), options: .newFile(replaceExisting: true)
+        ) { file in
+            _ = try await file.write(contentsOf: bytes, toAbsoluteOffset: 0)
+        }
+        let heard = try await recognizer.recognize(
+            pcmFile: part, language: language, prompt: stretch.prompt.joined(separator: ", "))
+        return heard.words.map { word in
+            RecognizedWord(
+                word: word.word, start: word.start + stretch.start, end: word.end + stretch.start,
+                probability: word.probability)
+        }
+    }
+
+    private static var sampleRate: Int { AudioDecoder.sampleRate }
+}
+
+/// A stretch of heard words that sounds like one of the person's words.
+package struct VocabularyMatch: Sendable, Equatable {
+    package let word: String
+    /// The heard words, as indices into the recognition's words.
+    package let range: Range<Int>
+    package let score: Double
+
+    /// For each heard stretch of one to three words that holds a doubtful word (not an everyday word, and heard with
+    /// less than `sure` probability), the person's word it sounds most like, when alike enough; a stretch already
+    /// spelled as the word needs no help. Stretches that overlap keep the better match.
+    package static func find(_ vocabulary: [String], in heard: [RecognizedWord], threshold: Double, sure: Double = 0.9)
+        -> [VocabularyMatch]
+    {
+        let words = vocabulary.map { (text: $0, key: SoundsLike.key($0), folded: fold($0)) }.filter { $0.key.count >= 2 }
+        guard !words.isEmpty else { return [] }
+        let folded = heard.map { fold($0.word) }
+        let doubtful = heard.indices.map { index in
+            !EverydayWords.english.contains(folded[index]) && (heard[index].probability ?? 0) < sure
+        }
+        var found: [VocabularyMatch] = []
+        let spelled = Set(words.map(\.folded))
+        positions: for start in heard.indices {
+            var best: VocabularyMatch?
+            for length in 1...3 where start + length <= heard.count {
+                let spoken = folded[start..<start + length].joined()
+                // Already spelled as one of the words: nothing to hear again here.
+                if spelled.contains(spoken) { continue positions }
+                // Short, or only words heard surely: not a name heard wrongly.
+                guard spoken.count >= 3, doubtful[start..<start + length].contains(true) else { continue }
+                let key = SoundsLike.key(spoken)
+                for word in words {
+                    // Lengths far apart cannot be alike enough.
+                    guard abs(word.key.count - key.count) <= max(word.key.count, key.count) / 2 else { continue }
+                    let score = SoundsLike.similarity(keys: word.key, key)
+                    if score >= threshold, score > (best?.score ?? 0) {
+                        best = VocabularyMatch(word: word.text, range: start..<start + length, score: score)
+                    }
+                }
+            }
+            if let best {
+                if let last = found.last, last.range.overlaps(best.range) {
+                    if best.score > last.score { found[found.count - 1] = best }
+                } else {
+                    found.append(best)
+                }
+            }
+        }
+        return found
+    }
+
+    private static func fold(_ word: String) -> String {
+        String(
+            word.folding(options: [.caseInsensitive, .diacriticInsensitive], locale: nil).lowercased().filter {
+                $0.isLetter || $0.isNumber
+            })
+    }
+}

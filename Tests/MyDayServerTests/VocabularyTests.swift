@@ -1,0 +1,123 @@
+import Foundation
+import MyDayTestSupport
+import Testing
+
+@testable import MyDayServer
+
+/// A person's vocabulary: their own list, what their titles, tags and corrections teach, and what they remove.
+@Suite struct VocabularyTests {
+    private func vocabulary(_ api: APIClient, _ session: APIClient.Session) async throws -> [[String: String]] {
+        let reply = try await api.send(.get, "/v1/me/vocabulary", token: session.accessToken, expecting: .ok)
+        return (reply.json["words"] as? [[String: Any]] ?? []).map { word in word.compactMapValues { $0 as? String } }
+    }
+
+    @Test(arguments: TestDatabase.available)
+    func theListIsThePersonsOwnAndBadInputChangesNothing(_ database: TestDatabase) async throws {
+        try await TestServer.make(database).run { api in
+            let me = try await api.register()
+            let other = try await api.register()
+            // Given my list, with a repeat in another case
+            let put = try await api.send(
+                .put, "/v1/me/vocabulary", token: me.accessToken, json: ["words": ["Siobhan", " Przemek ", "siobhan", "Kraków"]])
+            #expect(put.status == .ok, "\(put.text)")
+            let mine = [
+                ["text": "Siobhan", "source": "you"], ["text": "Przemek", "source": "you"], ["text": "Kraków", "source": "you"],
+            ]
+            #expect(try await vocabulary(api, me) == mine)
+            // Then nobody else sees it
+            #expect(try await vocabulary(api, other).isEmpty)
+
+            // When bad lists are sent, each is refused and nothing changes
+            let tooLong = String(repeating: "a", count: 51)
+            let bad: [Any] = [
+                ["words": [tooLong]], ["words": [""]], ["words": ["two\nlines"]], ["words": ["!!!"]],
+                ["words": (0...500).map { "Name\($0)" }], ["words": "Siobhan"], ["words": [1]], ["names": ["Siobhan"]],
+            ]
+            for body in bad {
+                let reply = try await api.send(.put, "/v1/me/vocabulary", token: me.accessToken, json: body)
+                #expect([400, 422].contains(reply.status.code), "\(body) answered \(reply.status)")
+            }
+            #expect(try await vocabulary(api, me) == mine)
+            // And 500 words are the most a list may hold
+            let full = try await api.send(
+                .put, "/v1/me/vocabulary", token: me.accessToken, json: ["words": (0..<500).map { "Name\($0)" }])
+            #expect(full.status == .ok && (full.json["words"] as? [Any])?.count == 500)
+            #expect(try await api.send(.get, "/v1/me/vocabulary").status == .unauthorized)
+        }
+    }
+
+    @Test(arguments: TestDatabase.available)
+    func titlesTagsAndCorrectionsTeachWordsThatStayRemovedOnceRemoved(_ database: TestDatabase) async throws {
+        try await TestServer.make(database) { $0.workers = 1 }.run { api in
+            let me = try await api.register()
+            // Given a recording whose words the recognizer got wrong
+            let heard: [(String, Double, Double)] = [
+                ("I", 0.0, 0.2), ("met", 0.3, 0.5), ("Shimon", 0.6, 1.0), ("at", 1.1, 1.2), ("the", 1.3, 1.4),
+                ("harbour.", 1.5, 2.0),
+            ]
+            let id = try await api.createAndUpload(me, try await TestSpeech.m4a(TestSpeech.diarySentence))
+            try await api.send(
+                .post, "/v1/entries/\(id)/complete", token: me.accessToken, json: DeviceTranscriptTests.transcript(heard),
+                expecting: .ok)
+            #expect(try await api.finishedTranscription(me, id)["status"] as? String == "transcribed")
+
+            // When the person corrects the name, titles the entry and tags it
+            try await api.send(
+                .patch, "/v1/entries/\(id)", token: me.accessToken, json: ["text": "I met Siobhan at the harbour."],
+                expecting: .ok)
+            try await api.send(
+                .patch, "/v1/entries/\(id)", token: me.accessToken,
+                json: ["title": "Dinner with Przemek's family", "tags": ["Kraków", "work"]], expecting: .ok)
+
+            // Then the vocabulary holds the new name, the title's name and the tag that is no everyday word
+            #expect(
+                try await vocabulary(api, me) == [
+                    ["text": "Siobhan", "source": "correction"], ["text": "Przemek", "source": "title"],
+                    ["text": "Kraków", "source": "tag"],
+                ])
+
+            // When the person removes a learned word and keeps the others, adding one of their own
+            try await api.send(
+                .put, "/v1/me/vocabulary", token: me.accessToken, json: ["words": ["Siobhan", "Kraków", "Joaquín"]],
+                expecting: .ok)
+            // And the same title is written again
+            try await api.send(.patch, "/v1/entries/\(id)", token: me.accessToken, json: ["title": ""], expecting: .ok)
+            try await api.send(
+                .patch, "/v1/entries/\(id)", token: me.accessToken, json: ["title": "Przemek again"], expecting: .ok)
+
+            // Then the removed word is not learned again, and the kept ones keep their source
+            #expect(
+                try await vocabulary(api, me) == [
+                    ["text": "Siobhan", "source": "correction"], ["text": "Kraków", "source": "tag"],
+                    ["text": "Joaquín", "source": "you"],
+                ])
+            // Until the person adds it back
+            try await api.send(
+                .put, "/v1/me/vocabulary", token: me.accessToken, json: ["words": ["Siobhan", "Kraków", "Joaquín", "Przemek"]],
+                expecting: .ok)
+            #expect(try await vocabulary(api, me).last == ["text": "Przemek", "source": "you"])
+        }
+    }
+
+    @Test func correctionsTeachOnlyTheWordsTypedInPlaceOfHeardOnes() {
+        #expect(
+            VocabularyLearning.corrections(from: "I met Shimon at the harbour.", to: "I met Siobhan at the harbour.") == [
+                "Siobhan"
+            ])
+        // A name's possessive is the name
+        #expect(VocabularyLearning.corrections(from: "It was Shimon's idea.", to: "It was Siobhan's idea.") == ["Siobhan"])
+        // "The R&M" → "Przemek": two heard words, one typed
+        #expect(VocabularyLearning.corrections(from: "Lunch with The R&M today", to: "Lunch with Przemek today") == ["Przemek"])
+        // Words only added, or only removed, are writing, not corrections
+        #expect(VocabularyLearning.corrections(from: "We walked.", to: "We walked by Lough Neagh.").isEmpty)
+        #expect(VocabularyLearning.corrections(from: "We walked by the lake.", to: "We walked.").isEmpty)
+        // A rewritten sentence teaches nothing; everyday words never
+        #expect(
+            VocabularyLearning.corrections(
+                from: "The meeting went fine.", to: "Honestly the board hated every single slide Ingrid showed."
+            ).isEmpty)
+        #expect(VocabularyLearning.corrections(from: "I went their today", to: "I went there today").isEmpty)
+        #expect(VocabularyLearning.words(inTitle: "Dinner with Siobhan and Zoë's kids") == ["Siobhan", "Zoë"])
+        #expect(VocabularyLearning.words(inTags: ["work", "Dún Laoghaire", "kayak"]) == ["kayak"])
+    }
+}

@@ -1,0 +1,114 @@
+import Foundation
+import MyDayTestSupport
+import Synchronization
+import Testing
+
+@testable import MyDaySpeech
+
+/// A recognizer that answers from a script: the first pass's words, then for each prompt the words of the stretch.
+/// A call the script did not expect fails the test.
+private final class ScriptedRecognizer: SpeechRecognizer {
+    struct Call: Equatable {
+        let prompt: String?
+        let seconds: Double
+    }
+    let firstPass: [RecognizedWord]
+    let stretches: [String: [RecognizedWord]]
+    let calls = Mutex<[Call]>([])
+
+    init(firstPass: [RecognizedWord], stretches: [String: [RecognizedWord]] = [:]) {
+        self.firstPass = firstPass
+        self.stretches = stretches
+    }
+
+    func recognize(pcmFile: URL, language: String?, prompt: String?) async throws -> Recognition {
+        let bytes = try FileManager.default.attributesOfItem(atPath: pcmFile.path)[.size] as? Int ?? 0
+        calls.withLock { $0.append(Call(prompt: prompt, seconds: Double(bytes) / 32_000)) }
+        guard let prompt else { return Recognition(words: firstPass, language: "en") }
+        let words = try #require(stretches[prompt], "unexpected prompt \(prompt)")
+        return Recognition(words: words, language: "en")
+    }
+}
+
+@Suite struct VocabularyRecognitionTests {
+    private func words(_ text: String, from start: Double = 0, p: Double = 0.9) -> [RecognizedWord] {
+        text.split(separator: " ").enumerated().map { index, word in
+            RecognizedWord(
+                word: String(word), start: start + Double(index) * 0.5, end: start + Double(index) * 0.5 + 0.4, probability: p)
+        }
+    }
+
+    private func pcm(seconds: Double) throws -> URL {
+        let url = TestFolder.path("vocabulary", ext: "pcm")
+        try Data(count: Int(seconds * 32_000)).write(to: url)
+        return url
+    }
+
+    private static let fiftyNames =
+        ("Siobhan Przemek Joaquín Aoife Niamh Saoirse Tadhg Wojciech Grzegorz Xochitl Oisín Ngozi Chidi Anouk Eilidh "
+        + "Padraig Ruairi Bronagh Caoimhe Dervla Fionnuala Grainne Ingrid Jurgen Katarzyna Leszek Malgorzata Nuala "
+        + "Orla Pilar Quentin Radek Sven Tomasz Ulrike Vesna Wiebke Yusuf Zbigniew Ailbhe Beathan Cillian Declan "
+        + "Emer Fergal Gearoid Hamish Isla Jarlath Kasia").split(separator: " ").map(String.init)
+
+    @Test func onlyTheSentenceThatSoundsLikeANameIsHeardAgainWithTheNamesItMayHold() async throws {
+        // Given a first pass that heard "Shimon" where the person said Siobhan, in the second of two sentences
+        var first = words("We walked to the harbour. Then I met Shimon for lunch.", p: 0.95)
+        first[8] = RecognizedWord(word: "Shimon", start: first[8].start, end: first[8].end, probability: 0.42)
+        // (the stretch starts at the end of "harbour.", 2.4 s; its words are timed from there)
+        let again = words("Then I met Siobhan for lunch.", from: 0.1)
+        let recognizer = ScriptedRecognizer(firstPass: first, stretches: ["Siobhan": again])
+        let recognition = VocabularyRecognition(recognizer: recognizer, scratch: TestFolder.root)
+
+        // When it is recognised with a vocabulary of fifty names
+        let result = try await recognition.recognize(pcmFile: try pcm(seconds: 6), language: "en", vocabulary: Self.fiftyNames)
+
+        // Then the second sentence alone was heard again, with only the name it sounds like as the prompt
+        let calls = recognizer.calls.withLock { $0 }
+        #expect(calls.map(\.prompt) == [nil, "Siobhan"])
+        #expect(calls[1].seconds < 3.5, "the stretch was \(calls[1].seconds) s")
+        // And its words replace the first pass's, at the whole recording's times, the first sentence untouched
+        #expect(result.rawText == "We walked to the harbour. Then I met Siobhan for lunch.")
+        let siobhan = try #require(result.words.first { $0.word == "Siobhan" })
+        #expect(abs(siobhan.start - first[8].start) < 0.01, "Siobhan at \(siobhan.start)")
+        #expect(result.words.map(\.start) == result.words.map(\.start).sorted())
+    }
+
+    @Test func nothingSoundsLikeANameSoNothingIsHeardTwice() async throws {
+        // (every word but one heard surely; the doubtful one sounds like no name)
+        var first = words("The weather was cold but the sun came out in the afternoon.", p: 0.95)
+        first[1] = RecognizedWord(word: "weather", start: first[1].start, end: first[1].end, probability: 0.5)
+        let recognizer = ScriptedRecognizer(firstPass: first)
+        let result = try await VocabularyRecognition(recognizer: recognizer, scratch: TestFolder.root).recognize(
+            pcmFile: try pcm(seconds: 6), language: "en", vocabulary: Self.fiftyNames)
+        #expect(recognizer.calls.withLock { $0.map(\.prompt) } == [nil])
+        #expect(result.words == first)
+        // And without a vocabulary, one pass
+        let alone = ScriptedRecognizer(firstPass: words("I met Shimon.", p: 0.3))
+        _ = try await VocabularyRecognition(recognizer: alone, scratch: TestFolder.root).recognize(
+            pcmFile: try pcm(seconds: 2), language: nil, vocabulary: [])
+        #expect(alone.calls.withLock { $0.count } == 1)
+    }
+
+    @Test func aSecondHearingThatLostTheWordsIsNotUsed() {
+        let first = words("Then I met Shimon for lunch today.")
+        let kept = VocabularyRecognition.replacing(in: first, from: 0, to: 3, with: words("Siobhan"))
+        #expect(kept == first)
+    }
+
+    @Test func namesSoundAlikeAcrossSpellingsAndEverydayWordsDoNot() {
+        #expect(SoundsLike.similarity("Siobhan", "Shivawn") >= 0.6)
+        #expect(SoundsLike.similarity("Przemek", "Shemek") >= 0.6)
+        #expect(SoundsLike.similarity("Siobhan", "Shimon") >= 0.6)
+        #expect(SoundsLike.similarity("Niamh", "Neeve") >= 0.6)
+        #expect(SoundsLike.similarity("Siobhan", "Tuesday") < 0.6)
+        #expect(SoundsLike.similarity("Przemek", "harbour") < 0.6)
+        // A stretch already spelled as the name is left alone
+        let heard = [RecognizedWord(word: "Siobhan,", start: 0, end: 0.5)]
+        #expect(VocabularyMatch.find(["siobhan"], in: heard, threshold: 0.6).isEmpty)
+        // Only doubtful words are taken for a name heard wrongly: not an everyday word, not a word heard surely
+        let shimon = [RecognizedWord(word: "Shimon", start: 0, end: 0.5, probability: 0.5)]
+        #expect(VocabularyMatch.find(["Siobhan"], in: shimon, threshold: 0.7).map(\.word) == ["Siobhan"])
+        let sure = [RecognizedWord(word: "Shimon", start: 0, end: 0.5, probability: 0.97)]
+        #expect(VocabularyMatch.find(["Siobhan"], in: sure, threshold: 0.7).isEmpty)
+    }
+}
