@@ -111,6 +111,28 @@ import Testing
         #expect(unknown.status != 0 && unknown.errorText.contains("password, apple or google"))
     }
 
+    @Test func wordsAreListedAddedAndRemoved() async throws {
+        let server = try await ServerProcess(dataDirectory: TestFolder.make("myday-cli"))
+        defer { server.kill(signal: SIGTERM) }
+        let client = CommandLineClient(home: TestFolder.make("myday-cli"), server: server.url)
+        #expect(try await client.run(["register", "--email", "words@example.com"]).status == 0)
+        // Given no words yet, the list says how to add some
+        let empty = try await client.run(["words"])
+        #expect(empty.status == 0 && empty.text.isEmpty && empty.errorText.contains("myday words add"))
+        // When names are added, one with a space and one twice
+        let added = try await client.run(["words", "add", "Siobhan", "Dún Laoghaire", "siobhan"])
+        #expect(added.status == 0 && added.text == "Siobhan        you\nDún Laoghaire  you\n", "\(added.text)")
+        // Then one is removed, and a word that is not there is refused, changing nothing
+        let unknown = try await client.run(["words", "remove", "Przemek"])
+        #expect(unknown.status != 0 && unknown.errorText.contains("Not in your words: Przemek"))
+        let removed = try await client.run(["words", "remove", "SIOBHAN"])
+        #expect(removed.status == 0 && removed.text == "Dún Laoghaire  you\n", "\(removed.text)")
+        // And a word the server refuses is explained
+        let long = try await client.run(["words", "add", String(repeating: "x", count: 51)])
+        #expect(long.status != 0 && long.errorText.contains("1 to 50 characters"), "\(long.errorText)")
+        #expect(try await client.run(["words", "list"]).text == "Dún Laoghaire  you\n")
+    }
+
     @Test func searchFindsMarksFiltersAndFallsBackToTheDevice() async throws {
         let data = TestFolder.make("myday-cli")
         let server = try await ServerProcess(dataDirectory: data)

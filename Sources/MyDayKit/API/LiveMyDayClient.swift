@@ -250,6 +250,28 @@ public struct LiveMyDayClient: MyDayClient {
         try await session.end()
     }
 
+    public func words(of id: UUID) async throws -> [TimedWord] {
+        let output = try await call { try await client.getEntryWords(path: .init(id: id.uuidString.lowercased())) }
+        guard case .ok(let ok) = output else { throw unexpected(output) }
+        return try ok.body.json.words.map { TimedWord(text: $0.text, start: $0.start, end: $0.end, probability: $0.p) }
+    }
+
+    public func vocabulary() async throws -> [VocabularyWord] {
+        let output = try await call { try await client.getVocabulary() }
+        guard case .ok(let ok) = output else { throw unexpected(output) }
+        return Self.vocabulary(try ok.body.json)
+    }
+
+    public func replaceVocabulary(_ words: [String]) async throws -> [VocabularyWord] {
+        let output = try await call { try await client.replaceVocabulary(body: .json(.init(words: words))) }
+        guard case .ok(let ok) = output else { throw unexpected(output) }
+        return Self.vocabulary(try ok.body.json)
+    }
+
+    private static func vocabulary(_ body: Components.Schemas.Vocabulary) -> [VocabularyWord] {
+        body.words.map { VocabularyWord(text: $0.text, source: VocabularyWord.Source(rawValue: $0.source.rawValue) ?? .you) }
+    }
+
     public func signInMethods() async throws -> [SignInMethod] {
         let account = try await me()
         let output = try await call { try await client.listIdentities() }

@@ -34,6 +34,13 @@ public protocol MyDayClient: Sendable {
     func deleteEntry(_ id: UUID) async throws
     func retranscribe(_ id: UUID) async throws -> ServerEntry
     func audioLink(for id: UUID) async throws -> SignedLink
+    /// The words of the entry's text as it reads now, each with when it was said (none for words typed by the person).
+    func words(of id: UUID) async throws -> [TimedWord]
+
+    /// The words the recognizer is taught for this person: their own and those learned from titles, tags and corrections.
+    func vocabulary() async throws -> [VocabularyWord]
+    /// Makes `words` the whole vocabulary: a learned word left out is removed and not learned again.
+    func replaceVocabulary(_ words: [String]) async throws -> [VocabularyWord]
 
     /// Asks for an export of the days; without a sign-in in the last 5 minutes the server wants `password` (403
     /// `reauthentication_needed` otherwise). The link is mailed only to the account's confirmed address.

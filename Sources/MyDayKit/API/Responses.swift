@@ -181,3 +181,35 @@ public struct SignInMethod: Sendable, Equatable, Identifiable {
         return email.map { "\(name) (\($0))" } ?? name
     }
 }
+
+/// A word of an entry's text with when it was said, in seconds from the audio's start; a word the person typed has no
+/// times.
+public struct TimedWord: Sendable, Equatable, Codable {
+    public var text: String
+    public var start: Double?
+    public var end: Double?
+    /// How sure the recognizer was, 0 to 1.
+    public var probability: Double?
+
+    public init(text: String, start: Double? = nil, end: Double? = nil, probability: Double? = nil) {
+        self.text = text
+        self.start = start
+        self.end = end
+        self.probability = probability
+    }
+}
+
+/// A word of the person's vocabulary and where it came from.
+public struct VocabularyWord: Sendable, Equatable, Codable {
+    /// `you`: the person's own; `title`, `tag`, `correction`: learned from their writing.
+    public enum Source: String, Sendable, Codable, CaseIterable {
+        case you, title, tag, correction
+    }
+    public var text: String
+    public var source: Source
+
+    public init(text: String, source: Source) {
+        self.text = text
+        self.source = source
+    }
+}

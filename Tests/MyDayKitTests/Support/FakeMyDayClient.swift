@@ -28,6 +28,9 @@ struct FakeMyDayClient: MyDayClient {
     var onDeleteAccount: @Sendable (String?) async throws -> Void = unexpected("deleteAccount")
     var onSignInMethods: @Sendable () async throws -> [SignInMethod] = unexpected("signInMethods")
     var onRemoveSignInMethod: @Sendable (SignInMethod.Kind) async throws -> Void = unexpected("removeSignInMethod")
+    var onWords: @Sendable (UUID) async throws -> [TimedWord] = unexpected("words")
+    var onVocabulary: @Sendable () async throws -> [VocabularyWord] = unexpected("vocabulary")
+    var onReplaceVocabulary: @Sendable ([String]) async throws -> [VocabularyWord] = unexpected("replaceVocabulary")
 
     func register(email: String, password: String) async throws -> Account { try await unexpected("register")(()) }
     func login(email: String, password: String) async throws -> Account { try await unexpected("login")(()) }
@@ -52,6 +55,9 @@ struct FakeMyDayClient: MyDayClient {
     func deleteEntry(_ id: UUID) async throws { try await onDeleteEntry(id) }
     func retranscribe(_ id: UUID) async throws -> ServerEntry { try await onRetranscribe(id) }
     func audioLink(for id: UUID) async throws -> SignedLink { try await onAudioLink(id) }
+    func words(of id: UUID) async throws -> [TimedWord] { try await onWords(id) }
+    func vocabulary() async throws -> [VocabularyWord] { try await onVocabulary() }
+    func replaceVocabulary(_ words: [String]) async throws -> [VocabularyWord] { try await onReplaceVocabulary(words) }
     func requestExport(from: String, to: String, timeZone: String, password: String?) async throws -> ExportStatus {
         try await onRequestExport(from, to, timeZone, password)
     }

@@ -1,0 +1,83 @@
+import Foundation
+import Observation
+
+/// "Words My Day should know": the person's vocabulary, where each word came from, adding and removing words.
+/// Each change is saved at once; the list shown is the server's answer.
+@MainActor
+@Observable
+public final class VocabularyViewModel {
+    /// At most this many words, of at most `longestWord` characters (the server's limits).
+    public static let capacity = 500
+    public static let longestWord = 50
+
+    public private(set) var words: [VocabularyWord] = []
+    /// The word being typed, added with `add()`.
+    public var newWord = ""
+    public private(set) var errorMessage: String?
+    public private(set) var isSaving = false
+
+    private let core: ClientCore
+
+    public init(core: ClientCore) {
+        self.core = core
+    }
+
+    public func load() async {
+        do {
+            words = try await core.client.vocabulary()
+            errorMessage = nil
+        } catch {
+            errorMessage = LibraryViewModel.message(for: error)
+        }
+    }
+
+    /// Adds the typed word (or several, separated by commas); refuses what the server would refuse, before asking it.
+    public func add() async {
+        let typed = newWord.split(separator: ",").map { $0.trimmingCharacters(in: .whitespacesAndNewlines) }.filter {
+            !$0.isEmpty
+        }
+        guard !typed.isEmpty else { return }
+        if let long = typed.first(where: { $0.count > Self.longestWord }) {
+            errorMessage = "“\(long.prefix(20))…” is longer than \(Self.longestWord) characters."
+            return
+        }
+        let fresh = typed.filter { word in !words.contains { Self.sameWord($0.text, word) } }
+        guard words.count + fresh.count <= Self.capacity else {
+            errorMessage = "The list holds at most \(Self.capacity) words; remove some first."
+            return
+        }
+        if await save(words.map(\.text) + fresh) { newWord = "" }
+    }
+
+    /// Removes a word; one learned from titles, tags or corrections is not learned again.
+    public func remove(_ word: VocabularyWord) async {
+        _ = await save(words.map(\.text).filter { !Self.sameWord($0, word.text) })
+    }
+
+    /// Where a word came from, as the list says it.
+    public static func sourceText(_ source: VocabularyWord.Source) -> String {
+        switch source {
+        case .you: "Added by you"
+        case .title: "From a title"
+        case .tag: "From a tag"
+        case .correction: "From a correction"
+        }
+    }
+
+    private func save(_ list: [String]) async -> Bool {
+        isSaving = true
+        defer { isSaving = false }
+        do {
+            words = try await core.client.replaceVocabulary(list)
+            errorMessage = nil
+            return true
+        } catch {
+            errorMessage = LibraryViewModel.message(for: error)
+            return false
+        }
+    }
+
+    private static func sameWord(_ one: String, _ other: String) -> Bool {
+        one.compare(other, options: [.caseInsensitive, .diacriticInsensitive]) == .orderedSame
+    }
+}
