@@ -1072,3 +1072,114 @@ def test_a_recording_goes_to_the_bucket_and_plays_from_it(bucket, browser):
     finally:
         server.stop()
         shutil.rmtree(data, ignore_errors=True)
+
+
+def upload_with_words(driver, wav_path, words):
+    """An audio entry made with the page's own session: the WAV uploaded, completed with `words` as a phone's own
+    transcript (text, start, end), so the server only cleans them. Answers the entry's id."""
+    import base64
+    import uuid
+    import wave
+
+    with wave.open(wav_path) as audio:
+        seconds = audio.getnframes() / audio.getframerate()
+    with open(wav_path, "rb") as file:
+        data = base64.b64encode(file.read()).decode()
+    entry_id = str(uuid.uuid4())
+    transcript = {"text": " ".join(word for word, _, _ in words), "engine": "test", "language": "en",
+                  "words": [{"word": word, "start": start, "end": end} for word, start, end in words]}
+    answer = driver.execute_async_script(
+        """const [id, data, seconds, transcript, done] = arguments;
+        const bytes = Uint8Array.from(atob(data), (c) => c.charCodeAt(0));
+        import('/app/api.js').then(async (api) => {
+          const created = await api.call('POST', '/v1/entries', {id, created_at: new Date().toISOString(), tz: 'UTC',
+            duration_s: seconds, kind: 'audio', size_bytes: bytes.length, content_type: 'audio/wav'});
+          const put = await fetch(created.upload.url, {method: 'PUT', body: bytes, headers: {'Content-Type': 'audio/wav'}});
+          if (!put.ok) throw new Error(`upload answered ${put.status}`);
+          await api.call('POST', `/v1/entries/${id}/complete`, {transcript});
+        }).then(() => done('ok'), (e) => done(String(e)));""", entry_id, data, seconds, transcript)
+    assert answer == "ok", answer
+    return entry_id
+
+
+def test_the_transcript_follows_the_audio_and_its_words_can_be_corrected(server, browser, speech):
+    driver = browser
+    register(driver, server)
+    # Given a recording whose words came with their times, the fourth word heard unsurely... by a phone, which
+    # gives no probabilities: none is dotted
+    spoken = SPOKEN.split()
+    words = [(word, 0.4 * index, 0.4 * index + 0.3) for index, word in enumerate(spoken)]
+    entry_id = upload_with_words(driver, speech, words)
+    poll(lambda: [e for e in server_entries(server, driver) if e["status"] == "transcribed"],
+         message="the entry was not transcribed")
+
+    # When the entry is opened, every word is a word the player can start from
+    click(driver, "[aria-label=Library]")
+    wait(driver, lambda d: d.find_elements(By.CSS_SELECTOR, ".entry"))
+    click(driver, ".entry")
+    wait(driver, lambda d: len(d.find_elements(By.CSS_SELECTOR, "[data-slot=transcript] .word[data-start]")) == len(spoken),
+         message="the transcript's words were not timed")
+    assert not driver.find_elements(By.CSS_SELECTOR, "[data-slot=transcript] .word.unsure")
+    audio = driver.find_element(By.CSS_SELECTOR, "[data-slot=audio]")
+    wait(driver, lambda d: d.execute_script("return arguments[0].readyState >= 1", audio), message="the audio did not load")
+
+    # Tapping the sixth word plays from where it was said, and the word being said is marked as it plays
+    driver.find_elements(By.CSS_SELECTOR, "[data-slot=transcript] .word")[5].click()
+    wait(driver, lambda d: d.execute_script("return !arguments[0].paused", audio), message="tapping a word did not play")
+    assert driver.execute_script("return arguments[0].currentTime", audio) >= 0.4 * 5 - 0.05
+
+    def marked_word_is_being_said(d):
+        time, marked = d.execute_script(
+            """const current = document.querySelector('[data-slot=transcript] .word.current');
+            return [arguments[0].currentTime, current && Number(current.dataset.start)]""", audio)
+        return marked is not None and marked <= time < marked + 0.4 + 0.3 and marked >= 0.4 * 6
+    wait(driver, marked_word_is_being_said, message="the word being said was not marked while playing")
+    driver.execute_script("arguments[0].pause()", audio)
+    look(driver, "entry-words")
+    assert_accessible(driver)
+
+    # When the person corrects a word, it is saved as they type, and the corrected word has no time of its own
+    click(driver, "[data-action=edit-words]")
+    area = driver.find_element(By.CSS_SELECTOR, "[data-form=words] textarea")
+    assert area.get_attribute("value") == poll(lambda: server_entries(server, driver))[0]["transcript_clean"]
+    corrected = area.get_attribute("value").replace("garden", "allotment")
+    area.clear()
+    area.send_keys(corrected)
+    wait(driver, lambda d: text_of(d, "[data-slot=words-state]") == "Saved", message="the words were not saved")
+    poll(lambda: server_entries(server, driver)[0]["transcript_clean"] == corrected, message="the server kept other words")
+    # What was heard stays beside the person's words, unchanged
+    heard = driver.execute_script("return document.querySelector('[data-slot=heard]').textContent")
+    assert heard == server_entries(server, driver)[0]["transcript_raw"] and "garden" in heard, heard
+    click(driver, "[data-action=words-done]")
+    untimed = driver.execute_script(
+        "return [...document.querySelectorAll('[data-slot=transcript] .word:not([data-start])')].map((w) => w.textContent)")
+    assert [word.strip(".") for word in untimed] == ["allotment"], untimed
+
+    # And one action goes back to what was heard
+    click(driver, "[data-action=edit-words]")
+    click(driver, "[data-action=words-heard]")
+    driver.switch_to.alert.accept()
+    wait(driver, lambda d: text_of(d, "[data-slot=words-state]") == "Saved", message="going back was not saved")
+    entry = server_entries(server, driver)[0]
+    assert entry["transcript_clean"] == entry["transcript_raw"], entry
+
+    # The vocabulary in Profile: words added (two at once), then one removed
+    click(driver, "[data-action=words-done]")
+    click(driver, "[aria-label=Profile]")
+    form = wait(driver, lambda d: d.find_element(By.CSS_SELECTOR, "[data-form=vocabulary]"))
+    def listed(d):
+        return d.execute_script(
+            "return [...document.querySelectorAll('.vocabulary li > span:first-child')].map((s) => s.textContent)")
+    # (the correction taught "allotment"; going back to what was heard taught nothing)
+    wait(driver, lambda d: listed(d) == ["allotment"], message="the correction was not learned")
+    form.find_element(By.NAME, "word").send_keys("Siobhan, Dún Laoghaire")
+    form.find_element(By.CSS_SELECTOR, "button[type=submit]").click()
+    wait(driver, lambda d: listed(d) == ["allotment", "Siobhan", "Dún Laoghaire"], message="the words were not added")
+    look(driver, "profile-vocabulary")
+    assert_accessible(driver)
+    click(driver, "[aria-label='Remove Siobhan']")
+    wait(driver, lambda d: listed(d) == ["allotment", "Dún Laoghaire"], message="the word was not removed")
+    kept = driver.execute_async_script(
+        """const done = arguments[arguments.length - 1];
+        import('/app/api.js').then((api) => api.call('GET', '/v1/me/vocabulary')).then((v) => done(v.words), (e) => done(String(e)));""")
+    assert kept == [{"text": "allotment", "source": "correction"}, {"text": "Dún Laoghaire", "source": "you"}], kept

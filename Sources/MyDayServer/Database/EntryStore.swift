@@ -279,9 +279,13 @@ struct EntryStore: Sendable {
         }
         let newTags = after.tags.filter { !before.tags.contains($0) }
         try await VocabularyStore.learn(VocabularyLearning.words(inTags: newTags), from: .tag, userID: after.userID, in: db)
-        if after.kind == .audio, let heard = before.transcriptClean, let typed = after.transcriptClean, heard != typed {
-            try await VocabularyStore.learn(
-                VocabularyLearning.corrections(from: heard, to: typed), from: .correction, userID: after.userID, in: db)
+        if after.kind == .audio, let shown = before.transcriptClean, let typed = after.transcriptClean, shown != typed {
+            // A word the recognizer did hear is no correction: going back to what was heard teaches nothing.
+            let heard = Set(SearchText.words(in: after.transcriptRaw ?? ""))
+            let corrections = VocabularyLearning.corrections(from: shown, to: typed).filter {
+                !heard.contains(SearchText.fold($0))
+            }
+            try await VocabularyStore.learn(corrections, from: .correction, userID: after.userID, in: db)
         }
     }
 

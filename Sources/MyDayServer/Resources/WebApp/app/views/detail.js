@@ -43,6 +43,12 @@ function syncedView(first, { back }) {
   let audioLoaded = false;
   // What the form showed last, so a redraw never overwrites what is being typed.
   let shown = {};
+  const words = followedWords(view, () => entry);
+  const editor = wordsEditor(view, {
+    entry: () => entry,
+    save: async (text) => saved(await call("PATCH", `/v1/entries/${id}`, { text })),
+    closed: () => render(),
+  });
 
   function fields() {
     return { title: form.elements.title.value, tags: form.elements.tags.value, mood: form.elements.mood.value };
@@ -57,7 +63,17 @@ function syncedView(first, { back }) {
     const status = pill(entry.status);
     view.slot("status").textContent = status ? (entry.failure_reason ? `${status.text}: ${entry.failure_reason}` : status.text) : "";
     const text = showingOriginal ? entry.transcript_raw : entry.transcript_clean;
-    view.slot("transcript").textContent = entry.no_speech ? "No speech was heard in this recording." : (text ?? "");
+    if (entry.no_speech) {
+      view.slot("transcript").textContent = "No speech was heard in this recording.";
+      view.slot("transcript").dataset.drawn = "no";
+    }
+    else if (showingOriginal) {
+      view.slot("transcript").textContent = text ?? "";
+      view.slot("transcript").dataset.drawn = "no";
+    }
+    else words.show(text ?? "");
+    view.action("edit-words").hidden = editor.open || !["transcribed", "failed"].includes(entry.status) ||
+      (entry.kind === "audio" && entry.transcript_clean == null);
     original.hidden = entry.kind !== "audio" || !entry.transcript_raw;
     original.textContent = showingOriginal ? "Show clean text" : "Show original";
     original.setAttribute("aria-pressed", String(showingOriginal));
@@ -102,6 +118,11 @@ function syncedView(first, { back }) {
     return problem;
   }
 
+  view.action("edit-words").addEventListener("click", () => {
+    showingOriginal = false;
+    editor.start();
+    render();
+  });
   original.addEventListener("click", () => {
     showingOriginal = !showingOriginal;
     render();
@@ -146,7 +167,11 @@ function syncedView(first, { back }) {
       error.textContent = failure.message;
     }
   });
-  view.action("back").addEventListener("click", back);
+  view.action("back").addEventListener("click", () => {
+    if (editor.unsaved && !confirm("Your last changes to the words are not saved yet. Leave anyway?")) return;
+    editor.flush();
+    back();
+  });
 
   /** After a sync: the entry as it is now (back to the Library when it was deleted elsewhere). */
   async function update() {
@@ -158,6 +183,227 @@ function syncedView(first, { back }) {
 
   render();
   return { root: view.root, update };
+}
+
+/**
+ * The transcript as words that follow the audio: while it plays, the word being said is marked and kept in view;
+ * tapping a word plays from it; words the recognizer was unsure of are dotted. The words and their times come from
+ * `GET /v1/entries/{id}/words`, fetched again whenever the entry changed.
+ */
+function followedWords(view, currentEntry) {
+  const box = view.slot("transcript");
+  const audio = view.slot("audio");
+  let timed = null;
+  let fetchedFor = null;
+  let spans = [];
+  let current = -1;
+  let text = "";
+
+  async function fetchWords(entry) {
+    const key = `${entry.id}:${entry.updated_at}`;
+    if (fetchedFor === key || entry.kind !== "audio" || entry.status !== "transcribed") return;
+    fetchedFor = key;
+    try {
+      timed = (await call("GET", `/v1/entries/${entry.id}/words`)).words;
+    } catch {
+      // Offline or gone: the plain text stays; the next change tries again.
+      fetchedFor = null;
+      return;
+    }
+    if (currentEntry() === entry) draw();
+  }
+
+  function draw() {
+    current = -1;
+    spans = [];
+    const parts = text.split(/(\s+)/);
+    const usable = timed && timed.length === parts.filter((part) => part && !/^\s+$/.test(part)).length;
+    if (!usable) {
+      box.textContent = text;
+      view.slot("unsure-note").hidden = true;
+      return;
+    }
+    let index = 0;
+    const nodes = parts.filter(Boolean).map((part) => {
+      if (/^\s+$/.test(part)) return document.createTextNode(part);
+      const word = timed[index++];
+      const span = document.createElement("span");
+      span.className = "word";
+      span.textContent = part;
+      if (word.start != null) span.dataset.start = String(word.start);
+      if (word.p != null && word.p < UNSURE_BELOW) span.classList.add("unsure");
+      spans.push(span);
+      return span;
+    });
+    box.replaceChildren(...nodes);
+    const note = view.slot("unsure-note");
+    note.hidden = !spans.some((span) => span.dataset.start);
+    note.textContent = spans.some((span) => span.classList.contains("unsure"))
+      ? "Tap a word to listen from there. A dotted line marks words the recognizer was unsure of."
+      : "Tap a word to listen from there.";
+  }
+
+  /** The last word that started at or before `time`. */
+  function wordAt(time) {
+    let found = -1;
+    for (let i = 0; i < spans.length; i++) {
+      const start = spans[i].dataset.start;
+      if (start === undefined) continue;
+      if (Number(start) > time) break;
+      found = i;
+    }
+    return found;
+  }
+
+  function follow() {
+    const next = wordAt(audio.currentTime);
+    if (next === current) return;
+    spans[current]?.classList.remove("current");
+    spans[current]?.removeAttribute("aria-current");
+    current = next;
+    const span = spans[current];
+    if (!span) return;
+    span.classList.add("current");
+    span.setAttribute("aria-current", "true");
+    const box = span.getBoundingClientRect();
+    if (!audio.paused && (box.top < 0 || box.bottom > window.innerHeight)) span.scrollIntoView({ block: "center" });
+  }
+
+  audio.addEventListener("timeupdate", follow);
+  audio.addEventListener("seeked", follow);
+  box.addEventListener("click", (event) => {
+    const word = event.target.closest?.(".word");
+    if (!word || !box.contains(word)) return;
+    // A typed word plays from the word before it.
+    let index = spans.indexOf(word);
+    while (index > 0 && spans[index].dataset.start === undefined) index--;
+    const start = spans[index]?.dataset.start;
+    if (start === undefined || audio.hidden) return;
+    audio.currentTime = Number(start);
+    audio.play().catch(() => {});
+  });
+
+  return {
+    /** Shows `nextText`; drawn again only when it or its words changed, so a redraw never interrupts following. */
+    show(nextText) {
+      if (nextText !== text || box.dataset.drawn !== "yes") {
+        text = nextText;
+        draw();
+        box.dataset.drawn = "yes";
+      }
+      fetchWords(currentEntry());
+    },
+  };
+}
+
+const UNSURE_BELOW = 0.5;
+const SAVE_AFTER_MS = 800;
+
+/**
+ * Editing the words in place: saved as the person types (with a visible state: saving, saved, offline and waiting),
+ * what was heard kept beside them with one action to go back to it, and a question before leaving with words not
+ * yet saved.
+ */
+function wordsEditor(view, { entry, save, closed }) {
+  const form = view.form("words");
+  const area = form.elements.text;
+  const state = view.slot("words-state");
+  let timer = null;
+  let saving = null;
+  let pending = false;
+  let isOpen = false;
+
+  function setState(text) {
+    state.textContent = text;
+  }
+
+  async function saveNow() {
+    clearTimeout(timer);
+    timer = null;
+    if (!pending) return saving;
+    if (saving) {
+      await saving;
+      return saveNow();
+    }
+    pending = false;
+    const text = area.value;
+    setState("Saving…");
+    saving = (async () => {
+      try {
+        await save(text);
+        setState(pending ? "Not saved yet…" : "Saved");
+      } catch (failure) {
+        pending = true;
+        if (isOffline(failure)) setState("Offline: your words are kept here and saved once My Day is back online.");
+        else setState(`Not saved: ${failure.message}`);
+      } finally {
+        saving = null;
+      }
+    })();
+    return saving;
+  }
+
+  function changed() {
+    pending = true;
+    setState("Not saved yet…");
+    clearTimeout(timer);
+    timer = setTimeout(saveNow, SAVE_AFTER_MS);
+  }
+
+  function leaving(event) {
+    if (!form.isConnected) return window.removeEventListener("beforeunload", leaving);
+    if (!pending && !saving) return;
+    event.preventDefault();
+    event.returnValue = "";
+  }
+
+  function online() {
+    if (!form.isConnected) return window.removeEventListener("online", online);
+    if (pending) saveNow();
+  }
+
+  area.addEventListener("input", changed);
+  window.addEventListener("online", online);
+  window.addEventListener("beforeunload", leaving);
+  view.action("words-heard").addEventListener("click", () => {
+    if (!confirm("Go back to the words as they were heard? Your changes to them are replaced.")) return;
+    area.value = entry().transcript_raw ?? "";
+    changed();
+    saveNow();
+  });
+  view.action("words-done").addEventListener("click", async () => {
+    await saveNow();
+    if (pending) return;
+    isOpen = false;
+    form.hidden = true;
+    closed();
+    view.action("edit-words").focus();
+  });
+
+  return {
+    get open() {
+      return isOpen;
+    },
+    start() {
+      const current = entry();
+      isOpen = true;
+      form.hidden = false;
+      area.value = current.transcript_clean ?? "";
+      view.slot("heard").textContent = current.transcript_raw ?? "";
+      form.querySelector(".heard").hidden = current.kind !== "audio";
+      view.action("words-heard").hidden = current.kind !== "audio";
+      setState("");
+      area.focus();
+    },
+    /** Whether words typed are not saved yet. */
+    get unsaved() {
+      return pending || saving !== null;
+    },
+    /** Saves what is waiting, before the page is left. */
+    flush() {
+      return saveNow();
+    },
+  };
 }
 
 /** A waiting entry, as this browser holds it: it plays from here, and says it waits to upload. */

@@ -28,12 +28,56 @@ export function profileView({ onSignedOut }) {
       view.slot("streak").textContent = counted(stats.current_streak_days, "day", "days");
       view.slot("storage").textContent = `Storage: ${bytes(stats.storage_used_bytes)} of ${bytes(stats.storage_quota_bytes)} used`;
       showSignIns(me, await api.call("GET", "/v1/me/identities"));
+      showVocabulary((await api.call("GET", "/v1/me/vocabulary")).words);
       offline(false);
     } catch (failure) {
       if (!api.isOffline(failure)) error.textContent = failure.message;
       offline(api.isOffline(failure));
     }
   }
+
+  const SOURCES = { you: "added by you", title: "from a title", tag: "from a tag", correction: "from a correction" };
+  let vocabulary = [];
+
+  /** The person's words, each with where it came from and a way to remove it. */
+  function showVocabulary(words) {
+    vocabulary = words;
+    const list = view.slot("vocabulary");
+    list.replaceChildren(...words.map((word) => {
+      const item = document.createElement("li");
+      const text = Object.assign(document.createElement("span"), { textContent: word.text });
+      const source = Object.assign(document.createElement("span"), { className: "meta", textContent: ` · ${SOURCES[word.source] ?? word.source}` });
+      const remove = Object.assign(document.createElement("button"), { type: "button", className: "link", textContent: "Remove" });
+      remove.setAttribute("aria-label", `Remove ${word.text}`);
+      remove.addEventListener("click", () => saveVocabulary(vocabulary.map((each) => each.text).filter((each) => each !== word.text), `${word.text} removed.`));
+      item.append(text, source, remove);
+      return item;
+    }));
+  }
+
+  async function saveVocabulary(words, done) {
+    const status = view.slot("vocabulary-status");
+    try {
+      showVocabulary((await api.call("PUT", "/v1/me/vocabulary", { words })).words);
+      status.textContent = done;
+      return true;
+    } catch (failure) {
+      status.textContent = failure.message;
+      return false;
+    }
+  }
+
+  const vocabularyForm = view.form("vocabulary");
+  vocabularyForm.addEventListener("submit", async (event) => {
+    event.preventDefault();
+    const typed = vocabularyForm.elements.word.value.split(",").map((word) => word.trim()).filter(Boolean);
+    const known = new Set(vocabulary.map((word) => word.text.toLocaleLowerCase()));
+    const fresh = typed.filter((word) => !known.has(word.toLocaleLowerCase()));
+    if (!typed.length) return;
+    if (await saveVocabulary([...vocabulary.map((word) => word.text), ...fresh], `Added: ${typed.join(", ")}.`)) {
+      vocabularyForm.elements.word.value = "";
+    }
+  });
 
   /** The password and each linked Apple or Google account, each removable while another remains. */
   function showSignIns(me, identities) {
@@ -81,6 +125,7 @@ export function profileView({ onSignedOut }) {
     view.slot("stats").hidden = on;
     view.slot("storage").hidden = on;
     view.slot("sign-ins-card").hidden = on;
+    view.form("vocabulary").hidden = on;
   }
 
   exportForm.addEventListener("submit", async (event) => {
