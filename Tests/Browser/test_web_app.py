@@ -1183,3 +1183,21 @@ def test_the_transcript_follows_the_audio_and_its_words_can_be_corrected(server,
         """const done = arguments[arguments.length - 1];
         import('/app/api.js').then((api) => api.call('GET', '/v1/me/vocabulary')).then((v) => done(v.words), (e) => done(String(e)));""")
     assert kept == [{"text": "allotment", "source": "correction"}, {"text": "Dún Laoghaire", "source": "you"}], kept
+
+
+def test_a_transcript_that_looks_broken_is_marked_in_the_library_with_the_reason(server, browser, speech):
+    driver = browser
+    register(driver, server)
+    # Given a recording whose words loop
+    looped = "we walked we walked we walked we walked we walked home".split()
+    upload_with_words(driver, speech, [(word, 0.3 * index, 0.3 * index + 0.2) for index, word in enumerate(looped)])
+    poll(lambda: [e for e in server_entries(server, driver) if e["status"] == "transcribed"],
+         message="the entry was not transcribed")
+    # Then the Library marks it, and the entry says why, with Transcribe again at hand
+    click(driver, "[aria-label=Library]")
+    wait(driver, lambda d: d.find_elements(By.CSS_SELECTOR, ".entry .pill.review"), message="the entry was not marked")
+    assert text_of(driver, ".entry .pill.review") == "Check the words"
+    click(driver, ".entry")
+    wait(driver, lambda d: "comes 5 times in a row" in text_of(d, "[data-slot=status]"), message="the reason was not shown")
+    assert driver.find_element(By.CSS_SELECTOR, "[data-action=retranscribe]").is_displayed()
+    assert_accessible(driver)

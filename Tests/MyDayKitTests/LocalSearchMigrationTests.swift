@@ -20,7 +20,13 @@ struct LocalSearchMigrationTests {
                 filename: RecordingFilename.make(id: id, start: created, timeZone: .gmt, fileExtension: "txt"),
                 transcriptClean: "An old evening by the fire.")
             entry.title = "Winter"
-            try entry.insert(db)
+            // Written as that version wrote it: without the columns later versions added
+            let row = try entry.databaseDictionary
+            let columns = row.keys.filter { $0 != "reviewReason" }.sorted()
+            let marks = columns.map { _ in "?" }.joined(separator: ", ")
+            try db.execute(
+                sql: "INSERT INTO entry (\(columns.joined(separator: ", "))) VALUES (\(marks))",
+                arguments: StatementArguments(columns.map { row[$0] ?? .null }))
         }
         // When the store opens with this version
         let store = try LocalStore(writer: queue)

@@ -55,12 +55,17 @@ import Testing
                     "kind": "text", "text": "A quiet day at home.",
                 ])
             #expect(Self.found(Self.middles, under: folder) == Set(Self.middles), "the canaries never reached a file")
+            // (the title and the tag taught the vocabulary their words)
+            let learned = try await api.send(.get, "/v1/me/vocabulary", token: session.accessToken).text
+            #expect(learned.contains(Self.canaries[0]) && learned.contains(Self.canaries[1]), "\(learned)")
             // When the entry is deleted
             #expect(try await api.send(.delete, "/v1/entries/\(id)", token: session.accessToken).status == .noContent)
             // Then no file under the data directory holds its words
             try await pollUntil("no file holds a deleted entry's words", deadline: .seconds(30), every: .milliseconds(200)) {
                 Self.found(Self.middles, under: folder).isEmpty
             }
+            // And the words it taught are forgotten with it
+            #expect(try await api.send(.get, "/v1/me/vocabulary", token: session.accessToken).text == #"{"words":[]}"#)
         }
     }
 

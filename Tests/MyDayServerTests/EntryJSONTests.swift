@@ -73,15 +73,15 @@ import Testing
     static let pages = [
         #"""
         {"deleted_ids":[],"entries":[{"content_type":"audio/mp4","created_at":"2026-03-18T12:00:15.840Z","duration_s":0\#
-        ,"filename":"f0.m4a","id":"e0000000-0000-4000-8000-000000000000","kind":"audio","language":"de","no_speech":true\#
+        ,"filename":"f0.m4a","id":"e0000000-0000-4000-8000-000000000000","kind":"audio","language":"de","needs_review":false,"no_speech":true\#
         ,"size_bytes":0,"status":"transcribed","tags":["walk","fam\"ily","Ünïcode"],"title":"plain","transcript_clean":"plain"\#
         ,"transcript_raw":"plain","tz":"Europe/Berlin","updated_at":"2026-03-18T12:00:23.767Z"},\#
         {"created_at":"2026-03-18T12:00:23.760Z","duration_s":12\#
         ,"failure_reason":"It could not be decoded: quote \" backslash \\ slash / done","filename":"f1.m4a"\#
-        ,"id":"e0000000-0000-4000-8000-000000000001","kind":"text","mood":2,"no_speech":false,"status":"failed","tags":[]\#
+        ,"id":"e0000000-0000-4000-8000-000000000001","kind":"text","mood":2,"needs_review":false,"no_speech":false,"status":"failed","tags":[]\#
         ,"tz":"UTC","updated_at":"1970-01-01T00:00:00.007Z"},{"content_type":"audio/mp4"\#
         ,"created_at":"1970-01-01T00:00:00.000Z","duration_s":12.5,"filename":"f2.m4a"\#
-        ,"id":"e0000000-0000-4000-8000-000000000002","kind":"audio","language":"de","mood":3,"no_speech":false\#
+        ,"id":"e0000000-0000-4000-8000-000000000002","kind":"audio","language":"de","mood":3,"needs_review":false,"no_speech":false\#
         ,"size_bytes":2000006,"status":"pending_upload","tags":["walk","fam\"ily","Ünïcode"]\#
         ,"title":"controls \u0001\b\t\n\f\r\u001f end","transcript_clean":"controls \u0001\b\t\n\f\r\u001f end"\#
         ,"transcript_raw":"controls \u0001\b\t\n\f\r\u001f end","tz":"Europe/Berlin","updated_at":"2026-03-18T12:00:00.007Z"}]\#
@@ -89,22 +89,22 @@ import Testing
         """#,
         #"""
         {"deleted_ids":[],"entries":[{"created_at":"2026-03-18T12:00:00.000Z","duration_s":0.1,"filename":"f3.m4a"\#
-        ,"id":"e0000000-0000-4000-8000-000000000003","kind":"text","no_speech":false,"status":"uploaded","tags":[]\#
+        ,"id":"e0000000-0000-4000-8000-000000000003","kind":"text","needs_review":false,"no_speech":false,"status":"uploaded","tags":[]\#
         ,"transcript_clean":"delete \#u{7F}, line separator \#u{2028}, paragraph \#u{2029}","tz":"UTC"\#
         ,"updated_at":"2100-01-01T00:00:00.006Z"},{"content_type":"audio/mp4","created_at":"2099-12-31T23:59:59.999Z"\#
         ,"duration_s":3600.0004,"filename":"f4.m4a","id":"e0000000-0000-4000-8000-000000000004","kind":"audio","language":"de"\#
-        ,"mood":5,"no_speech":false,"size_bytes":4000012,"status":"transcribed","tags":["walk","fam\"ily","Ünïcode"]\#
+        ,"mood":5,"needs_review":false,"no_speech":false,"size_bytes":4000012,"status":"transcribed","tags":["walk","fam\"ily","Ünïcode"]\#
         ,"title":"Café, Über, Привет, 東京, 😀👩\#u{200D}👩\#u{200D}👧"\#
         ,"transcript_raw":"café, über, привет, 東京, 😀👩\#u{200D}👩\#u{200D}👧","tz":"Europe/Berlin"\#
         ,"updated_at":"1970-01-01T00:00:01.007Z"},{"created_at":"1970-01-01T00:00:01.000Z","duration_s":1e-07\#
         ,"failure_reason":"It could not be decoded: ","filename":"f5.m4a","id":"e0000000-0000-4000-8000-000000000005"\#
-        ,"kind":"text","mood":1,"no_speech":false,"status":"failed","tags":[],"transcript_clean":"","tz":"UTC"\#
+        ,"kind":"text","mood":1,"needs_review":false,"no_speech":false,"status":"failed","tags":[],"transcript_clean":"","tz":"UTC"\#
         ,"updated_at":"2026-03-18T12:00:15.847Z"}],"has_more":true,"next_cursor":"1005"}
         """#,
         #"""
         {"deleted_ids":["e0000000-0000-4000-8000-000000000007"],"entries":[{"content_type":"audio/mp4"\#
         ,"created_at":"2026-03-18T12:00:15.840Z","duration_s":59.999,"filename":"f6.m4a"\#
-        ,"id":"e0000000-0000-4000-8000-000000000006","kind":"audio","language":"de","no_speech":false,"size_bytes":6000018\#
+        ,"id":"e0000000-0000-4000-8000-000000000006","kind":"audio","language":"de","needs_review":false,"no_speech":false,"size_bytes":6000018\#
         ,"status":"pending_upload","tags":["walk","fam\"ily","Ünïcode"],"title":"<script>alert(1)</script> & ' `"\#
         ,"transcript_clean":"<script>alert(1)</script> & ' `","transcript_raw":"<script>alert(1)</script> & ' `"\#
         ,"tz":"Europe/Berlin","updated_at":"2026-03-18T12:00:23.767Z"}],"has_more":false,"next_cursor":"1007"}

@@ -21,7 +21,7 @@ import Yams
         "health",
         "readiness", "metrics", "openAPIDocument", "getConfig", "registerOnWeb", "loginOnWeb", "refreshOnWeb", "logoutOnWeb",
         "signInWithAppleOnWeb", "signInWithGoogleOnWeb", "forgotPassword", "resetPassword", "resetPasswordOnWeb",
-        "verifyEmail", "resendVerificationEmail", "followChanges", "searchEntries",
+        "verifyEmail", "resendVerificationEmail", "followChanges", "searchEntries", "getVocabulary", "replaceVocabulary",
     ]
     /// Operations that answer a stream that does not end: ChangeFeedTests reads them as a client does.
     static let streams: Set<String> = ["followChanges"]

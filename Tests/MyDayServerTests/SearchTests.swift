@@ -266,7 +266,7 @@ import Testing
                 try await diary.server.withDatabase { driver in
                     try await driver.write { db in
                         try await EntryStore.storeTranscript(
-                            Transcript(raw: words, clean: words, words: [], language: "en", noSpeech: false),
+                            Transcript(raw: words, clean: words, words: [], language: "en", noSpeech: false, reviewReason: nil),
                             entryID: recording, userID: userID, in: db)
                     }
                 }
@@ -474,16 +474,16 @@ import Testing
         #"""
         {"has_more":true,"hits":[{"entry":{"created_at":"2026-03-16T09:00:00.000Z","duration_s":0\#
         ,"filename":"2026-03-16_10-00-00_a0000000.txt","id":"a0000000-0000-4000-8000-000000000006","kind":"text","mood":2\#
-        ,"no_speech":false,"status":"transcribed","tags":["lake","<script>alert(1)</script> & ' `"]\#
+        ,"needs_review":false,"no_speech":false,"status":"transcribed","tags":["lake","<script>alert(1)</script> & ' `"]\#
         ,"title":"Lake <script>alert(1)</script> & ' `"\#
         ,"transcript_clean":"Lake <script>alert(1)</script> & ' ` and the lake again, \"quoted\" / slashed."\#
         ,"tz":"Europe/Berlin","updated_at":"2026-03-18T12:00:00.123Z"},"highlights":[]},{"entry":\#
         {"created_at":"2026-03-15T09:00:00.000Z","duration_s":0,"filename":"2026-03-15_10-00-00_a0000000.txt"\#
-        ,"id":"a0000000-0000-4000-8000-000000000005","kind":"text","mood":1,"no_speech":false,"status":"transcribed","tags":[]\#
+        ,"id":"a0000000-0000-4000-8000-000000000005","kind":"text","mood":1,"needs_review":false,"no_speech":false,"status":"transcribed","tags":[]\#
         ,"transcript_clean":"Lake  and the lake again, \"quoted\" / slashed.","tz":"Europe/Berlin"\#
         ,"updated_at":"2026-03-18T12:00:00.123Z"},"highlights":[]},{"entry":{"created_at":"2026-03-11T09:00:00.000Z"\#
         ,"duration_s":0,"filename":"2026-03-11_10-00-00_a0000000.txt","id":"a0000000-0000-4000-8000-000000000001"\#
-        ,"kind":"text","mood":2,"no_speech":false,"status":"transcribed","tags":[]\#
+        ,"kind":"text","mood":2,"needs_review":false,"no_speech":false,"status":"transcribed","tags":[]\#
         ,"transcript_clean":"Lake quote \" backslash \\ slash / done and the lake again, \"quoted\" / slashed."\#
         ,"tz":"Europe/Berlin","updated_at":"2026-03-18T12:00:00.123Z"},"highlights":[]}],"interpreted":{"phrases":[]\#
         ,"words":[]},"next_cursor":"djEuMy40MTAyNDQ0ODAwMDAw"}
@@ -491,17 +491,17 @@ import Testing
         #"""
         {"has_more":false,"hits":[{"entry":{"created_at":"2026-03-16T09:00:00.000Z","duration_s":0\#
         ,"filename":"2026-03-16_10-00-00_a0000000.txt","id":"a0000000-0000-4000-8000-000000000006","kind":"text","mood":2\#
-        ,"no_speech":false,"status":"transcribed","tags":["lake","<script>alert(1)</script> & ' `"]\#
+        ,"needs_review":false,"no_speech":false,"status":"transcribed","tags":["lake","<script>alert(1)</script> & ' `"]\#
         ,"title":"Lake <script>alert(1)</script> & ' `"\#
         ,"transcript_clean":"Lake <script>alert(1)</script> & ' ` and the lake again, \"quoted\" / slashed."\#
         ,"tz":"Europe/Berlin","updated_at":"2026-03-18T12:00:00.123Z"},"highlights":[]},{"entry":\#
         {"created_at":"2026-03-13T09:00:00.000Z","duration_s":0,"filename":"2026-03-13_10-00-00_a0000000.txt"\#
-        ,"id":"a0000000-0000-4000-8000-000000000003","kind":"text","mood":4,"no_speech":false,"status":"transcribed"\#
+        ,"id":"a0000000-0000-4000-8000-000000000003","kind":"text","mood":4,"needs_review":false,"no_speech":false,"status":"transcribed"\#
         ,"tags":["lake","delete , line separator \#u{2028}, paragraph"]\#
         ,"transcript_clean":"Lake delete , line separator \#u{2028}, paragraph \#u{2029} and the lake again, \"quoted\" / slas\#
         hed.","tz":"Europe/Berlin","updated_at":"2026-03-18T12:00:00.123Z"},"highlights":[]},{"entry":\#
         {"created_at":"2026-03-10T09:00:00.000Z","duration_s":0,"filename":"2026-03-10_10-00-00_a0000000.txt"\#
-        ,"id":"a0000000-0000-4000-8000-000000000000","kind":"text","mood":1,"no_speech":false,"status":"transcribed"\#
+        ,"id":"a0000000-0000-4000-8000-000000000000","kind":"text","mood":1,"needs_review":false,"no_speech":false,"status":"transcribed"\#
         ,"tags":["lake","plain"],"title":"Lake plain"\#
         ,"transcript_clean":"Lake plain and the lake again, \"quoted\" / slashed.","tz":"Europe/Berlin"\#
         ,"updated_at":"2026-03-18T12:00:00.123Z"},"highlights":[]}],"interpreted":{"phrases":[],"words":[]}}
@@ -509,7 +509,7 @@ import Testing
         #"""
         {"has_more":false,"hits":[{"entry":{"created_at":"2026-03-11T09:00:00.000Z","duration_s":0\#
         ,"filename":"2026-03-11_10-00-00_a0000000.txt","id":"a0000000-0000-4000-8000-000000000001","kind":"text","mood":2\#
-        ,"no_speech":false,"status":"transcribed","tags":[]\#
+        ,"needs_review":false,"no_speech":false,"status":"transcribed","tags":[]\#
         ,"transcript_clean":"Lake quote \" backslash \\ slash / done and the lake again, \"quoted\" / slashed."\#
         ,"tz":"Europe/Berlin","updated_at":"2026-03-18T12:00:00.123Z"},"highlights":[{"field":"text","matches":[{"length":9\#
         ,"start":13}],"text":"Lake quote \" backslash \\ slash / done and the lake again, \"quoted\" / slashed."}]}]\#
@@ -518,7 +518,7 @@ import Testing
         #"""
         {"has_more":false,"hits":[{"entry":{"created_at":"2026-03-14T09:00:00.000Z","duration_s":0\#
         ,"filename":"2026-03-14_10-00-00_a0000000.txt","id":"a0000000-0000-4000-8000-000000000004","kind":"text","mood":5\#
-        ,"no_speech":false,"status":"transcribed","tags":[],"title":"Lake Café, Über, Привет, 東京, 😀👩\#u{200D}👩\#u{200D}👧"\#
+        ,"needs_review":false,"no_speech":false,"status":"transcribed","tags":[],"title":"Lake Café, Über, Привет, 東京, 😀👩\#u{200D}👩\#u{200D}👧"\#
         ,"transcript_clean":"Lake Café, Über, Привет, 東京, 😀👩\#u{200D}👩\#u{200D}👧 and the lake again, \"quoted\" / slashed."\#
         ,"tz":"Europe/Berlin","updated_at":"2026-03-18T12:00:00.123Z"},"highlights":[{"field":"title","matches":[{"length":4\#
         ,"start":5}],"text":"Lake Café, Über, Привет, 東京, 😀👩\#u{200D}👩\#u{200D}👧"},{"field":"text","matches":[{"length":4\#
@@ -529,7 +529,7 @@ import Testing
         #"""
         {"has_more":false,"hits":[{"entry":{"created_at":"2026-03-13T09:00:00.000Z","duration_s":0\#
         ,"filename":"2026-03-13_10-00-00_a0000000.txt","id":"a0000000-0000-4000-8000-000000000003","kind":"text","mood":4\#
-        ,"no_speech":false,"status":"transcribed","tags":["lake","delete , line separator \#u{2028}, paragraph"]\#
+        ,"needs_review":false,"no_speech":false,"status":"transcribed","tags":["lake","delete , line separator \#u{2028}, paragraph"]\#
         ,"transcript_clean":"Lake delete , line separator \#u{2028}, paragraph \#u{2029} and the lake again, \"quoted\" / slas\#
         hed.","tz":"Europe/Berlin","updated_at":"2026-03-18T12:00:00.123Z"},"highlights":[{"field":"tags","matches":[\#
         {"length":4,"start":15},{"length":9,"start":20}],"text":"lake, delete , line separator \#u{2028}, paragraph"},\#
@@ -540,7 +540,7 @@ import Testing
         #"""
         {"has_more":false,"hits":[{"entry":{"created_at":"2026-03-12T09:00:00.000Z","duration_s":0\#
         ,"filename":"2026-03-12_10-00-00_a0000000.txt","id":"a0000000-0000-4000-8000-000000000002","kind":"text","mood":3\#
-        ,"no_speech":false,"status":"transcribed","tags":[],"title":"Lake controls \t end"\#
+        ,"needs_review":false,"no_speech":false,"status":"transcribed","tags":[],"title":"Lake controls \t end"\#
         ,"transcript_clean":"Lake controls \t end and the lake again, \"quoted\" / slashed.","tz":"Europe/Berlin"\#
         ,"updated_at":"2026-03-18T12:00:00.123Z"},"highlights":[{"field":"title","matches":[{"length":8,"start":5}]\#
         ,"text":"Lake controls \t end"},{"field":"text","matches":[{"length":8,"start":5}]\#

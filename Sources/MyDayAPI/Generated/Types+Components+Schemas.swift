@@ -1450,6 +1450,14 @@ extension Components {
             package var transcriptClean: Swift.String?
             /// - Remark: Generated from `#/components/schemas/Entry/no_speech`.
             package var noSpeech: Swift.Bool
+            /// The transcript looks broken (long speech but few words, a loop, one stock phrase) - listen again, or Transcribe again.
+            ///
+            /// - Remark: Generated from `#/components/schemas/Entry/needs_review`.
+            package var needsReview: Swift.Bool
+            /// Why the transcript may be wrong, for the person.
+            ///
+            /// - Remark: Generated from `#/components/schemas/Entry/review_reason`.
+            package var reviewReason: Swift.String?
             /// - Remark: Generated from `#/components/schemas/Entry/updated_at`.
             package var updatedAt: Foundation.Date
             /// Creates a new `Entry`.
@@ -1472,6 +1480,8 @@ extension Components {
             ///   - transcriptRaw:
             ///   - transcriptClean:
             ///   - noSpeech:
+            ///   - needsReview: The transcript looks broken (long speech but few words, a loop, one stock phrase) - listen again, or Transcribe again.
+            ///   - reviewReason: Why the transcript may be wrong, for the person.
             ///   - updatedAt:
             package init(
                 id: Swift.String,
@@ -1491,6 +1501,8 @@ extension Components {
                 transcriptRaw: Swift.String? = nil,
                 transcriptClean: Swift.String? = nil,
                 noSpeech: Swift.Bool,
+                needsReview: Swift.Bool,
+                reviewReason: Swift.String? = nil,
                 updatedAt: Foundation.Date
             ) {
                 self.id = id
@@ -1510,6 +1522,8 @@ extension Components {
                 self.transcriptRaw = transcriptRaw
                 self.transcriptClean = transcriptClean
                 self.noSpeech = noSpeech
+                self.needsReview = needsReview
+                self.reviewReason = reviewReason
                 self.updatedAt = updatedAt
             }
             package enum CodingKeys: String, CodingKey {
@@ -1530,6 +1544,8 @@ extension Components {
                 case transcriptRaw = "transcript_raw"
                 case transcriptClean = "transcript_clean"
                 case noSpeech = "no_speech"
+                case needsReview = "needs_review"
+                case reviewReason = "review_reason"
                 case updatedAt = "updated_at"
             }
         }

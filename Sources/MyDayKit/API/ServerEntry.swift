@@ -21,6 +21,8 @@ public struct ServerEntry: Sendable, Equatable, Identifiable {
     public var transcriptRaw: String?
     public var transcriptClean: String?
     public var noSpeech: Bool
+    /// Why the transcript may be wrong (the server marks it `needs_review`); nil when it looks sound.
+    public var reviewReason: String?
     /// When the server last changed the entry; the merge rule compares local edits with it (ADR 0013).
     public var updatedAt: Date
 
@@ -28,7 +30,8 @@ public struct ServerEntry: Sendable, Equatable, Identifiable {
         id: UUID, createdAt: Date, timeZone: String, duration: TimeInterval, kind: EntryKind, status: EntryStatus,
         failureReason: String? = nil, filename: String, contentType: String? = nil, sizeBytes: Int? = nil,
         language: String? = nil, title: String? = nil, tags: [String] = [], mood: Int? = nil, transcriptRaw: String? = nil,
-        transcriptClean: String? = nil, noSpeech: Bool = false, updatedAt: Date
+        transcriptClean: String? = nil, noSpeech: Bool = false, reviewReason: String? = nil,
+        updatedAt: Date
     ) {
         self.id = id
         self.createdAt = createdAt
@@ -47,6 +50,7 @@ public struct ServerEntry: Sendable, Equatable, Identifiable {
         self.transcriptRaw = transcriptRaw
         self.transcriptClean = transcriptClean
         self.noSpeech = noSpeech
+        self.reviewReason = reviewReason
         self.updatedAt = updatedAt
     }
 }

@@ -54,6 +54,8 @@ public struct LocalEntry: Codable, Sendable, Equatable, Identifiable, FetchableR
     /// The clean transcript, or the text of a typed entry.
     public var transcriptClean: String?
     public var noSpeech: Bool
+    /// Why the transcript may be wrong, shown in the Library with Transcribe again; nil when it looks sound.
+    public var reviewReason: String?
     /// The server's `updated_at`; nil until the server has the entry.
     public var serverUpdatedAt: Date?
     /// The audio on this device, relative to the recording library; nil when only the server has it.
@@ -102,6 +104,7 @@ public struct LocalEntry: Codable, Sendable, Equatable, Identifiable, FetchableR
         mood = server.mood
         transcriptRaw = server.transcriptRaw
         noSpeech = server.noSpeech
+        reviewReason = server.reviewReason
         serverUpdatedAt = server.updatedAt
     }
 

@@ -84,6 +84,9 @@ public final class LocalStore: Sendable {
                 t.column("transcriptClean")
             }
         }
+        migrator.registerMigration("v4: transcripts that need a look") { db in
+            try db.alter(table: "entry") { t in t.add(column: "reviewReason", .text) }
+        }
         return migrator
     }
 }

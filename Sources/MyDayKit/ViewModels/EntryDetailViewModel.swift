@@ -61,6 +61,28 @@ public final class EntryDetailViewModel {
         }
     }
 
+    /// The transcript's words with when each was said, to follow while the audio plays; nil before `loadWords`, for a
+    /// typed entry, offline, and while the text shown is not the server's (an edit made here waits to be sent).
+    public private(set) var follower: TranscriptFollower?
+
+    /// Why the words may be wrong, when the server marked them so: shown with "Transcribe again".
+    public var reviewReason: String? { entry.state == .transcribed ? entry.reviewReason : nil }
+
+    /// Fetches the words and their times of a transcribed recording; call again when the entry changed.
+    public func loadWords() async {
+        guard entry.kind == .audio, entry.state == .transcribed, !entry.noSpeech, let text = entry.transcriptClean else {
+            follower = nil
+            return
+        }
+        let shown = text.split(whereSeparator: \.isWhitespace).map(String.init)
+        do {
+            let words = try await core.client.words(of: entry.id)
+            follower = words.map(\.text) == shown ? TranscriptFollower(words: words) : nil
+        } catch {
+            follower = nil
+        }
+    }
+
     /// Whether "show original" makes sense: a transcribed recording.
     public var hasOriginal: Bool { entry.kind == .audio && entry.transcriptRaw != nil }
     public var canRetry: Bool { entry.state == .uploadFailed || entry.state == .failed }

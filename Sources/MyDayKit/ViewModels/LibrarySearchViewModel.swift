@@ -194,7 +194,7 @@ public final class LibrarySearchViewModel {
             id: entry.id, date: date(entry.createdAt, entry.timeZone),
             title: highlight(.title) ?? Highlight(text: LibraryViewModel.title(of: local), matches: []),
             snippet: highlight(.text) ?? Self.opening(of: entry.transcriptClean), tags: highlight(.tags),
-            pill: StatusPill(LocalEntryState(entry.status)))
+            pill: StatusPill(local))
     }
 
     private func row(for entry: LocalEntry, _ query: SearchQuery) -> Row {
@@ -203,7 +203,7 @@ public final class LibrarySearchViewModel {
             id: entry.id, date: date(entry.createdAt, entry.timeZone),
             title: entry.title.flatMap(highlighter.marked) ?? Highlight(text: LibraryViewModel.title(of: entry), matches: []),
             snippet: entry.transcriptClean.flatMap { highlighter.snippet(of: $0) } ?? Self.opening(of: entry.transcriptClean),
-            tags: entry.tags.isEmpty ? nil : highlighter.marked(entry.tags.joined(separator: ", ")), pill: StatusPill(entry.state)
+            tags: entry.tags.isEmpty ? nil : highlighter.marked(entry.tags.joined(separator: ", ")), pill: StatusPill(entry)
         )
     }
 

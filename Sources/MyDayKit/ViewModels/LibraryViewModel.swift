@@ -108,7 +108,7 @@ public final class LibraryViewModel {
             rows.append(
                 Row(
                     id: entry.id, time: format(entry.createdAt, zone, .time), title: Self.title(of: entry),
-                    duration: entry.kind == .audio ? formattedDuration(entry.duration) : nil, pill: StatusPill(entry.state),
+                    duration: entry.kind == .audio ? formattedDuration(entry.duration) : nil, pill: StatusPill(entry),
                     details: Self.details(of: entry)))
         }
         closeDay()

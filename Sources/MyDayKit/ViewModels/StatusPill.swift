@@ -1,10 +1,12 @@
-/// The small label beside an entry that is not readable yet.
+/// The small label beside an entry that is not readable yet, or whose words may be wrong.
 public enum StatusPill: Equatable, Sendable {
     /// On this device, not sent yet (offline, or backing off): the same words on every screen.
     case waiting
     case uploading
     case transcribing
     case failed
+    /// Transcribed, but the words look broken: listen again, or transcribe again.
+    case needsReview
 
     public var text: String {
         switch self {
@@ -12,6 +14,16 @@ public enum StatusPill: Equatable, Sendable {
         case .uploading: "Uploading…"
         case .transcribing: "Transcribing…"
         case .failed: "Failed — tap to retry"
+        case .needsReview: "Check the words"
+        }
+    }
+
+    /// The pill an entry shows: by its state, or "Check the words" when its transcript needs a look.
+    public init?(_ entry: LocalEntry) {
+        if entry.state == .transcribed, entry.reviewReason != nil {
+            self = .needsReview
+        } else {
+            self.init(entry.state)
         }
     }
 

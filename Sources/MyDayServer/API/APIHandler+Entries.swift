@@ -162,7 +162,8 @@ extension APIHandler {
             status: Components.Schemas.EntryStatus(rawValue: entry.status.rawValue)!, failureReason: entry.failureReason,
             filename: entry.filename, contentType: entry.contentType, sizeBytes: entry.sizeBytes, language: entry.language,
             title: entry.title, tags: entry.tags, mood: entry.mood, transcriptRaw: entry.transcriptRaw,
-            transcriptClean: entry.transcriptClean, noSpeech: entry.noSpeech, updatedAt: entry.updatedAt)
+            transcriptClean: entry.transcriptClean, noSpeech: entry.noSpeech, needsReview: entry.reviewReason != nil,
+            reviewReason: entry.reviewReason, updatedAt: entry.updatedAt)
     }
 }
 

@@ -27,10 +27,13 @@ struct EntryRecord: Sendable, Equatable {
     var changeSeq: Int
     var updatedAt: Date
     var deletedAt: Date?
+    /// Why the transcript may be wrong (long speech but few words, a loop, one stock phrase); nil when it looks sound.
+    var reviewReason: String?
 
     static let columns = """
         id, user_id, created_at, tz, duration_s, kind, status, failure_reason, filename, content_type, audio_key, \
-        size_bytes, language, title, tags, mood, transcript_raw, transcript_clean, no_speech, change_seq, updated_at, deleted_at
+        size_bytes, language, title, tags, mood, transcript_raw, transcript_clean, no_speech, change_seq, updated_at, \
+        deleted_at, review_reason
         """
 
     /// Reads a row that selects `columns` first, through SQLKit; by position, as every entry row is read.
@@ -53,7 +56,7 @@ struct NewEntry: Sendable {
 extension EntryRecord {
     /// Reads a row selecting `columns`, by position.
     init(positional row: some PositionalRow) throws {
-        guard row.columnCount >= 22 else { throw PositionalRowError("an entry row has \(row.columnCount) columns") }
+        guard row.columnCount >= 23 else { throw PositionalRowError("an entry row has \(row.columnCount) columns") }
         func raw<Value: RawRepresentable<String>>(_ index: Int) throws -> Value {
             guard let value = Value(rawValue: try row.text(index)) else {
                 throw PositionalRowError("column \(index) is unknown")
@@ -86,5 +89,6 @@ extension EntryRecord {
         changeSeq = try row.integer(19)
         updatedAt = StoredTime.date(milliseconds: try row.integer(20))
         deletedAt = try row.optionalInteger(21).map(StoredTime.date(milliseconds:))
+        reviewReason = try row.optionalText(22)
     }
 }

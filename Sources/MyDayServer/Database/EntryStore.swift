@@ -253,6 +253,8 @@ struct EntryStore: Sendable {
             let textBytesBefore = try await Self.textBytes(id: id, in: db)
             let before = entry
             edit.apply(title: &entry.title, text: &entry.transcriptClean, tags: &entry.tags, mood: &entry.mood)
+            // Words the person wrote themselves have been looked at.
+            if edit.text != nil { entry.reviewReason = nil }
             try await Self.learnVocabulary(from: before, to: entry, in: db)
             entry.changeSeq = try await Self.nextChange(db, userID: userID)
             let now = StoredTime.now()
@@ -261,6 +263,7 @@ struct EntryStore: Sendable {
             try await db.raw(
                 """
                 UPDATE entries SET title = \(bind: entry.title), transcript_clean = \(bind: entry.transcriptClean),
+                    review_reason = \(bind: entry.reviewReason),
                     tags = \(bind: tags), mood = \(bind: entry.mood), change_seq = \(bind: entry.changeSeq), updated_at = \(bind: now)
                 WHERE id = \(bind: id.lowercased)
                 """
@@ -275,17 +278,20 @@ struct EntryStore: Sendable {
     /// words the recognizer heard.
     private static func learnVocabulary(from before: EntryRecord, to after: EntryRecord, in db: any SQLDatabase) async throws {
         if let title = after.title, title != before.title {
-            try await VocabularyStore.learn(VocabularyLearning.words(inTitle: title), from: .title, userID: after.userID, in: db)
+            try await VocabularyStore.learn(
+                VocabularyLearning.words(inTitle: title), from: .title, entryID: after.id, userID: after.userID, in: db)
         }
         let newTags = after.tags.filter { !before.tags.contains($0) }
-        try await VocabularyStore.learn(VocabularyLearning.words(inTags: newTags), from: .tag, userID: after.userID, in: db)
+        try await VocabularyStore.learn(
+            VocabularyLearning.words(inTags: newTags), from: .tag, entryID: after.id, userID: after.userID, in: db)
         if after.kind == .audio, let shown = before.transcriptClean, let typed = after.transcriptClean, shown != typed {
             // A word the recognizer did hear is no correction: going back to what was heard teaches nothing.
             let heard = Set(SearchText.words(in: after.transcriptRaw ?? ""))
             let corrections = VocabularyLearning.corrections(from: shown, to: typed).filter {
                 !heard.contains(SearchText.fold($0))
             }
-            try await VocabularyStore.learn(corrections, from: .correction, userID: after.userID, in: db)
+            try await VocabularyStore.learn(
+                corrections, from: .correction, entryID: after.id, userID: after.userID, in: db)
         }
     }
 
@@ -349,6 +355,7 @@ struct EntryStore: Sendable {
     }
 
     private static func tombstone(_ entry: EntryRecord, keepingUploadDeadline: Bool, in db: any SQLDatabase) async throws {
+        try await VocabularyStore.forget(learnedFrom: entry.id, userID: entry.userID, in: db)
         let seq = try await nextChange(db, userID: entry.userID)
         let now = StoredTime.now()
         let deadline: SQLQueryString = keepingUploadDeadline ? "" : ", upload_expires_at = NULL"
@@ -356,7 +363,7 @@ struct EntryStore: Sendable {
             """
             UPDATE entries SET deleted_at = \(bind: now), change_seq = \(bind: seq), updated_at = \(bind: now),
                 title = NULL, tags = '[]', mood = NULL, transcript_raw = NULL, transcript_clean = NULL, words = NULL,
-                failure_reason = NULL, language = NULL, audio_key = NULL\(deadline)
+                failure_reason = NULL, language = NULL, audio_key = NULL, review_reason = NULL\(deadline)
             WHERE id = \(bind: entry.id.lowercased)
             """
         ).run()
@@ -423,7 +430,8 @@ extension EntryStore {
             """
             UPDATE entries SET status = 'transcribed', failure_reason = NULL, transcript_raw = \(bind: transcript.raw),
                 transcript_clean = \(bind: transcript.clean), words = \(bind: words), language = \(bind: transcript.language),
-                no_speech = \(bind: transcript.noSpeech ? 1 : 0), change_seq = \(bind: seq), updated_at = \(bind: StoredTime.now())
+                no_speech = \(bind: transcript.noSpeech ? 1 : 0), review_reason = \(bind: transcript.reviewReason),
+                change_seq = \(bind: seq), updated_at = \(bind: StoredTime.now())
             WHERE id = \(bind: entryID.lowercased) AND deleted_at IS NULL
             """
         ).run()

@@ -75,7 +75,8 @@ struct TranscriptionHandler: JobHandler {
             ])
         return Transcript(
             raw: recognition.rawText, clean: clean,
-            words: recognition.words, language: recognition.language ?? entry.language, noSpeech: recognition.noSpeech)
+            words: recognition.words, language: recognition.language ?? entry.language, noSpeech: recognition.noSpeech,
+            reviewReason: TranscriptReview.reason(words: recognition.words, clean: clean, seconds: entry.durationSeconds))
     }
 
     /// The client recognised the audio itself: only the cleaning runs here.
@@ -92,7 +93,8 @@ struct TranscriptionHandler: JobHandler {
             ])
         return Transcript(
             raw: heard.text, clean: clean, words: heard.words, language: recognition.language,
-            noSpeech: recognition.noSpeech)
+            noSpeech: recognition.noSpeech,
+            reviewReason: TranscriptReview.reason(words: heard.words, clean: clean, seconds: entry.durationSeconds))
     }
 
     func jobDied(_ job: JobRecord, reason: String, in db: any SQLDatabase) async throws {
@@ -108,4 +110,6 @@ struct Transcript: Sendable {
     let words: [RecognizedWord]
     let language: String?
     let noSpeech: Bool
+    /// Why the words may be wrong; nil when they look sound.
+    let reviewReason: String?
 }

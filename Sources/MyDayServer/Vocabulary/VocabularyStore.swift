@@ -38,9 +38,11 @@ struct VocabularyStore: Sendable {
                 source TEXT NOT NULL,
                 removed BIGINT NOT NULL DEFAULT 0,
                 added_at BIGINT NOT NULL,
+                learned_from TEXT,
                 PRIMARY KEY (user_id, folded)
             )
-            """
+            """,
+            "CREATE INDEX vocabulary_learned_from ON vocabulary (user_id, learned_from)",
         ]
     )
 
@@ -53,74 +55,79 @@ struct VocabularyStore: Sendable {
     /// learned words left out are removed for good. The caller has checked the words (`VocabularyStore.checked`).
     func replace(userID: UUID, with words: [String]) async throws -> [VocabularyWord] {
         try await driver.write { db in
-            let now = StoredTime.now()
-            let wanted = Dictionary(words.map { (Self.key($0), $0) }, uniquingKeysWith: { first, _ in first })
-            let rows = try await db.raw(
-                "SELECT folded, removed FROM vocabulary WHERE user_id = \(bind: userID.lowercased)"
-            ).all()
-            var known: [String: Bool] = [:]
-            for row in rows {
-                known[try row.decode(column: "folded", as: String.self)] = try row.decode(column: "removed", as: Int.self) != 0
-            }
-            for (key, removed) in known where !removed && wanted[key] == nil {
-                try await db.raw(
-                    "UPDATE vocabulary SET removed = 1 WHERE user_id = \(bind: userID.lowercased) AND folded = \(bind: key)"
-                ).run()
-            }
+            let user = userID.lowercased
+            let now = try await Self.nextPosition(userID: userID, in: db)
+            let keys = words.map(Self.key)
+            // Left out: removed, and remembered so that it is not learned again.
+            let kept: SQLQueryString = keys.isEmpty ? "" : " AND folded NOT IN (\(binds: keys))"
+            try await db.raw("UPDATE vocabulary SET removed = 1 WHERE user_id = \(bind: user) AND removed = 0" + kept).run()
+            guard !words.isEmpty else { return [] }
+            // Removed before and wanted again: the person's own word now.
+            try await db.raw(
+                """
+                UPDATE vocabulary SET removed = 0, source = 'you', learned_from = NULL, added_at = \(bind: now)
+                WHERE user_id = \(bind: user) AND removed = 1 AND folded IN (\(binds: keys))
+                """
+            ).run()
+            // New words, in the order given; a kept word keeps its source and takes the spelling given.
+            var rows: [SQLQueryString] = []
             for (offset, text) in words.enumerated() {
-                let key = Self.key(text)
-                switch known[key] {
-                case .none:
-                    try await db.raw(
-                        """
-                        INSERT INTO vocabulary (user_id, folded, text, source, added_at)
-                        VALUES (\(bind: userID.lowercased), \(bind: key), \(bind: text), 'you', \(bind: now + offset))
-                        ON CONFLICT (user_id, folded) DO NOTHING
-                        """
-                    ).run()
-                case .some(true):
-                    // Removed before and wanted again: the person's own word now.
-                    try await db.raw(
-                        """
-                        UPDATE vocabulary SET removed = 0, text = \(bind: text), source = 'you', added_at = \(bind: now + offset)
-                        WHERE user_id = \(bind: userID.lowercased) AND folded = \(bind: key)
-                        """
-                    ).run()
-                case .some(false):
-                    // Kept: a new spelling replaces the old one, the source stays.
-                    try await db.raw(
-                        """
-                        UPDATE vocabulary SET text = \(bind: text)
-                        WHERE user_id = \(bind: userID.lowercased) AND folded = \(bind: key)
-                        """
-                    ).run()
-                }
-                known[key] = false
+                rows.append("(\(bind: user), \(bind: keys[offset]), \(bind: text), 'you', \(bind: now + offset))")
             }
+            try await db.raw(
+                "INSERT INTO vocabulary (user_id, folded, text, source, added_at) VALUES "
+                    + rows.joined(separator: ", ")
+                    + " ON CONFLICT (user_id, folded) DO UPDATE SET text = excluded.text"
+            ).run()
             return try await Self.words(userID: userID, in: db)
         }
     }
 
-    /// Adds words the person's own writing taught, inside the caller's transaction: never one they removed, never past
-    /// the capacity, never twice.
-    static func learn(_ words: [String], from source: VocabularySource, userID: UUID, in db: any SQLDatabase) async throws {
+    /// Adds words the person's own writing in one entry taught, inside the caller's transaction: never one they
+    /// removed, never past the capacity, never twice. They go when the entry is deleted (`forget(learnedFrom:)`).
+    static func learn(
+        _ words: [String], from source: VocabularySource, entryID: UUID, userID: UUID, in db: any SQLDatabase
+    ) async throws {
         guard !words.isEmpty else { return }
         let count =
             try await db.raw(
                 "SELECT COUNT(*) AS count FROM vocabulary WHERE user_id = \(bind: userID.lowercased) AND removed = 0"
             ).first()?.decode(column: "count", as: Int.self) ?? 0
-        var room = capacity - count
-        let now = StoredTime.now()
-        for (offset, text) in words.enumerated() where room > 0 {
-            let inserted = try await db.raw(
+        var seen = Set<String>()
+        let fresh = words.filter { seen.insert(key($0)).inserted }.prefix(max(0, capacity - count))
+        guard !fresh.isEmpty else { return }
+        let now = try await nextPosition(userID: userID, in: db)
+        var rows: [SQLQueryString] = []
+        for (offset, text) in fresh.enumerated() {
+            rows.append(
                 """
-                INSERT INTO vocabulary (user_id, folded, text, source, added_at)
-                VALUES (\(bind: userID.lowercased), \(bind: key(text)), \(bind: text), \(bind: source.rawValue), \(bind: now + offset))
-                ON CONFLICT (user_id, folded) DO NOTHING RETURNING folded
-                """
-            ).first()
-            if inserted != nil { room -= 1 }
+                (\(bind: userID.lowercased), \(bind: key(text)), \(bind: text), \(bind: source.rawValue), \(bind: now + offset), \
+                \(bind: entryID.lowercased))
+                """)
         }
+        try await db.raw(
+            "INSERT INTO vocabulary (user_id, folded, text, source, added_at, learned_from) VALUES "
+                + rows.joined(separator: ", ") + " ON CONFLICT (user_id, folded) DO NOTHING"
+        ).run()
+    }
+
+    /// Forgets what a deleted entry taught (kept or removed), inside the deletion's transaction: nothing of its words
+    /// stays. A word the person added themselves is theirs, and stays.
+    static func forget(learnedFrom entryID: UUID, userID: UUID, in db: any SQLDatabase) async throws {
+        try await db.raw(
+            """
+            DELETE FROM vocabulary WHERE user_id = \(bind: userID.lowercased) AND learned_from = \(bind: entryID.lowercased)
+            """
+        ).run()
+    }
+
+    /// Where the next word goes in the list: after every word there (added within the same millisecond or not).
+    private static func nextPosition(userID: UUID, in db: any SQLDatabase) async throws -> Int {
+        let row = try await db.raw(
+            "SELECT MAX(added_at) AS last FROM vocabulary WHERE user_id = \(bind: userID.lowercased)"
+        ).first()
+        let last = try row?.decodeNil(column: "last") == false ? try row!.decode(column: "last", as: Int.self) : 0
+        return max(StoredTime.now(), last + 1)
     }
 
     /// The words of a `PUT`, checked: printable, one line, 1 to 50 characters, at most 500 (repeats counted once).

@@ -1,6 +1,7 @@
 import Foundation
 import MyDayModels
 import MyDayTestSupport
+import Synchronization
 import Testing
 
 @testable import MyDayKit
@@ -18,6 +19,30 @@ import Testing
         detail.showsOriginal = true
         #expect(detail.transcript == .text("a walk by the river."))
         #expect(detail.canRetranscribe && !detail.canRetry)
+    }
+
+    @Test func theWordsToFollowAreThoseOfTheTextShown() async throws {
+        // Given a transcribed recording whose words the server times
+        let id = UUID()
+        try harness.synced([Given.serverEntry(id, transcript: "A walk by the river.")])
+        let timed = ["A", "walk", "by", "the", "river."].enumerated().map { index, word in
+            TimedWord(text: word, start: Double(index), end: Double(index) + 0.5, probability: index == 4 ? 0.2 : 0.9)
+        }
+        let answers = Mutex([timed, Array(timed.prefix(3))])
+        var client = FakeMyDayClient()
+        client.onWords = { asked in
+            #expect(asked == id)
+            return answers.withLock { $0.removeFirst() }
+        }
+        let detail = EntryDetailViewModel(entry: try #require(try harness.store.entry(id)), core: harness.core(client))
+        // When they are loaded, the follower marks the word at a moment and the unsure one
+        await detail.loadWords()
+        let follower = try #require(detail.follower)
+        #expect(follower.currentWord(at: 3.2) == 3 && follower.isUnsure(4))
+        // And words that are not those of the text shown are not followed
+        await detail.loadWords()
+        #expect(detail.follower == nil)
+        #expect(detail.reviewReason == nil)
     }
 
     @Test func eachStateHasItsOwnTranscriptArea() throws {

@@ -190,6 +190,10 @@ final class AppModel {
         ProfileViewModel(core: core)
     }
 
+    func makeVocabularyViewModel() -> VocabularyViewModel {
+        VocabularyViewModel(core: core)
+    }
+
     func makeDetailViewModel(for entry: LocalEntry) -> EntryDetailViewModel {
         EntryDetailViewModel(entry: entry, core: core)
     }

@@ -4,8 +4,8 @@ import SwiftUI
 /// The entry's audio: fetched (from this iPhone, else a signed link from the server), then play, pause and seek.
 struct AudioPlayerView: View {
     let viewModel: EntryDetailViewModel
-
-    @State private var playback: EntryAudioPlayer?
+    /// The player, shared with the transcript that follows it.
+    @Binding var playback: EntryAudioPlayer?
     @State private var isLoading = true
 
     var body: some View {

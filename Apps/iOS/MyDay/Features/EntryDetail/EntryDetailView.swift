@@ -8,6 +8,7 @@ struct EntryDetailView: View {
     @State private var isEditing = false
     @State private var isConfirmingDelete = false
     @State private var isWorking = false
+    @State private var playback: EntryAudioPlayer?
     @Environment(\.dismiss) private var dismiss
 
     init(viewModel: EntryDetailViewModel) {
@@ -20,9 +21,17 @@ struct EntryDetailView: View {
             VStack(alignment: .leading, spacing: 24) {
                 EntryHeader(entry: entry, duration: viewModel.duration)
                 if entry.kind == .audio {
-                    AudioPlayerView(viewModel: viewModel)
+                    AudioPlayerView(viewModel: viewModel, playback: $playback)
                 }
-                TranscriptView(transcript: viewModel.transcript)
+                if let reason = viewModel.reviewReason {
+                    Label(reason.localizedForDisplay, systemImage: "exclamationmark.bubble")
+                        .foregroundStyle(.orange)
+                }
+                if let follower = viewModel.follower, !viewModel.showsOriginal {
+                    FollowedTranscriptView(follower: follower, playback: playback)
+                } else {
+                    TranscriptView(transcript: viewModel.transcript)
+                }
                 if viewModel.hasOriginal {
                     Toggle("Show original", isOn: $viewModel.showsOriginal)
                         .accessibilityHint("Shows the words as they were heard, before clean-up.")
@@ -72,6 +81,7 @@ struct EntryDetailView: View {
             Text("Delete this entry and its recording? This cannot be undone.")
         }
         .task { await viewModel.observe() }
+        .task(id: entry.serverUpdatedAt) { await viewModel.loadWords() }
         .onChange(of: viewModel.isDeleted) { _, isDeleted in
             if isDeleted { dismiss() }
         }

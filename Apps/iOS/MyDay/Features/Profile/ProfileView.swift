@@ -57,6 +57,7 @@ struct ProfileView: View {
             ExportSection(viewModel: viewModel, startExport: startExport) {
                 Task { await viewModel.deleteExport() }
             }
+            VocabularySection(viewModel: appModel.makeVocabularyViewModel())
             SignInMethodsSection(viewModel: viewModel)
             SettingsSection(settings: appModel.settings)
             Section("Privacy") {

@@ -1,7 +1,8 @@
 import MyDayKit
 import SwiftUI
 
-/// The small capsule beside an entry that is not readable yet: uploading, transcribing, or failed.
+/// The small capsule beside an entry that is not readable yet (uploading, transcribing, failed) or whose words may
+/// be wrong.
 struct StatusPillView: View {
     let pill: StatusPill
 
@@ -18,6 +19,7 @@ struct StatusPillView: View {
         switch pill {
         case .waiting, .uploading, .transcribing: .secondary
         case .failed: .red
+        case .needsReview: .orange
         }
     }
 
@@ -25,6 +27,7 @@ struct StatusPillView: View {
         switch pill {
         case .waiting, .uploading, .transcribing: Color(uiColor: .tertiarySystemFill)
         case .failed: Color.red.opacity(0.12)
+        case .needsReview: Color.orange.opacity(0.15)
         }
     }
 }

@@ -34,7 +34,13 @@ export function duration(seconds) {
   return h > 0 ? `${h}:${two(m)}:${two(s)}` : `${m}:${two(s)}`;
 }
 
-/** The pill an entry shows until it is readable. */
+/** The pill an entry shows until it is readable, or while its words need a look (`needs_review`). */
+export function entryPill(entry) {
+  if (entry.status === "transcribed" && entry.needs_review) return { text: "Check the words", kind: "review" };
+  return pill(entry.status);
+}
+
+/** The pill of an upload or transcription state. */
 export function pill(status) {
   switch (status) {
     case "queued":

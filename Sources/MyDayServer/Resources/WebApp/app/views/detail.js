@@ -61,7 +61,8 @@ function syncedView(first, { back }) {
     view.slot("meta").textContent = entry.kind === "audio" ? `${at} · ${duration(entry.duration_s)}` : at;
     view.slot("chips").replaceChildren(...chips(entry));
     const status = pill(entry.status);
-    view.slot("status").textContent = status ? (entry.failure_reason ? `${status.text}: ${entry.failure_reason}` : status.text) : "";
+    const review = entry.status === "transcribed" && entry.needs_review ? entry.review_reason : "";
+    view.slot("status").textContent = status ? (entry.failure_reason ? `${status.text}: ${entry.failure_reason}` : status.text) : review;
     const text = showingOriginal ? entry.transcript_raw : entry.transcript_clean;
     if (entry.no_speech) {
       view.slot("transcript").textContent = "No speech was heard in this recording.";

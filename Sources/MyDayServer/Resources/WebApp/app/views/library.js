@@ -2,7 +2,7 @@ import { call, isOffline } from "../api.js";
 import * as search from "../search.js";
 import * as sync from "../sync.js";
 import * as uploads from "../uploads.js";
-import { announce, chips, counted, duration, el, fromTemplate, localDay, pill } from "../ui.js";
+import { announce, chips, counted, duration, el, entryPill, fromTemplate, localDay } from "../ui.js";
 
 const OFFLINE = "You are offline: showing what is on this device.";
 const OFFLINE_SEARCH = "You are offline: searching what is on this device.";
@@ -239,7 +239,7 @@ export function libraryView({ open }) {
       timeZone: zone, weekday: "short", day: "numeric", month: "short", year: "numeric", hour: "numeric", minute: "2-digit",
     }).format(date));
     const side = el("span", { class: "side" });
-    const status = pill(entry.status);
+    const status = entryPill(entry);
     if (status) side.append(el("span", { class: `pill ${status.kind}` }, status.text));
     if (entry.kind === "audio") side.append(el("span", { class: "length" }, duration(entry.duration_s)));
     const words = el("span", { class: "words" });
@@ -370,7 +370,7 @@ export function libraryView({ open }) {
       el("span", { class: "words" }, words),
     );
     const side = el("span", { class: "side" });
-    const status = pill(entry.status);
+    const status = entryPill(entry);
     if (status) side.append(el("span", { class: `pill ${status.kind}` }, status.text));
     if (entry.kind === "audio") side.append(el("span", { class: "length" }, duration(entry.duration_s)));
     button.append(side);
