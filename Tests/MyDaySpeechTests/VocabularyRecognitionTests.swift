@@ -89,6 +89,27 @@ private final class ScriptedRecognizer: SpeechRecognizer {
         #expect(alone.calls.withLock { $0.count } == 1)
     }
 
+    @Test func aLongRecordingIsHeardAgainForAFifthOfItsLengthAtMost() async throws {
+        // Given ten minutes in which a doubtful "Shimon" comes every 20 seconds
+        var first: [RecognizedWord] = []
+        for sentence in 0..<30 {
+            let start = Double(sentence) * 20
+            for (index, word) in ["Then", "I", "met", "Shimon", "again."].enumerated() {
+                first.append(
+                    RecognizedWord(
+                        word: word, start: start + Double(index) * 0.5, end: start + Double(index) * 0.5 + 0.4,
+                        probability: word == "Shimon" ? 0.4 : 0.95))
+            }
+        }
+        let recognizer = ScriptedRecognizer(firstPass: first, stretches: ["Siobhan": words("Then I met Siobhan again.")])
+        _ = try await VocabularyRecognition(recognizer: recognizer, scratch: TestFolder.root).recognize(
+            pcmFile: try pcm(seconds: 600), language: "en", vocabulary: Self.fiftyNames)
+        // Then no more than a fifth of it, counted in Whisper's 30 s windows, is heard again
+        let again = recognizer.calls.withLock { $0.dropFirst() }
+        #expect(!again.isEmpty && again.count <= 4, "\(again.count) stretches heard again")
+        #expect(again.allSatisfy { $0.seconds <= 25.01 })
+    }
+
     @Test func aSecondHearingThatLostTheWordsIsNotUsed() {
         let first = words("Then I met Shimon for lunch today.")
         let kept = VocabularyRecognition.replacing(in: first, from: 0, to: 3, with: words("Siobhan"))

@@ -16,7 +16,8 @@ package struct VocabularyRecognition: Sendable {
     package var threshold = 0.7
     /// At most this many of the person's words go in one prompt.
     package var wordsPerPrompt = 5
-    /// The share of the recording that may be heard a second time (at least `longestStretch`).
+    /// The share of the recording that may be heard a second time (at least one window), each stretch counted as
+    /// at least a window.
     package var secondPassShare = 0.2
     /// The longest stretch heard again, in seconds (Whisper hears 30 s at a time).
     package var longestStretch = 25.0
@@ -34,12 +35,13 @@ package struct VocabularyRecognition: Sendable {
             heard: first.words, candidates: VocabularyMatch.find(vocabulary, in: first.words, threshold: threshold),
             longest: longestStretch, wordsPerPrompt: wordsPerPrompt)
         let total = try await FileSystem.shared.info(forFileAt: FilePath(pcmFile.path))?.size ?? 0
-        var budget = max(longestStretch, secondPassShare * Double(total) / Double(Self.bytesPerSecond))
+        var budget = max(Self.window, secondPassShare * Double(total) / Double(Self.bytesPerSecond))
         var words = first.words
         for stretch in stretches.sorted(by: { $0.score > $1.score }) {
-            let seconds = stretch.end - stretch.start
-            guard seconds <= budget else { continue }
-            budget -= seconds
+            // Whisper hears 30 s at a time: a shorter stretch costs a whole window.
+            let cost = max(stretch.end - stretch.start, Self.window)
+            guard cost <= budget else { continue }
+            budget -= cost
             let again = try await hear(stretch, of: pcmFile, language: first.language ?? language)
             words = Self.replacing(in: words, from: stretch.start, to: stretch.end, with: again)
         }
@@ -55,6 +57,8 @@ package struct VocabularyRecognition: Sendable {
     }
 
     static let bytesPerSecond = AudioDecoder.sampleRate * 2
+    /// The length of audio Whisper hears at once, whatever it is given.
+    static let window = 30.0
 
     /// Each candidate's sentence (the heard words between end marks around it), cut to `longest` seconds around the
     /// candidate, with a little of the silence on each side; stretches that overlap become one.
@@ -71,7 +75,11 @@ package struct VocabularyRecognition: Sendable {
             while last + 1 < heard.count, !endsSentence(heard[last].word), heard[last + 1].end - heard[first].start <= longest {
                 last += 1
             }
-            if let index = stretches.firstIndex(where: { $0.first <= last && first <= $0.last }) {
+            // Overlapping, or close enough to share one window: one stretch.
+            if let index = stretches.firstIndex(where: {
+                ($0.first <= last && first <= $0.last)
+                    || heard[max(last, $0.last)].end - heard[min(first, $0.first)].start <= longest
+            }) {
                 stretches[index].first = min(stretches[index].first, first)
                 stretches[index].last = max(stretches[index].last, last)
                 stretches[index].words.append((candidate.word, candidate.score))
