@@ -1549,6 +1549,86 @@ extension Components {
                 case updatedAt = "updated_at"
             }
         }
+        /// - Remark: Generated from `#/components/schemas/DayPage`.
+        package struct DayPage: Codable, Hashable, Sendable {
+            /// - Remark: Generated from `#/components/schemas/DayPage/date`.
+            package var date: Swift.String
+            /// - Remark: Generated from `#/components/schemas/DayPage/tz`.
+            package var tz: Swift.String?
+            /// - Remark: Generated from `#/components/schemas/DayPage/entries`.
+            package var entries: [Components.Schemas.Entry]
+            /// - Remark: Generated from `#/components/schemas/DayPage/tags`.
+            package var tags: [Swift.String]
+            /// - Remark: Generated from `#/components/schemas/DayPage/mood`.
+            package var mood: Swift.Int?
+            /// - Remark: Generated from `#/components/schemas/DayPage/digest`.
+            package var digest: [Components.Schemas.DigestSentence]
+            /// Creates a new `DayPage`.
+            ///
+            /// - Parameters:
+            ///   - date:
+            ///   - tz:
+            ///   - entries:
+            ///   - tags:
+            ///   - mood:
+            ///   - digest:
+            package init(
+                date: Swift.String,
+                tz: Swift.String? = nil,
+                entries: [Components.Schemas.Entry],
+                tags: [Swift.String],
+                mood: Swift.Int? = nil,
+                digest: [Components.Schemas.DigestSentence]
+            ) {
+                self.date = date
+                self.tz = tz
+                self.entries = entries
+                self.tags = tags
+                self.mood = mood
+                self.digest = digest
+            }
+            package enum CodingKeys: String, CodingKey {
+                case date
+                case tz
+                case entries
+                case tags
+                case mood
+                case digest
+            }
+        }
+        /// - Remark: Generated from `#/components/schemas/DigestSentence`.
+        package struct DigestSentence: Codable, Hashable, Sendable {
+            /// A sentence of the entry
+            ///
+            /// - Remark: Generated from `#/components/schemas/DigestSentence/text`.
+            package var text: Swift.String
+            /// - Remark: Generated from `#/components/schemas/DigestSentence/entry_id`.
+            package var entryId: Swift.String
+            /// Seconds into the entry's audio; null for typed text.
+            ///
+            /// - Remark: Generated from `#/components/schemas/DigestSentence/start`.
+            package var start: Swift.Double?
+            /// Creates a new `DigestSentence`.
+            ///
+            /// - Parameters:
+            ///   - text: A sentence of the entry
+            ///   - entryId:
+            ///   - start: Seconds into the entry's audio; null for typed text.
+            package init(
+                text: Swift.String,
+                entryId: Swift.String,
+                start: Swift.Double? = nil
+            ) {
+                self.text = text
+                self.entryId = entryId
+                self.start = start
+            }
+            package enum CodingKeys: String, CodingKey {
+                case text
+                case entryId = "entry_id"
+                case start
+            }
+        }
         /// - Remark: Generated from `#/components/schemas/EntryWords`.
         package struct EntryWords: Codable, Hashable, Sendable {
             /// - Remark: Generated from `#/components/schemas/EntryWords/words`.

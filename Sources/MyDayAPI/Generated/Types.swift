@@ -280,6 +280,18 @@ package protocol APIProtocol: Sendable {
     /// - Remark: HTTP `GET /v1/events`.
     /// - Remark: Generated from `#/paths//v1/events/get(followChanges)`.
     func followChanges(_ input: Operations.FollowChanges.Input) async throws -> Operations.FollowChanges.Output
+    /// One day - its entries, tags and mood, and a digest in its own words.
+    ///
+    /// The entries made on `date` (each on the day it was made in its own time zone, as the Library groups
+    /// them), oldest first; the day's tags (most used first) and mood (the mean of the entries' moods,
+    /// rounded); and a digest of one to three sentences that together cover the day, each a verbatim
+    /// sentence of one entry with `start`, the second in that entry's audio where it begins (null for typed
+    /// text). Nothing in the digest is written by anyone but the person.
+    ///
+    ///
+    /// - Remark: HTTP `GET /v1/days/{date}`.
+    /// - Remark: Generated from `#/paths//v1/days/{date}/get(getDay)`.
+    func getDay(_ input: Operations.GetDay.Input) async throws -> Operations.GetDay.Output
     /// One entry.
     ///
     /// - Remark: HTTP `GET /v1/entries/{id}`.
@@ -800,6 +812,28 @@ extension APIProtocol {
     /// - Remark: Generated from `#/paths//v1/events/get(followChanges)`.
     package func followChanges(headers: Operations.FollowChanges.Input.Headers = .init()) async throws -> Operations.FollowChanges.Output {
         try await followChanges(Operations.FollowChanges.Input(headers: headers))
+    }
+    /// One day - its entries, tags and mood, and a digest in its own words.
+    ///
+    /// The entries made on `date` (each on the day it was made in its own time zone, as the Library groups
+    /// them), oldest first; the day's tags (most used first) and mood (the mean of the entries' moods,
+    /// rounded); and a digest of one to three sentences that together cover the day, each a verbatim
+    /// sentence of one entry with `start`, the second in that entry's audio where it begins (null for typed
+    /// text). Nothing in the digest is written by anyone but the person.
+    ///
+    ///
+    /// - Remark: HTTP `GET /v1/days/{date}`.
+    /// - Remark: Generated from `#/paths//v1/days/{date}/get(getDay)`.
+    package func getDay(
+        path: Operations.GetDay.Input.Path,
+        query: Operations.GetDay.Input.Query = .init(),
+        headers: Operations.GetDay.Input.Headers = .init()
+    ) async throws -> Operations.GetDay.Output {
+        try await getDay(Operations.GetDay.Input(
+            path: path,
+            query: query,
+            headers: headers
+        ))
     }
     /// One entry.
     ///

@@ -133,6 +133,23 @@ struct EntryStore: Sendable {
         }
     }
 
+    /// The user's live entries of one day (by the day each was made on in its own time zone, as the Library groups
+    /// them), in the order they were made, each with the words its recognizer heard.
+    func day(_ day: LocalDay, userID: UUID) async throws -> [(entry: EntryRecord, words: [RecognizedWord])] {
+        try await driver.read { db in
+            try await db.raw(
+                """
+                SELECT \(unsafeRaw: EntryRecord.columns), words FROM entries
+                WHERE user_id = \(bind: userID.lowercased) AND local_day = \(bind: day.number) AND deleted_at IS NULL
+                ORDER BY created_at, id
+                """
+            ).all().map { row in
+                let words = try row.decodeOptional(column: "words", as: String.self)
+                return (try EntryRecord(row: row), try words.map { try RecognizedWord.list(fromJSON: $0) } ?? [])
+            }
+        }
+    }
+
     /// The live entry whose audio belongs under `audioKey`, whoever owns it (for signed URLs, which carry no user).
     func entry(audioKey: String) async throws -> EntryRecord? {
         try await driver.read { db in
