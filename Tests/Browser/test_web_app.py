@@ -1201,3 +1201,35 @@ def test_a_transcript_that_looks_broken_is_marked_in_the_library_with_the_reason
     wait(driver, lambda d: "comes 5 times in a row" in text_of(d, "[data-slot=status]"), message="the reason was not shown")
     assert driver.find_element(By.CSS_SELECTOR, "[data-action=retranscribe]").is_displayed()
     assert_accessible(driver)
+
+
+def test_the_day_page_quotes_the_day_and_plays_a_sentence_from_where_it_was_said(server, browser, speech):
+    driver = browser
+    register(driver, server)
+    # Given a recording of today (its words timed) and a typed entry
+    spoken = SPOKEN.split()
+    upload_with_words(driver, speech, [(word, 0.4 * index, 0.4 * index + 0.3) for index, word in enumerate(spoken)])
+    type_entry(driver, "Wrote to Przemek about the allotment plans.")
+    poll(lambda: len([e for e in server_entries(server, driver) if e["status"] == "transcribed"]) == 2,
+         message="the entries were not both ready")
+    # When the day's header in the Library is opened
+    click(driver, "[aria-label=Library]")
+    click(driver, "h3.day a")
+    wait(driver, lambda d: d.find_elements(By.CSS_SELECTOR, ".digest li"), message="the day page showed no digest")
+    # Then it quotes the day's own sentences, names both entries, and says how many there were
+    entries = server_entries(server, driver)
+    texts = [entry["transcript_clean"] for entry in entries]
+    quoted = driver.execute_script("return [...document.querySelectorAll('.digest q')].map((q) => q.textContent)")
+    assert quoted and all(any(sentence in text for text in texts) for sentence in quoted), (quoted, texts)
+    assert text_of(driver, ".day-page [data-slot=meta]").startswith("2 entries")
+    assert len(driver.find_elements(By.CSS_SELECTOR, ".day-page .entries .entry")) == 2
+    look(driver, "day")
+    assert_accessible(driver)
+    # And a recorded sentence plays its recording from where it begins
+    sentence = driver.find_elements(By.CSS_SELECTOR, ".digest .sentence")
+    assert sentence, "no recorded sentence to play"
+    sentence[0].click()
+    audio = driver.find_element(By.CSS_SELECTOR, ".day-page [data-slot=audio]")
+    wait(driver, lambda d: d.execute_script("return !arguments[0].paused", audio), message="the sentence did not play")
+    # (the recording's first sentence begins at its first word, 0 s)
+    assert driver.execute_script("return arguments[0].currentTime", audio) < 2

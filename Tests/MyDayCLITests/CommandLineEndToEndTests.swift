@@ -133,6 +133,27 @@ import Testing
         #expect(try await client.run(["words", "list"]).text == "Dún Laoghaire  you\n")
     }
 
+    @Test func aDayIsShownInItsOwnWords() async throws {
+        let server = try await ServerProcess(dataDirectory: TestFolder.make("myday-cli"))
+        defer { server.kill(signal: SIGTERM) }
+        let client = CommandLineClient(home: TestFolder.make("myday-cli"), server: server.url)
+        #expect(try await client.run(["register", "--email", "days@example.com"]).status == 0)
+        // Given two notes today
+        #expect(try await client.run(["note", "Repaired the fence with Siobhan after lunch."]).status == 0)
+        #expect(try await client.run(["note", "Evening swim at the harbour, cold but lovely."]).status == 0)
+        // Then today's page names both entries and quotes their own sentences, typed ones with no time
+        let today = try await client.run(["day", "today", "--tz", "UTC"])
+        #expect(today.status == 0, "\(today.errorText)")
+        #expect(today.text.contains("2 entries"), "\(today.text)")
+        #expect(today.text.contains("“Repaired the fence with Siobhan after lunch.”"), "\(today.text)")
+        #expect(!today.text.contains(" at 0:"))
+        // An empty day says so, and a day that is not one is refused with the way to write it
+        let empty = try await client.run(["day", "2020-01-01"])
+        #expect(empty.status == 0 && empty.errorText.contains("No entries on 2020-01-01"))
+        let bad = try await client.run(["day", "2026-13-45"])
+        #expect(bad.status != 0 && bad.errorText.contains("YYYY-MM-DD"), "\(bad.errorText)")
+    }
+
     @Test func searchFindsMarksFiltersAndFallsBackToTheDevice() async throws {
         let data = TestFolder.make("myday-cli")
         let server = try await ServerProcess(dataDirectory: data)

@@ -103,7 +103,7 @@ enum Conversions {
             expiresAt: export.expiresAt, mailedTo: export.mailedTo)
     }
 
-    private static func uuid(_ text: String) throws -> UUID {
+    static func uuid(_ text: String) throws -> UUID {
         guard let id = UUID(uuidString: text) else { throw MyDayClientError.unexpectedResponse("id \(text)") }
         return id
     }

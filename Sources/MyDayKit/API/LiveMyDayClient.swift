@@ -256,6 +256,17 @@ public struct LiveMyDayClient: MyDayClient {
         return try ok.body.json.words.map { TimedWord(text: $0.text, start: $0.start, end: $0.end, probability: $0.p) }
     }
 
+    public func day(_ date: String, timeZone: String) async throws -> DayPage {
+        let output = try await call { try await client.getDay(path: .init(date: date), query: .init(tz: timeZone)) }
+        guard case .ok(let ok) = output else { throw unexpected(output) }
+        let page = try ok.body.json
+        return DayPage(
+            date: page.date, entries: try page.entries.map(Conversions.entry), tags: page.tags, mood: page.mood,
+            digest: try page.digest.map {
+                DayPage.Sentence(text: $0.text, entryID: try Conversions.uuid($0.entryId), start: $0.start)
+            })
+    }
+
     public func vocabulary() async throws -> [VocabularyWord] {
         let output = try await call { try await client.getVocabulary() }
         guard case .ok(let ok) = output else { throw unexpected(output) }

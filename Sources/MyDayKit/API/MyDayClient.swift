@@ -37,6 +37,9 @@ public protocol MyDayClient: Sendable {
     /// The words of the entry's text as it reads now, each with when it was said (none for words typed by the person).
     func words(of id: UUID) async throws -> [TimedWord]
 
+    /// One day (`YYYY-MM-DD`): its entries, tags and mood, and a digest of its own sentences.
+    func day(_ date: String, timeZone: String) async throws -> DayPage
+
     /// The words the recognizer is taught for this person: their own and those learned from titles, tags and corrections.
     func vocabulary() async throws -> [VocabularyWord]
     /// Makes `words` the whole vocabulary: a learned word left out is removed and not learned again.

@@ -213,3 +213,34 @@ public struct VocabularyWord: Sendable, Equatable, Codable {
         self.source = source
     }
 }
+
+/// One day as the server tells it: its entries (oldest first), its tags (most used first), its mood (the mean, rounded)
+/// and a digest of one to three of its own sentences.
+public struct DayPage: Sendable, Equatable {
+    /// A sentence of one entry, word for word, and the second in its audio where it begins (nil for typed text).
+    public struct Sentence: Sendable, Equatable {
+        public var text: String
+        public var entryID: UUID
+        public var start: Double?
+
+        public init(text: String, entryID: UUID, start: Double?) {
+            self.text = text
+            self.entryID = entryID
+            self.start = start
+        }
+    }
+
+    public var date: String
+    public var entries: [ServerEntry]
+    public var tags: [String]
+    public var mood: Int?
+    public var digest: [Sentence]
+
+    public init(date: String, entries: [ServerEntry], tags: [String], mood: Int?, digest: [Sentence]) {
+        self.date = date
+        self.entries = entries
+        self.tags = tags
+        self.mood = mood
+        self.digest = digest
+    }
+}

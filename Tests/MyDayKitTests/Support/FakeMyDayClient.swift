@@ -29,6 +29,7 @@ struct FakeMyDayClient: MyDayClient {
     var onSignInMethods: @Sendable () async throws -> [SignInMethod] = unexpected("signInMethods")
     var onRemoveSignInMethod: @Sendable (SignInMethod.Kind) async throws -> Void = unexpected("removeSignInMethod")
     var onWords: @Sendable (UUID) async throws -> [TimedWord] = unexpected("words")
+    var onDay: @Sendable (String, String) async throws -> DayPage = unexpected("day")
     var onVocabulary: @Sendable () async throws -> [VocabularyWord] = unexpected("vocabulary")
     var onReplaceVocabulary: @Sendable ([String]) async throws -> [VocabularyWord] = unexpected("replaceVocabulary")
 
@@ -56,6 +57,7 @@ struct FakeMyDayClient: MyDayClient {
     func retranscribe(_ id: UUID) async throws -> ServerEntry { try await onRetranscribe(id) }
     func audioLink(for id: UUID) async throws -> SignedLink { try await onAudioLink(id) }
     func words(of id: UUID) async throws -> [TimedWord] { try await onWords(id) }
+    func day(_ date: String, timeZone: String) async throws -> DayPage { try await onDay(date, timeZone) }
     func vocabulary() async throws -> [VocabularyWord] { try await onVocabulary() }
     func replaceVocabulary(_ words: [String]) async throws -> [VocabularyWord] { try await onReplaceVocabulary(words) }
     func requestExport(from: String, to: String, timeZone: String, password: String?) async throws -> ExportStatus {

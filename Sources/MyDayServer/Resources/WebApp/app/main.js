@@ -8,6 +8,7 @@ import * as live from "./live.js";
 import { recoverInterrupted } from "./recorder.js";
 import * as sync from "./sync.js";
 import * as uploads from "./uploads.js";
+import { dayView } from "./views/day.js";
 import { detailView } from "./views/detail.js";
 import { homeView } from "./views/home.js";
 import { libraryView } from "./views/library.js";
@@ -39,6 +40,8 @@ async function route() {
       library.refresh();
     } else if (page === "entry" && id) {
       show(await detailView(id, { back: () => (location.hash = "#/library"), reopen: route }));
+    } else if (page === "day" && id) {
+      show(await dayView(id, { back: () => (location.hash = "#/library"), open: (entry) => (location.hash = `#/entry/${entry}`) }));
     } else if (page === "profile") {
       show(profileView({ onSignedOut: signedOut }));
     } else if (page === "verify" && id) {

@@ -352,7 +352,11 @@ export function libraryView({ open }) {
       }
       if (dayKey !== day) {
         day = dayKey;
-        nodes.push(el("h3", { class: "day" }, new Intl.DateTimeFormat(undefined, { timeZone: zone, weekday: "long", month: "long", day: "numeric" }).format(date)));
+        // The day's header opens its day page.
+        const header = el("h3", { class: "day" });
+        const link = el("a", { href: `#/day/${dayKey}` }, new Intl.DateTimeFormat(undefined, { timeZone: zone, weekday: "long", month: "long", day: "numeric" }).format(date));
+        header.append(link);
+        nodes.push(header);
         rows = el("ul", { class: "entries" });
         nodes.push(rows);
       }
