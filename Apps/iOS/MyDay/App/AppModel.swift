@@ -190,6 +190,10 @@ final class AppModel {
         ProfileViewModel(core: core)
     }
 
+    func makeDayViewModel(for date: String) -> DayViewModel {
+        DayViewModel(date: date, core: core)
+    }
+
     func makeVocabularyViewModel() -> VocabularyViewModel {
         VocabularyViewModel(core: core)
     }

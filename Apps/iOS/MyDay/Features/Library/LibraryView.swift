@@ -27,7 +27,8 @@ struct LibraryView: View {
                                 LibraryRow(row: row, retry: { retry(row.id) })
                             }
                         } header: {
-                            DayHeader(month: day.id == month.days.first?.id ? month.title : nil, day: day.title)
+                            DayHeader(
+                                month: day.id == month.days.first?.id ? month.title : nil, day: day.title, date: day.id)
                         }
                     }
                 }
@@ -64,6 +65,9 @@ struct LibraryView: View {
         .navigationTitle("Library")
         .navigationDestination(for: UUID.self) { id in
             EntryDestination(id: id)
+        }
+        .navigationDestination(for: DayLink.self) { link in
+            DayPageView(viewModel: appModel.makeDayViewModel(for: link.date))
         }
     }
 
@@ -104,6 +108,8 @@ struct LibraryView: View {
 private struct DayHeader: View {
     let month: String?
     let day: String
+    /// `YYYY-MM-DD`: the day page it opens.
+    let date: String
 
     var body: some View {
         VStack(alignment: .leading, spacing: 6) {
@@ -113,7 +119,10 @@ private struct DayHeader: View {
                     .foregroundStyle(.primary)
                     .padding(.top, 8)
             }
-            Text(day)
+            NavigationLink(value: DayLink(date: date)) {
+                Text(day)
+            }
+            .accessibilityHint("Opens the day in your own words.")
         }
         .textCase(nil)
     }
