@@ -1629,6 +1629,35 @@ extension Components {
                 case start
             }
         }
+        /// - Remark: Generated from `#/components/schemas/EntrySuggestions`.
+        package struct EntrySuggestions: Codable, Hashable, Sendable {
+            /// - Remark: Generated from `#/components/schemas/EntrySuggestions/title`.
+            package var title: Swift.String?
+            /// - Remark: Generated from `#/components/schemas/EntrySuggestions/tags`.
+            package var tags: [Swift.String]
+            /// - Remark: Generated from `#/components/schemas/EntrySuggestions/mood`.
+            package var mood: Swift.Int?
+            /// Creates a new `EntrySuggestions`.
+            ///
+            /// - Parameters:
+            ///   - title:
+            ///   - tags:
+            ///   - mood:
+            package init(
+                title: Swift.String? = nil,
+                tags: [Swift.String],
+                mood: Swift.Int? = nil
+            ) {
+                self.title = title
+                self.tags = tags
+                self.mood = mood
+            }
+            package enum CodingKeys: String, CodingKey {
+                case title
+                case tags
+                case mood
+            }
+        }
         /// - Remark: Generated from `#/components/schemas/EntryWords`.
         package struct EntryWords: Codable, Hashable, Sendable {
             /// - Remark: Generated from `#/components/schemas/EntryWords/words`.

@@ -6885,6 +6885,209 @@ package enum Operations {
             }
         }
     }
+    /// A title, tags and a mood suggested from the entry's own words; nothing changes until the person accepts one.
+    ///
+    /// `title` is a phrase of the entry, word for word; `tags` are the person's tags the entry talks about,
+    /// then its key words; `mood` (1 to 5) is what the words express, absent when they say too little or
+    /// the entry is in a language without a word list (English has one). Accepting a suggestion is an
+    /// ordinary edit (`PATCH /v1/entries/{id}`).
+    ///
+    ///
+    /// - Remark: HTTP `GET /v1/entries/{id}/suggestions`.
+    /// - Remark: Generated from `#/paths//v1/entries/{id}/suggestions/get(getEntrySuggestions)`.
+    package enum GetEntrySuggestions {
+        package static let id: Swift.String = "getEntrySuggestions"
+        package struct Input: Sendable, Hashable {
+            /// - Remark: Generated from `#/paths/v1/entries/{id}/suggestions/GET/path`.
+            package struct Path: Sendable, Hashable {
+                /// - Remark: Generated from `#/paths/v1/entries/{id}/suggestions/GET/path/id`.
+                package var id: Components.Parameters.EntryID
+                /// Creates a new `Path`.
+                ///
+                /// - Parameters:
+                ///   - id:
+                package init(id: Components.Parameters.EntryID) {
+                    self.id = id
+                }
+            }
+            package var path: Operations.GetEntrySuggestions.Input.Path
+            /// - Remark: Generated from `#/paths/v1/entries/{id}/suggestions/GET/header`.
+            package struct Headers: Sendable, Hashable {
+                package var accept: [OpenAPIRuntime.AcceptHeaderContentType<Operations.GetEntrySuggestions.AcceptableContentType>]
+                /// Creates a new `Headers`.
+                ///
+                /// - Parameters:
+                ///   - accept:
+                package init(accept: [OpenAPIRuntime.AcceptHeaderContentType<Operations.GetEntrySuggestions.AcceptableContentType>] = .defaultValues()) {
+                    self.accept = accept
+                }
+            }
+            package var headers: Operations.GetEntrySuggestions.Input.Headers
+            /// Creates a new `Input`.
+            ///
+            /// - Parameters:
+            ///   - path:
+            ///   - headers:
+            package init(
+                path: Operations.GetEntrySuggestions.Input.Path,
+                headers: Operations.GetEntrySuggestions.Input.Headers = .init()
+            ) {
+                self.path = path
+                self.headers = headers
+            }
+        }
+        @frozen package enum Output: Sendable, Hashable {
+            package struct Ok: Sendable, Hashable {
+                /// - Remark: Generated from `#/paths/v1/entries/{id}/suggestions/GET/responses/200/content`.
+                @frozen package enum Body: Sendable, Hashable {
+                    /// - Remark: Generated from `#/paths/v1/entries/{id}/suggestions/GET/responses/200/content/application\/json`.
+                    case json(Components.Schemas.EntrySuggestions)
+                    /// The associated value of the enum case if `self` is `.json`.
+                    ///
+                    /// - Throws: An error if `self` is not `.json`.
+                    /// - SeeAlso: `.json`.
+                    package var json: Components.Schemas.EntrySuggestions {
+                        get throws {
+                            switch self {
+                            case let .json(body):
+                                return body
+                            }
+                        }
+                    }
+                }
+                /// Received HTTP response body
+                package var body: Operations.GetEntrySuggestions.Output.Ok.Body
+                /// Creates a new `Ok`.
+                ///
+                /// - Parameters:
+                ///   - body: Received HTTP response body
+                package init(body: Operations.GetEntrySuggestions.Output.Ok.Body) {
+                    self.body = body
+                }
+            }
+            /// The suggestions.
+            ///
+            /// - Remark: Generated from `#/paths//v1/entries/{id}/suggestions/get(getEntrySuggestions)/responses/200`.
+            ///
+            /// HTTP response code: `200 ok`.
+            case ok(Operations.GetEntrySuggestions.Output.Ok)
+            /// The associated value of the enum case if `self` is `.ok`.
+            ///
+            /// - Throws: An error if `self` is not `.ok`.
+            /// - SeeAlso: `.ok`.
+            package var ok: Operations.GetEntrySuggestions.Output.Ok {
+                get throws {
+                    switch self {
+                    case let .ok(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "ok",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// The request is malformed (not JSON, unknown or missing fields, wrong types).
+            ///
+            /// - Remark: Generated from `#/paths//v1/entries/{id}/suggestions/get(getEntrySuggestions)/responses/400`.
+            ///
+            /// HTTP response code: `400 badRequest`.
+            case badRequest(Components.Responses.BadRequest)
+            /// The associated value of the enum case if `self` is `.badRequest`.
+            ///
+            /// - Throws: An error if `self` is not `.badRequest`.
+            /// - SeeAlso: `.badRequest`.
+            package var badRequest: Components.Responses.BadRequest {
+                get throws {
+                    switch self {
+                    case let .badRequest(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "badRequest",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// No valid credentials.
+            ///
+            /// - Remark: Generated from `#/paths//v1/entries/{id}/suggestions/get(getEntrySuggestions)/responses/401`.
+            ///
+            /// HTTP response code: `401 unauthorized`.
+            case unauthorized(Components.Responses.Unauthorized)
+            /// The associated value of the enum case if `self` is `.unauthorized`.
+            ///
+            /// - Throws: An error if `self` is not `.unauthorized`.
+            /// - SeeAlso: `.unauthorized`.
+            package var unauthorized: Components.Responses.Unauthorized {
+                get throws {
+                    switch self {
+                    case let .unauthorized(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "unauthorized",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// No such object for this user.
+            ///
+            /// - Remark: Generated from `#/paths//v1/entries/{id}/suggestions/get(getEntrySuggestions)/responses/404`.
+            ///
+            /// HTTP response code: `404 notFound`.
+            case notFound(Components.Responses.NotFound)
+            /// The associated value of the enum case if `self` is `.notFound`.
+            ///
+            /// - Throws: An error if `self` is not `.notFound`.
+            /// - SeeAlso: `.notFound`.
+            package var notFound: Components.Responses.NotFound {
+                get throws {
+                    switch self {
+                    case let .notFound(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "notFound",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// Undocumented response.
+            ///
+            /// A response with a code that is not documented in the OpenAPI document.
+            case undocumented(statusCode: Swift.Int, OpenAPIRuntime.UndocumentedPayload)
+        }
+        @frozen package enum AcceptableContentType: AcceptableProtocol {
+            case json
+            case other(Swift.String)
+            package init?(rawValue: Swift.String) {
+                switch rawValue.lowercased() {
+                case "application/json":
+                    self = .json
+                default:
+                    self = .other(rawValue)
+                }
+            }
+            package var rawValue: Swift.String {
+                switch self {
+                case let .other(string):
+                    return string
+                case .json:
+                    return "application/json"
+                }
+            }
+            package static var allCases: [Self] {
+                [
+                    .json
+                ]
+            }
+        }
+    }
     /// Tell the server the audio is uploaded; it checks the bytes and starts transcription.
     ///
     /// The stored audio must have the declared `size_bytes` and be audio in a known container

@@ -318,6 +318,17 @@ package protocol APIProtocol: Sendable {
     /// - Remark: HTTP `GET /v1/entries/{id}/words`.
     /// - Remark: Generated from `#/paths//v1/entries/{id}/words/get(getEntryWords)`.
     func getEntryWords(_ input: Operations.GetEntryWords.Input) async throws -> Operations.GetEntryWords.Output
+    /// A title, tags and a mood suggested from the entry's own words; nothing changes until the person accepts one.
+    ///
+    /// `title` is a phrase of the entry, word for word; `tags` are the person's tags the entry talks about,
+    /// then its key words; `mood` (1 to 5) is what the words express, absent when they say too little or
+    /// the entry is in a language without a word list (English has one). Accepting a suggestion is an
+    /// ordinary edit (`PATCH /v1/entries/{id}`).
+    ///
+    ///
+    /// - Remark: HTTP `GET /v1/entries/{id}/suggestions`.
+    /// - Remark: Generated from `#/paths//v1/entries/{id}/suggestions/get(getEntrySuggestions)`.
+    func getEntrySuggestions(_ input: Operations.GetEntrySuggestions.Input) async throws -> Operations.GetEntrySuggestions.Output
     /// Tell the server the audio is uploaded; it checks the bytes and starts transcription.
     ///
     /// The stored audio must have the declared `size_bytes` and be audio in a known container
@@ -891,6 +902,25 @@ extension APIProtocol {
         headers: Operations.GetEntryWords.Input.Headers = .init()
     ) async throws -> Operations.GetEntryWords.Output {
         try await getEntryWords(Operations.GetEntryWords.Input(
+            path: path,
+            headers: headers
+        ))
+    }
+    /// A title, tags and a mood suggested from the entry's own words; nothing changes until the person accepts one.
+    ///
+    /// `title` is a phrase of the entry, word for word; `tags` are the person's tags the entry talks about,
+    /// then its key words; `mood` (1 to 5) is what the words express, absent when they say too little or
+    /// the entry is in a language without a word list (English has one). Accepting a suggestion is an
+    /// ordinary edit (`PATCH /v1/entries/{id}`).
+    ///
+    ///
+    /// - Remark: HTTP `GET /v1/entries/{id}/suggestions`.
+    /// - Remark: Generated from `#/paths//v1/entries/{id}/suggestions/get(getEntrySuggestions)`.
+    package func getEntrySuggestions(
+        path: Operations.GetEntrySuggestions.Input.Path,
+        headers: Operations.GetEntrySuggestions.Input.Headers = .init()
+    ) async throws -> Operations.GetEntrySuggestions.Output {
+        try await getEntrySuggestions(Operations.GetEntrySuggestions.Input(
             path: path,
             headers: headers
         ))

@@ -119,6 +119,16 @@ extension APIHandler {
                     .init(words: words.map { .init(text: $0.text, start: $0.start, end: $0.end, p: $0.probability) }))))
     }
 
+    func getEntrySuggestions(_ input: Operations.GetEntrySuggestions.Input) async throws
+        -> Operations.GetEntrySuggestions.Output
+    {
+        let entry = try await ownedEntry(input.path.id)
+        let suggestions = EntrySuggestions.make(
+            text: entry.noSpeech ? "" : entry.transcriptClean ?? "", language: entry.language,
+            existingTags: try await entries.tagsInUse(userID: entry.userID))
+        return .ok(.init(body: .json(.init(title: suggestions.title, tags: suggestions.tags, mood: suggestions.mood))))
+    }
+
     func ownedEntry(_ rawID: String) async throws -> EntryRecord {
         let user = try RequestUser.required()
         guard let entry = try await entries.entry(id: try Validation.id(rawID), userID: user.id) else { throw APIError.notFound }

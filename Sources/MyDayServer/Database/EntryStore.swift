@@ -150,6 +150,22 @@ struct EntryStore: Sendable {
         }
     }
 
+    /// The tags the user's live entries carry, most used first.
+    func tagsInUse(userID: UUID) async throws -> [String] {
+        let lists = try await driver.read { db in
+            try await db.raw(
+                """
+                SELECT tags FROM entries WHERE user_id = \(bind: userID.lowercased) AND deleted_at IS NULL AND tags <> '[]'
+                """
+            ).all().map { try $0.decode(column: "tags", as: String.self) }
+        }
+        var counts: [String: Int] = [:]
+        for list in lists {
+            for tag in try JSONDecoder().decode([String].self, from: Data(list.utf8)) { counts[tag, default: 0] += 1 }
+        }
+        return counts.sorted { ($0.value, $1.key) > ($1.value, $0.key) }.map(\.key)
+    }
+
     /// The live entry whose audio belongs under `audioKey`, whoever owns it (for signed URLs, which carry no user).
     func entry(audioKey: String) async throws -> EntryRecord? {
         try await driver.read { db in
