@@ -1233,3 +1233,27 @@ def test_the_day_page_quotes_the_day_and_plays_a_sentence_from_where_it_was_said
     wait(driver, lambda d: d.execute_script("return !arguments[0].paused", audio), message="the sentence did not play")
     # (the recording's first sentence begins at its first word, 0 s)
     assert driver.execute_script("return arguments[0].currentTime", audio) < 2
+
+
+def test_suggestions_change_nothing_until_one_is_accepted(server, browser):
+    driver = browser
+    register(driver, server)
+    type_entry(driver, "Planted tomatoes in the garden with Przemek. A wonderful, happy morning in the sun.")
+    poll(lambda: server_entries(server, driver), message="the entry did not reach the server")
+    click(driver, "[aria-label=Library]")
+    click(driver, ".entry")
+    # The entry offers a title, tags and a mood from its own words, and is unchanged
+    wait(driver, lambda d: d.find_elements(By.CSS_SELECTOR, ".suggested li"), message="no suggestions were shown")
+    assert text_of(driver, ".suggested li").startswith("Title: “")
+    entry = server_entries(server, driver)[0]
+    assert entry.get("title") is None and entry["tags"] == [] and entry.get("mood") is None, entry
+    assert_accessible(driver)
+    # One tap accepts the title, and only the title
+    suggested_title = text_of(driver, ".suggested li").split("“", 1)[1].rsplit("”", 1)[0]
+    driver.find_element(By.CSS_SELECTOR, ".suggested li button").click()
+    poll(lambda: server_entries(server, driver)[0].get("title") == suggested_title, message="the title was not accepted")
+    entry = server_entries(server, driver)[0]
+    assert entry["tags"] == [] and entry.get("mood") is None, entry
+    assert suggested_title.lower() in entry["transcript_clean"].lower()
+    wait(driver, lambda d: not any(li.text.startswith("Title") for li in d.find_elements(By.CSS_SELECTOR, ".suggested li")),
+         message="the accepted title was still offered")

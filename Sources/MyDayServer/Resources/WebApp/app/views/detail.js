@@ -44,6 +44,14 @@ function syncedView(first, { back }) {
   // What the form showed last, so a redraw never overwrites what is being typed.
   let shown = {};
   const words = followedWords(view, () => entry);
+  const suggestions = suggested(view, {
+    entry: () => entry,
+    accept: async (edit) => {
+      shown = {};
+      await saved(await call("PATCH", `/v1/entries/${id}`, edit));
+      announce("Suggestion accepted");
+    },
+  });
   const editor = wordsEditor(view, {
     entry: () => entry,
     save: async (text) => saved(await call("PATCH", `/v1/entries/${id}`, { text })),
@@ -86,6 +94,7 @@ function syncedView(first, { back }) {
       if (shown[name] === undefined || now[name] === shown[name]) form.elements[name].value = next[name];
     }
     shown = next;
+    suggestions.show();
     loadAudio().catch((failure) => {
       audioLoaded = false;
       error.textContent = isOffline(failure) ? PLAYS_ONLINE : failure.message;
@@ -403,6 +412,65 @@ function wordsEditor(view, { entry, save, closed }) {
     /** Saves what is waiting, before the page is left. */
     flush() {
       return saveNow();
+    },
+  };
+}
+
+/**
+ * Suggestions from the entry's own words: a title, tags, a mood, each accepted with one tap (an ordinary edit);
+ * nothing changes until then. Fetched again when the entry changed; one already in place is not offered.
+ */
+function suggested(view, { entry, accept }) {
+  const card = view.slot("suggestions");
+  const list = view.slot("suggested");
+  let fetchedFor = null;
+  let offered = null;
+
+  function draw() {
+    const current = entry();
+    const items = [];
+    if (offered?.title && offered.title !== current.title) {
+      items.push(item(`Title: “${offered.title}”`, `Use “${offered.title}” as the title`, { title: offered.title }));
+    }
+    const fresh = (offered?.tags ?? []).filter((tag) => !(current.tags ?? []).includes(tag));
+    if (fresh.length) {
+      items.push(item(`Tags: ${fresh.join(", ")}`, `Add the tags ${fresh.join(", ")}`, { tags: [...(current.tags ?? []), ...fresh] }));
+    }
+    if (offered?.mood && offered.mood !== current.mood) {
+      items.push(item(`Mood: ${offered.mood} of 5`, `Set the mood to ${offered.mood} of 5`, { mood: offered.mood }));
+    }
+    list.replaceChildren(...items);
+    card.hidden = items.length === 0;
+  }
+
+  function item(text, label, edit) {
+    const row = document.createElement("li");
+    const words = Object.assign(document.createElement("span"), { textContent: text });
+    const use = Object.assign(document.createElement("button"), { type: "button", className: "secondary", textContent: "Use" });
+    use.setAttribute("aria-label", label);
+    use.addEventListener("click", () => accept(edit).catch((failure) => (view.slot("error").textContent = failure.message)));
+    row.append(words, use);
+    return row;
+  }
+
+  return {
+    async show() {
+      const current = entry();
+      const key = `${current.id}:${current.updated_at}`;
+      if (current.status !== "transcribed" || current.no_speech) {
+        card.hidden = true;
+        return;
+      }
+      if (fetchedFor !== key) {
+        fetchedFor = key;
+        try {
+          offered = await call("GET", `/v1/entries/${current.id}/suggestions`);
+        } catch {
+          fetchedFor = null;
+          return;
+        }
+      }
+      draw();
     },
   };
 }
