@@ -256,6 +256,13 @@ public struct LiveMyDayClient: MyDayClient {
         return try ok.body.json.words.map { TimedWord(text: $0.text, start: $0.start, end: $0.end, probability: $0.p) }
     }
 
+    public func suggestions(for id: UUID) async throws -> Suggestions {
+        let output = try await call { try await client.getEntrySuggestions(path: .init(id: id.uuidString.lowercased())) }
+        guard case .ok(let ok) = output else { throw unexpected(output) }
+        let body = try ok.body.json
+        return Suggestions(title: body.title, tags: body.tags, mood: body.mood)
+    }
+
     public func day(_ date: String, timeZone: String) async throws -> DayPage {
         let output = try await call { try await client.getDay(path: .init(date: date), query: .init(tz: timeZone)) }
         guard case .ok(let ok) = output else { throw unexpected(output) }

@@ -37,6 +37,9 @@ public protocol MyDayClient: Sendable {
     /// The words of the entry's text as it reads now, each with when it was said (none for words typed by the person).
     func words(of id: UUID) async throws -> [TimedWord]
 
+    /// A title, tags and a mood suggested from the entry's own words; nothing changes until one is saved as an edit.
+    func suggestions(for id: UUID) async throws -> Suggestions
+
     /// One day (`YYYY-MM-DD`): its entries, tags and mood, and a digest of its own sentences.
     func day(_ date: String, timeZone: String) async throws -> DayPage
 

@@ -244,3 +244,16 @@ public struct DayPage: Sendable, Equatable {
         self.digest = digest
     }
 }
+
+/// What the server suggests for an entry from its own words: a phrase of it as the title, tags, a mood.
+public struct Suggestions: Sendable, Equatable {
+    public var title: String?
+    public var tags: [String]
+    public var mood: Int?
+
+    public init(title: String? = nil, tags: [String] = [], mood: Int? = nil) {
+        self.title = title
+        self.tags = tags
+        self.mood = mood
+    }
+}

@@ -65,6 +65,38 @@ public final class EntryDetailViewModel {
     /// typed entry, offline, and while the text shown is not the server's (an edit made here waits to be sent).
     public private(set) var follower: TranscriptFollower?
 
+    /// What the server suggests from the entry's own words, less what the entry already has; nothing is applied until
+    /// one of the `accept` calls.
+    public var suggestions: Suggestions? {
+        guard let offered else { return nil }
+        let fresh = Suggestions(
+            title: offered.title == entry.title ? nil : offered.title,
+            tags: offered.tags.filter { !entry.tags.contains($0) }, mood: offered.mood == entry.mood ? nil : offered.mood)
+        return fresh.title == nil && fresh.tags.isEmpty && fresh.mood == nil ? nil : fresh
+    }
+    private var offered: Suggestions?
+
+    /// Asks for suggestions of a transcribed entry (offline, none are shown).
+    public func loadSuggestions() async {
+        guard entry.state == .transcribed, !entry.noSpeech else { return }
+        offered = try? await core.client.suggestions(for: entry.id)
+    }
+
+    public func acceptSuggestedTitle() async {
+        guard let title = suggestions?.title else { return }
+        await save(EntryEdit(title: title))
+    }
+
+    public func acceptSuggestedTags() async {
+        guard let tags = suggestions?.tags, !tags.isEmpty else { return }
+        await save(EntryEdit(tags: entry.tags + tags))
+    }
+
+    public func acceptSuggestedMood() async {
+        guard let mood = suggestions?.mood else { return }
+        await save(EntryEdit(mood: mood))
+    }
+
     /// Why the words may be wrong, when the server marked them so: shown with "Transcribe again".
     public var reviewReason: String? { entry.state == .transcribed ? entry.reviewReason : nil }
 

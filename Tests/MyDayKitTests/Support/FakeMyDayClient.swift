@@ -30,6 +30,7 @@ struct FakeMyDayClient: MyDayClient {
     var onRemoveSignInMethod: @Sendable (SignInMethod.Kind) async throws -> Void = unexpected("removeSignInMethod")
     var onWords: @Sendable (UUID) async throws -> [TimedWord] = unexpected("words")
     var onDay: @Sendable (String, String) async throws -> DayPage = unexpected("day")
+    var onSuggestions: @Sendable (UUID) async throws -> Suggestions = unexpected("suggestions")
     var onVocabulary: @Sendable () async throws -> [VocabularyWord] = unexpected("vocabulary")
     var onReplaceVocabulary: @Sendable ([String]) async throws -> [VocabularyWord] = unexpected("replaceVocabulary")
 
@@ -58,6 +59,7 @@ struct FakeMyDayClient: MyDayClient {
     func audioLink(for id: UUID) async throws -> SignedLink { try await onAudioLink(id) }
     func words(of id: UUID) async throws -> [TimedWord] { try await onWords(id) }
     func day(_ date: String, timeZone: String) async throws -> DayPage { try await onDay(date, timeZone) }
+    func suggestions(for id: UUID) async throws -> Suggestions { try await onSuggestions(id) }
     func vocabulary() async throws -> [VocabularyWord] { try await onVocabulary() }
     func replaceVocabulary(_ words: [String]) async throws -> [VocabularyWord] { try await onReplaceVocabulary(words) }
     func requestExport(from: String, to: String, timeZone: String, password: String?) async throws -> ExportStatus {

@@ -45,6 +45,30 @@ import Testing
         #expect(detail.reviewReason == nil)
     }
 
+    @Test func suggestionsAreAppliedOneAtATimeAndOnlyWhenAccepted() async throws {
+        let id = UUID()
+        try harness.synced([Given.serverEntry(id, transcript: "Planted tomatoes in the garden with Przemek.")])
+        var client = FakeMyDayClient()
+        client.onSuggestions = { _ in Suggestions(title: "Planted tomatoes in the garden", tags: ["garden"], mood: 4) }
+        client.onChanges = { _, _ in EntryChanges(entries: [], deletedIDs: [], nextCursor: "c", hasMore: false) }
+        client.onEdit = { _, edit in
+            #expect(edit == EntryEdit(title: "Planted tomatoes in the garden"))
+            var edited = Given.serverEntry(id, transcript: "Planted tomatoes in the garden with Przemek.")
+            edited.title = edit.title
+            edited.updatedAt = Date()
+            return edited
+        }
+        let detail = EntryDetailViewModel(entry: try #require(try harness.store.entry(id)), core: harness.core(client))
+        await detail.loadSuggestions()
+        // Offered, and nothing changed
+        #expect(detail.suggestions == Suggestions(title: "Planted tomatoes in the garden", tags: ["garden"], mood: 4))
+        #expect(detail.entry.title == nil && detail.entry.tags.isEmpty && detail.entry.mood == nil)
+        // Accepting the title edits the title alone, and it is offered no more
+        await detail.acceptSuggestedTitle()
+        #expect(detail.entry.title == "Planted tomatoes in the garden" && detail.entry.tags.isEmpty)
+        #expect(detail.suggestions == Suggestions(title: nil, tags: ["garden"], mood: 4))
+    }
+
     @Test func eachStateHasItsOwnTranscriptArea() throws {
         let ids = (0..<3).map { _ in UUID() }
         var silent = Given.serverEntry(ids[2], transcript: "")

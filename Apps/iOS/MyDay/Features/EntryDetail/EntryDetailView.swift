@@ -37,6 +37,9 @@ struct EntryDetailView: View {
                         .accessibilityHint("Shows the words as they were heard, before clean-up.")
                 }
                 actions
+                if let suggestions = viewModel.suggestions {
+                    SuggestionsSection(viewModel: viewModel, suggestions: suggestions)
+                }
                 if let message = viewModel.errorMessage {
                     ErrorBanner(message: message)
                 }
@@ -81,7 +84,10 @@ struct EntryDetailView: View {
             Text("Delete this entry and its recording? This cannot be undone.")
         }
         .task { await viewModel.observe() }
-        .task(id: entry.serverUpdatedAt) { await viewModel.loadWords() }
+        .task(id: entry.serverUpdatedAt) {
+            await viewModel.loadWords()
+            await viewModel.loadSuggestions()
+        }
         .onChange(of: viewModel.isDeleted) { _, isDeleted in
             if isDeleted { dismiss() }
         }
