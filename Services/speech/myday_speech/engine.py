@@ -113,8 +113,8 @@ class Engine:
             found, info = self.model.transcribe(
                 window.samples,
                 language=language or detected,
-                # The caller's prompt (names, spellings) guides the first window; later ones start afresh.
-                initial_prompt=prompt if not segments else None,
+                # The prompt (names) before every 30 s window; not also initial_prompt: doubled, Whisper repeats it.
+                hotwords=prompt or None,
                 beam_size=settings.beam_size,
                 temperature=temperatures,
                 vad_filter=settings.vad,
