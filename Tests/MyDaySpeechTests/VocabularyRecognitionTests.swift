@@ -129,7 +129,19 @@ private final class ScriptedRecognizer: SpeechRecognizer {
         // Only doubtful words are taken for a name heard wrongly: not an everyday word, not a word heard surely
         let shimon = [RecognizedWord(word: "Shimon", start: 0, end: 0.5, probability: 0.5)]
         #expect(VocabularyMatch.find(["Siobhan"], in: shimon, threshold: 0.7).map(\.word) == ["Siobhan"])
-        let sure = [RecognizedWord(word: "Shimon", start: 0, end: 0.5, probability: 0.97)]
+        let sure = [RecognizedWord(word: "Shimon", start: 0, end: 0.5, probability: 0.85)]
         #expect(VocabularyMatch.find(["Siobhan"], in: sure, threshold: 0.7).isEmpty)
+        // A number is no name, even beside a word that sounds like one ("4. Coffee," and Caoimhe share a key)
+        let numbered = [
+            RecognizedWord(word: "4.", start: 0, end: 0.3, probability: 0.2),
+            RecognizedWord(word: "Coffee,", start: 0.4, end: 0.8, probability: 0.95),
+        ]
+        #expect(VocabularyMatch.find(["Caoimhe"], in: numbered, threshold: 0.7).isEmpty)
+        // A stretch holding a word already spelled as one of the person's is left alone ("in Krakow." and Kraków)
+        let spelled = [
+            RecognizedWord(word: "in", start: 0, end: 0.2, probability: 0.6),
+            RecognizedWord(word: "Krakow.", start: 0.3, end: 0.8, probability: 0.6),
+        ]
+        #expect(VocabularyMatch.find(["Kraków"], in: spelled, threshold: 0.7).isEmpty)
     }
 }

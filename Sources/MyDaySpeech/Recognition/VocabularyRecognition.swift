@@ -146,17 +146,19 @@ package struct VocabularyMatch: Sendable, Equatable {
     package let range: Range<Int>
     package let score: Double
 
-    /// For each heard stretch of one to three words that holds a doubtful word (not an everyday word, and heard with
-    /// less than `sure` probability), the person's word it sounds most like, when alike enough; a stretch already
+    /// For each heard stretch of one to three words that holds a doubtful word (with a letter, not an everyday word,
+    /// and heard with less than `sure` probability), the person's word it sounds most like, when alike enough; a stretch already
     /// spelled as the word needs no help. Stretches that overlap keep the better match.
-    package static func find(_ vocabulary: [String], in heard: [RecognizedWord], threshold: Double, sure: Double = 0.9)
+    package static func find(_ vocabulary: [String], in heard: [RecognizedWord], threshold: Double, sure: Double = 0.8)
         -> [VocabularyMatch]
     {
         let words = vocabulary.map { (text: $0, key: SoundsLike.key($0), folded: fold($0)) }.filter { $0.key.count >= 2 }
         guard !words.isEmpty else { return [] }
         let folded = heard.map { fold($0.word) }
+        // A word with no letter ("4.") is no name heard wrongly.
         let doubtful = heard.indices.map { index in
-            !EverydayWords.english.contains(folded[index]) && (heard[index].probability ?? 0) < sure
+            folded[index].contains(where: \.isLetter) && !EverydayWords.english.contains(folded[index])
+                && (heard[index].probability ?? 0) < sure
         }
         var found: [VocabularyMatch] = []
         let spelled = Set(words.map(\.folded))
@@ -164,8 +166,9 @@ package struct VocabularyMatch: Sendable, Equatable {
             var best: VocabularyMatch?
             for length in 1...3 where start + length <= heard.count {
                 let spoken = folded[start..<start + length].joined()
-                // Already spelled as one of the words: nothing to hear again here.
+                // Already spelled as one of the words (the stretch or any word of it): nothing to hear again here.
                 if spelled.contains(spoken) { continue positions }
+                if folded[start..<start + length].contains(where: spelled.contains) { continue }
                 // Short, or only words heard surely: not a name heard wrongly.
                 guard spoken.count >= 3, doubtful[start..<start + length].contains(true) else { continue }
                 let key = SoundsLike.key(spoken)
