@@ -1,5 +1,6 @@
 import { call, isOffline } from "../api.js";
-import { chips, counted, duration, el, entryPill, fromTemplate } from "../ui.js";
+import { counted, el, fromTemplate } from "../ui.js";
+import { entryRow } from "./library.js";
 
 /**
  * One day: a digest in its own words (each sentence plays its recording from where it was said), the day's tags and
@@ -67,27 +68,6 @@ export async function dayView(date, { back, open }) {
   view.slot("digest-card").hidden = page.digest.length === 0;
   view.slot("empty").hidden = page.entries.length > 0;
 
-  view.slot("entries").replaceChildren(...page.entries.map((entry) => {
-    const item = el("li");
-    const button = el("button", { type: "button", class: "entry", "data-id": entry.id, "data-status": entry.status });
-    const time = new Intl.DateTimeFormat(undefined, { timeZone: entry.tz, hour: "numeric", minute: "2-digit" })
-      .format(new Date(entry.created_at));
-    const words = entry.title || (entry.no_speech ? "No speech" : (entry.transcript_clean ?? ""));
-    button.append(el("span", { class: "time" }, time), el("span", { class: "words" }, words));
-    const side = el("span", { class: "side" });
-    const status = entryPill(entry);
-    if (status) side.append(el("span", { class: `pill ${status.kind}` }, status.text));
-    if (entry.kind === "audio") side.append(el("span", { class: "length" }, duration(entry.duration_s)));
-    button.append(side);
-    const labels = chips(entry);
-    if (labels.length) {
-      const line = el("span", { class: "chips" });
-      line.append(...labels);
-      button.append(line);
-    }
-    button.addEventListener("click", () => open(entry.id));
-    item.append(button);
-    return item;
-  }));
+  view.slot("entries").replaceChildren(...page.entries.map((entry) => entryRow(entry, { zone: entry.tz, open })));
   return { root: view.root };
 }

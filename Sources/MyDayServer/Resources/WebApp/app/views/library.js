@@ -360,35 +360,9 @@ export function libraryView({ open }) {
         rows = el("ul", { class: "entries" });
         nodes.push(rows);
       }
-      rows.append(row(entry, date, zone));
+      rows.append(entryRow(entry, { zone, open }));
     }
     return nodes;
-  }
-
-  function row(entry, date, zone) {
-    const item = el("li");
-    const button = el("button", { type: "button", class: "entry", "data-id": entry.id, "data-status": entry.status });
-    const words = fallbackWords(entry);
-    button.append(
-      el("span", { class: "time" }, new Intl.DateTimeFormat(undefined, { timeZone: zone, hour: "numeric", minute: "2-digit" }).format(date)),
-      el("span", { class: "words" }, words),
-    );
-    const side = el("span", { class: "side" });
-    const status = entryPill(entry);
-    if (status) side.append(el("span", { class: `pill ${status.kind}` }, status.text));
-    if (entry.kind === "audio") side.append(el("span", { class: "length" }, duration(entry.duration_s)));
-    button.append(side);
-    const labels = chips(entry);
-    if (labels.length > 0) {
-      const line = el("span", { class: "chips" });
-      line.append(...labels);
-      button.append(line);
-    }
-    const described = [words, button.firstChild.textContent, status?.text, ...labels.map((chip) => chip.textContent)];
-    button.setAttribute("aria-label", described.filter(Boolean).join(", "));
-    button.addEventListener("click", () => open(entry.id));
-    item.append(button);
-    return item;
   }
 
   async function refresh() {
@@ -521,4 +495,32 @@ function days(from, to) {
   const format = new Intl.DateTimeFormat(undefined, { timeZone: "UTC", day: "numeric", month: "short", ...(withYear ? { year: "numeric" } : {}) });
   if (from === to || !to) return format.format(a);
   return format.formatRange ? format.formatRange(a, b) : `${format.format(a)} – ${format.format(b)}`;
+}
+
+/** One entry as a row of a list of one day's entries (the Library, a day page): its time, words, state, length, tags. */
+export function entryRow(entry, { zone, open }) {
+  const date = new Date(entry.created_at);
+  const item = el("li");
+  const button = el("button", { type: "button", class: "entry", "data-id": entry.id, "data-status": entry.status });
+  const words = fallbackWords(entry);
+  button.append(
+    el("span", { class: "time" }, new Intl.DateTimeFormat(undefined, { timeZone: zone, hour: "numeric", minute: "2-digit" }).format(date)),
+    el("span", { class: "words" }, words),
+  );
+  const side = el("span", { class: "side" });
+  const status = entryPill(entry);
+  if (status) side.append(el("span", { class: `pill ${status.kind}` }, status.text));
+  if (entry.kind === "audio") side.append(el("span", { class: "length" }, duration(entry.duration_s)));
+  button.append(side);
+  const labels = chips(entry);
+  if (labels.length > 0) {
+    const line = el("span", { class: "chips" });
+    line.append(...labels);
+    button.append(line);
+  }
+  const described = [words, button.firstChild.textContent, status?.text, ...labels.map((chip) => chip.textContent)];
+  button.setAttribute("aria-label", described.filter(Boolean).join(", "));
+  button.addEventListener("click", () => open(entry.id));
+  item.append(button);
+  return item;
 }
