@@ -36,7 +36,7 @@ struct WordsAdd: AsyncParsableCommand {
         let client = try Workspace(options: server).core.client
         let current = try await client.vocabulary().map(\.text)
         let added = words.map { $0.trimmingCharacters(in: .whitespaces) }.filter { word in
-            !word.isEmpty && !current.contains { Words.same($0, word) }
+            !word.isEmpty && !current.contains { VocabularyViewModel.sameWord($0, word) }
         }
         Words.print(try await client.replaceVocabulary(current + added))
     }
@@ -53,11 +53,13 @@ struct WordsRemove: AsyncParsableCommand {
     func run() async throws {
         let client = try Workspace(options: server).core.client
         let current = try await client.vocabulary().map(\.text)
-        let unknown = words.filter { word in !current.contains { Words.same($0, word) } }
+        let unknown = words.filter { word in !current.contains { VocabularyViewModel.sameWord($0, word) } }
         guard unknown.isEmpty else {
             throw CLIError("Not in your words: \(unknown.joined(separator: ", ")). Nothing was removed.")
         }
-        Words.print(try await client.replaceVocabulary(current.filter { word in !words.contains { Words.same($0, word) } }))
+        Words.print(
+            try await client.replaceVocabulary(
+                current.filter { word in !words.contains { VocabularyViewModel.sameWord($0, word) } }))
     }
 }
 
@@ -72,9 +74,5 @@ extension Words {
         for word in words {
             output.line(word.text.padding(toLength: width + 2, withPad: " ", startingAt: 0) + word.source.rawValue)
         }
-    }
-
-    static func same(_ one: String, _ other: String) -> Bool {
-        one.compare(other, options: [.caseInsensitive, .diacriticInsensitive]) == .orderedSame
     }
 }

@@ -77,7 +77,8 @@ public final class VocabularyViewModel {
         }
     }
 
-    private static func sameWord(_ one: String, _ other: String) -> Bool {
+    /// Whether two spellings are one word of the list: case and accents aside, as the server keys them.
+    nonisolated public static func sameWord(_ one: String, _ other: String) -> Bool {
         one.compare(other, options: [.caseInsensitive, .diacriticInsensitive]) == .orderedSame
     }
 }

@@ -34,10 +34,11 @@ enum DayDigest {
         var frequency: [String: Int] = [:]
         for (index, source) in sources.enumerated() {
             var wordIndex = 0
-            for (order, sentence) in split(source.text).enumerated() {
+            let sentences = split(source.text)
+            for (order, sentence) in sentences.enumerated() {
                 let words = SearchText.words(in: sentence).filter { $0.count > 2 && !EverydayWords.english.contains($0) }
                 let count = sentence.split(whereSeparator: \.isWhitespace).count
-                if count >= fewestWords || split(source.text).count == 1 {
+                if count >= fewestWords || sentences.count == 1 {
                     candidates.append((index, order, sentence, wordIndex, Set(words)))
                 }
                 for word in Set(words) { frequency[word, default: 0] += 1 }
