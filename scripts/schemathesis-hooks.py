@@ -9,11 +9,27 @@ retried with a new token (`retry_on=[]`): a valid request answered 401 fails the
 Settings, from scripts/schemathesis: MYDAY_SCHEMATHESIS_URL (the server), MYDAY_SCHEMATHESIS_EMAIL and
 MYDAY_SCHEMATHESIS_PASSWORD (the registered test user).
 """
+import ast
 import json
 import os
+import threading
 import urllib.request
 
 import schemathesis
+
+# CPython 3.11 keeps the AST constructor's recursion depth in state that all threads share, so two workers
+# describing a strategy at once (hypothesis parses lambdas' source) can fail with "AST constructor recursion depth
+# mismatch" (python/cpython#106905). Parsing one at a time avoids it.
+_parse = ast.parse
+_parse_lock = threading.Lock()
+
+
+def _parse_one_at_a_time(*args, **kwargs):
+    with _parse_lock:
+        return _parse(*args, **kwargs)
+
+
+ast.parse = _parse_one_at_a_time
 
 REFRESH_SECONDS = 120
 BASE = os.environ["MYDAY_SCHEMATHESIS_URL"]
