@@ -55,7 +55,8 @@ public struct LocalDay: Sendable, Hashable, Comparable, CustomStringConvertible 
         return (weekday + 5) % 7 + 1
     }
 
-    static func daysIn(month: Int, year: Int) -> Int {
+    /// 28 to 31.
+    public static func daysIn(month: Int, year: Int) -> Int {
         let calendar = calendar(.gmt)
         let first = calendar.date(from: DateComponents(year: year, month: month, day: 1))!
         return calendar.range(of: .day, in: .month, for: first)!.count

@@ -16,7 +16,7 @@ import Testing
 
     private func run(_ database: TestDatabase, _ body: @escaping @Sendable (Diary) async throws -> Void) async throws {
         let server = try await TestServer.make(database) {
-            $0.searchClock = { Self.now }
+            $0.clock = { Self.now }
             $0.searchRankedMatches = Self.rankedMatches
         }
         try await server.run { api in try await body(Diary(api: api, server: server, session: try await api.register())) }
@@ -556,7 +556,7 @@ import Testing
     @Test(arguments: TestDatabase.available)
     func migratingADiaryFromBeforeSearchIndexesIt(_ database: TestDatabase) async throws {
         var configuration = try await database.freshConfiguration()
-        configuration.searchClock = { Self.now }
+        configuration.clock = { Self.now }
         let userID = UUID()
         let entryID = UUID()
         try await DatabaseDriverFactory.withDriver(configuration: configuration, logger: .init(label: "test")) { driver in

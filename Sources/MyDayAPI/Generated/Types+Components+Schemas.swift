@@ -1596,6 +1596,237 @@ extension Components {
                 case digest
             }
         }
+        /// - Remark: Generated from `#/components/schemas/OnThisDay`.
+        package struct OnThisDay: Codable, Hashable, Sendable {
+            /// The day asked about.
+            ///
+            /// - Remark: Generated from `#/components/schemas/OnThisDay/date`.
+            package var date: Swift.String
+            /// - Remark: Generated from `#/components/schemas/OnThisDay/days`.
+            package var days: [Components.Schemas.PastDay]
+            /// Creates a new `OnThisDay`.
+            ///
+            /// - Parameters:
+            ///   - date: The day asked about.
+            ///   - days:
+            package init(
+                date: Swift.String,
+                days: [Components.Schemas.PastDay]
+            ) {
+                self.date = date
+                self.days = days
+            }
+            package enum CodingKeys: String, CodingKey {
+                case date
+                case days
+            }
+        }
+        /// - Remark: Generated from `#/components/schemas/PastDay`.
+        package struct PastDay: Codable, Hashable, Sendable {
+            /// - Remark: Generated from `#/components/schemas/PastDay/date`.
+            package var date: Swift.String
+            /// - Remark: Generated from `#/components/schemas/PastDay/ago`.
+            package var ago: Components.Schemas.TimeAgo
+            /// - Remark: Generated from `#/components/schemas/PastDay/entries`.
+            package var entries: [Components.Schemas.Entry]
+            /// Creates a new `PastDay`.
+            ///
+            /// - Parameters:
+            ///   - date:
+            ///   - ago:
+            ///   - entries:
+            package init(
+                date: Swift.String,
+                ago: Components.Schemas.TimeAgo,
+                entries: [Components.Schemas.Entry]
+            ) {
+                self.date = date
+                self.ago = ago
+                self.entries = entries
+            }
+            package enum CodingKeys: String, CodingKey {
+                case date
+                case ago
+                case entries
+            }
+        }
+        /// - Remark: Generated from `#/components/schemas/TimeAgo`.
+        package struct TimeAgo: Codable, Hashable, Sendable {
+            /// - Remark: Generated from `#/components/schemas/TimeAgo/unit`.
+            @frozen package enum UnitPayload: String, Codable, Hashable, Sendable, CaseIterable {
+                case week = "week"
+                case month = "month"
+                case year = "year"
+            }
+            /// - Remark: Generated from `#/components/schemas/TimeAgo/unit`.
+            package var unit: Components.Schemas.TimeAgo.UnitPayload
+            /// - Remark: Generated from `#/components/schemas/TimeAgo/count`.
+            package var count: Swift.Int
+            /// Creates a new `TimeAgo`.
+            ///
+            /// - Parameters:
+            ///   - unit:
+            ///   - count:
+            package init(
+                unit: Components.Schemas.TimeAgo.UnitPayload,
+                count: Swift.Int
+            ) {
+                self.unit = unit
+                self.count = count
+            }
+            package enum CodingKeys: String, CodingKey {
+                case unit
+                case count
+            }
+        }
+        /// - Remark: Generated from `#/components/schemas/Insights`.
+        package struct Insights: Codable, Hashable, Sendable {
+            /// - Remark: Generated from `#/components/schemas/Insights/from`.
+            package var from: Swift.String
+            /// - Remark: Generated from `#/components/schemas/Insights/to`.
+            package var to: Swift.String
+            /// - Remark: Generated from `#/components/schemas/Insights/days`.
+            package var days: [Components.Schemas.InsightDay]
+            /// - Remark: Generated from `#/components/schemas/Insights/current_streak_days`.
+            package var currentStreakDays: Swift.Int
+            /// - Remark: Generated from `#/components/schemas/Insights/longest_streak_days`.
+            package var longestStreakDays: Swift.Int
+            /// - Remark: Generated from `#/components/schemas/Insights/mentions`.
+            package struct MentionsPayload: Codable, Hashable, Sendable {
+                /// - Remark: Generated from `#/components/schemas/Insights/mentions/people`.
+                package var people: [Components.Schemas.Mention]
+                /// - Remark: Generated from `#/components/schemas/Insights/mentions/places`.
+                package var places: [Components.Schemas.Mention]
+                /// - Remark: Generated from `#/components/schemas/Insights/mentions/topics`.
+                package var topics: [Components.Schemas.Mention]
+                /// Creates a new `MentionsPayload`.
+                ///
+                /// - Parameters:
+                ///   - people:
+                ///   - places:
+                ///   - topics:
+                package init(
+                    people: [Components.Schemas.Mention],
+                    places: [Components.Schemas.Mention],
+                    topics: [Components.Schemas.Mention]
+                ) {
+                    self.people = people
+                    self.places = places
+                    self.topics = topics
+                }
+                package enum CodingKeys: String, CodingKey {
+                    case people
+                    case places
+                    case topics
+                }
+            }
+            /// - Remark: Generated from `#/components/schemas/Insights/mentions`.
+            package var mentions: Components.Schemas.Insights.MentionsPayload
+            /// Creates a new `Insights`.
+            ///
+            /// - Parameters:
+            ///   - from:
+            ///   - to:
+            ///   - days:
+            ///   - currentStreakDays:
+            ///   - longestStreakDays:
+            ///   - mentions:
+            package init(
+                from: Swift.String,
+                to: Swift.String,
+                days: [Components.Schemas.InsightDay],
+                currentStreakDays: Swift.Int,
+                longestStreakDays: Swift.Int,
+                mentions: Components.Schemas.Insights.MentionsPayload
+            ) {
+                self.from = from
+                self.to = to
+                self.days = days
+                self.currentStreakDays = currentStreakDays
+                self.longestStreakDays = longestStreakDays
+                self.mentions = mentions
+            }
+            package enum CodingKeys: String, CodingKey {
+                case from
+                case to
+                case days
+                case currentStreakDays = "current_streak_days"
+                case longestStreakDays = "longest_streak_days"
+                case mentions
+            }
+        }
+        /// - Remark: Generated from `#/components/schemas/InsightDay`.
+        package struct InsightDay: Codable, Hashable, Sendable {
+            /// - Remark: Generated from `#/components/schemas/InsightDay/date`.
+            package var date: Swift.String
+            /// - Remark: Generated from `#/components/schemas/InsightDay/entries`.
+            package var entries: Swift.Int
+            /// Seconds of audio recorded that day.
+            ///
+            /// - Remark: Generated from `#/components/schemas/InsightDay/seconds`.
+            package var seconds: Swift.Double
+            /// Words in the day's clean transcripts and texts.
+            ///
+            /// - Remark: Generated from `#/components/schemas/InsightDay/words`.
+            package var words: Swift.Int
+            /// The mean of the day's moods
+            ///
+            /// - Remark: Generated from `#/components/schemas/InsightDay/mood`.
+            package var mood: Swift.Int?
+            /// Creates a new `InsightDay`.
+            ///
+            /// - Parameters:
+            ///   - date:
+            ///   - entries:
+            ///   - seconds: Seconds of audio recorded that day.
+            ///   - words: Words in the day's clean transcripts and texts.
+            ///   - mood: The mean of the day's moods
+            package init(
+                date: Swift.String,
+                entries: Swift.Int,
+                seconds: Swift.Double,
+                words: Swift.Int,
+                mood: Swift.Int? = nil
+            ) {
+                self.date = date
+                self.entries = entries
+                self.seconds = seconds
+                self.words = words
+                self.mood = mood
+            }
+            package enum CodingKeys: String, CodingKey {
+                case date
+                case entries
+                case seconds
+                case words
+                case mood
+            }
+        }
+        /// - Remark: Generated from `#/components/schemas/Mention`.
+        package struct Mention: Codable, Hashable, Sendable {
+            /// - Remark: Generated from `#/components/schemas/Mention/text`.
+            package var text: Swift.String
+            /// Entries that mention it.
+            ///
+            /// - Remark: Generated from `#/components/schemas/Mention/count`.
+            package var count: Swift.Int
+            /// Creates a new `Mention`.
+            ///
+            /// - Parameters:
+            ///   - text:
+            ///   - count: Entries that mention it.
+            package init(
+                text: Swift.String,
+                count: Swift.Int
+            ) {
+                self.text = text
+                self.count = count
+            }
+            package enum CodingKeys: String, CodingKey {
+                case text
+                case count
+            }
+        }
         /// - Remark: Generated from `#/components/schemas/DigestSentence`.
         package struct DigestSentence: Codable, Hashable, Sendable {
             /// A sentence of the entry

@@ -148,6 +148,32 @@ package protocol APIProtocol: Sendable {
     /// - Remark: HTTP `GET /v1/me/stats`.
     /// - Remark: Generated from `#/paths//v1/me/stats/get(getStats)`.
     func getStats(_ input: Operations.GetStats.Input) async throws -> Operations.GetStats.Output
+    /// The entries of the same date a week, a month and each year before.
+    ///
+    /// Days that hold entries, nearest first: `date` a week before, a month before (the same day of the
+    /// month, or the month's last day when it has fewer) and each year before. Entries of 29 February come
+    /// back on 28 February in the years without one. Each entry is on the day it was made in its own time
+    /// zone, as the Library groups them. `date` defaults to today in `tz` (UTC when absent).
+    ///
+    ///
+    /// - Remark: HTTP `GET /v1/me/on-this-day`.
+    /// - Remark: Generated from `#/paths//v1/me/on-this-day/get(getOnThisDay)`.
+    func getOnThisDay(_ input: Operations.GetOnThisDay.Input) async throws -> Operations.GetOnThisDay.Output
+    /// Figures of a span of days - each day's entries, seconds, words and mood; streaks; what is mentioned most.
+    ///
+    /// `days` lists the days of `from`…`to` (both included) that hold entries, oldest first, each the day an
+    /// entry was made in its own time zone. `to` defaults to today in `tz` (UTC when absent), `from` to 364
+    /// days before `to`; a span is at most 3,660 days. Streaks count every day of the diary: the current one
+    /// counts today or, while today has none yet, ends yesterday. `mentions` are the names and topics of the
+    /// span's entries, each with the number of entries that mention it, most first: people and places are
+    /// capitalised names, told apart by the words around them ("with Siobhan", "in Lisbon"); topics are the
+    /// person's tags and the words they come back to. Every mention is a word of the entries, so a search for
+    /// it finds them.
+    ///
+    ///
+    /// - Remark: HTTP `GET /v1/me/insights`.
+    /// - Remark: Generated from `#/paths//v1/me/insights/get(getInsights)`.
+    func getInsights(_ input: Operations.GetInsights.Input) async throws -> Operations.GetInsights.Output
     /// The words the recognizer is taught for this person - names of people and places, and other rare words.
     ///
     /// `source` says where a word came from: `you` (the person's own list), `title` or `tag` (learned from
@@ -622,6 +648,48 @@ extension APIProtocol {
         headers: Operations.GetStats.Input.Headers = .init()
     ) async throws -> Operations.GetStats.Output {
         try await getStats(Operations.GetStats.Input(
+            query: query,
+            headers: headers
+        ))
+    }
+    /// The entries of the same date a week, a month and each year before.
+    ///
+    /// Days that hold entries, nearest first: `date` a week before, a month before (the same day of the
+    /// month, or the month's last day when it has fewer) and each year before. Entries of 29 February come
+    /// back on 28 February in the years without one. Each entry is on the day it was made in its own time
+    /// zone, as the Library groups them. `date` defaults to today in `tz` (UTC when absent).
+    ///
+    ///
+    /// - Remark: HTTP `GET /v1/me/on-this-day`.
+    /// - Remark: Generated from `#/paths//v1/me/on-this-day/get(getOnThisDay)`.
+    package func getOnThisDay(
+        query: Operations.GetOnThisDay.Input.Query = .init(),
+        headers: Operations.GetOnThisDay.Input.Headers = .init()
+    ) async throws -> Operations.GetOnThisDay.Output {
+        try await getOnThisDay(Operations.GetOnThisDay.Input(
+            query: query,
+            headers: headers
+        ))
+    }
+    /// Figures of a span of days - each day's entries, seconds, words and mood; streaks; what is mentioned most.
+    ///
+    /// `days` lists the days of `from`…`to` (both included) that hold entries, oldest first, each the day an
+    /// entry was made in its own time zone. `to` defaults to today in `tz` (UTC when absent), `from` to 364
+    /// days before `to`; a span is at most 3,660 days. Streaks count every day of the diary: the current one
+    /// counts today or, while today has none yet, ends yesterday. `mentions` are the names and topics of the
+    /// span's entries, each with the number of entries that mention it, most first: people and places are
+    /// capitalised names, told apart by the words around them ("with Siobhan", "in Lisbon"); topics are the
+    /// person's tags and the words they come back to. Every mention is a word of the entries, so a search for
+    /// it finds them.
+    ///
+    ///
+    /// - Remark: HTTP `GET /v1/me/insights`.
+    /// - Remark: Generated from `#/paths//v1/me/insights/get(getInsights)`.
+    package func getInsights(
+        query: Operations.GetInsights.Input.Query = .init(),
+        headers: Operations.GetInsights.Input.Headers = .init()
+    ) async throws -> Operations.GetInsights.Output {
+        try await getInsights(Operations.GetInsights.Input(
             query: query,
             headers: headers
         ))

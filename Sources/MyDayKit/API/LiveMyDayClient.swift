@@ -274,6 +274,33 @@ public struct LiveMyDayClient: MyDayClient {
             })
     }
 
+    public func onThisDay(_ date: String?, timeZone: String) async throws -> [PastDay] {
+        let output = try await call { try await client.getOnThisDay(query: .init(tz: timeZone, date: date)) }
+        guard case .ok(let ok) = output else { throw unexpected(output) }
+        return try ok.body.json.days.map {
+            PastDay(
+                date: $0.date, unit: PastDay.Unit(rawValue: $0.ago.unit.rawValue) ?? .year, count: $0.ago.count,
+                entries: try $0.entries.map(Conversions.entry))
+        }
+    }
+
+    public func insights(from: String?, to: String?, timeZone: String) async throws -> Insights {
+        let output = try await call { try await client.getInsights(query: .init(tz: timeZone, from: from, to: to)) }
+        guard case .ok(let ok) = output else { throw unexpected(output) }
+        let body = try ok.body.json
+        func mentions(_ list: [Components.Schemas.Mention]) -> [Insights.Mention] {
+            list.map { Insights.Mention(text: $0.text, count: $0.count) }
+        }
+        return Insights(
+            from: body.from, to: body.to,
+            days: body.days.map {
+                Insights.Day(date: $0.date, entries: $0.entries, seconds: $0.seconds, words: $0.words, mood: $0.mood)
+            },
+            currentStreak: body.currentStreakDays, longestStreak: body.longestStreakDays,
+            people: mentions(body.mentions.people), places: mentions(body.mentions.places),
+            topics: mentions(body.mentions.topics))
+    }
+
     public func vocabulary() async throws -> [VocabularyWord] {
         let output = try await call { try await client.getVocabulary() }
         guard case .ok(let ok) = output else { throw unexpected(output) }

@@ -42,6 +42,11 @@ public protocol MyDayClient: Sendable {
 
     /// One day (`YYYY-MM-DD`): its entries, tags and mood, and a digest of its own sentences.
     func day(_ date: String, timeZone: String) async throws -> DayPage
+    /// The days a week, a month and each year before `date` (today in `timeZone` when nil) that hold entries.
+    func onThisDay(_ date: String?, timeZone: String) async throws -> [PastDay]
+    /// Figures of `from`…`to` (the last 365 days when nil): each day's entries, seconds, words and mood, the streaks,
+    /// and the people, places and topics mentioned most.
+    func insights(from: String?, to: String?, timeZone: String) async throws -> Insights
 
     /// The words the recognizer is taught for this person: their own and those learned from titles, tags and corrections.
     func vocabulary() async throws -> [VocabularyWord]

@@ -245,6 +245,82 @@ public struct DayPage: Sendable, Equatable {
     }
 }
 
+/// A day before a date that holds entries: a week, a month or some years before ("On this day").
+public struct PastDay: Sendable, Equatable {
+    public enum Unit: String, Sendable, Equatable {
+        case week, month, year
+    }
+
+    /// `YYYY-MM-DD`.
+    public var date: String
+    public var unit: Unit
+    /// How many weeks, months or years before.
+    public var count: Int
+    public var entries: [ServerEntry]
+
+    public init(date: String, unit: Unit, count: Int, entries: [ServerEntry]) {
+        self.date = date
+        self.unit = unit
+        self.count = count
+        self.entries = entries
+    }
+}
+
+/// Figures of a span of days: each day with entries, the streaks, and what the entries mention most.
+public struct Insights: Sendable, Equatable {
+    /// A day with entries: how many, seconds recorded, words, and the mean mood (nil when none was set).
+    public struct Day: Sendable, Equatable {
+        /// `YYYY-MM-DD`.
+        public var date: String
+        public var entries: Int
+        public var seconds: Double
+        public var words: Int
+        public var mood: Int?
+
+        public init(date: String, entries: Int, seconds: Double, words: Int, mood: Int?) {
+            self.date = date
+            self.entries = entries
+            self.seconds = seconds
+            self.words = words
+            self.mood = mood
+        }
+    }
+
+    /// A name or topic of the entries and the number of entries that mention it.
+    public struct Mention: Sendable, Equatable, Hashable {
+        public var text: String
+        public var count: Int
+
+        public init(text: String, count: Int) {
+            self.text = text
+            self.count = count
+        }
+    }
+
+    public var from: String
+    public var to: String
+    public var days: [Day]
+    public var currentStreak: Int
+    public var longestStreak: Int
+    public var people: [Mention]
+    public var places: [Mention]
+    public var topics: [Mention]
+
+    public init(
+        from: String, to: String, days: [Day], currentStreak: Int, longestStreak: Int, people: [Mention] = [],
+        places: [Mention] = [], topics: [Mention] = []
+    ) {
+        self.from = from
+        self.to = to
+        self.days = days
+        self.currentStreak = currentStreak
+        self.longestStreak = longestStreak
+        self.people = people
+        self.places = places
+        self.topics = topics
+    }
+}
+
 /// What the server suggests for an entry from its own words: a phrase of it as the title, tags, a mood.
 public struct Suggestions: Sendable, Equatable {
     public var title: String?

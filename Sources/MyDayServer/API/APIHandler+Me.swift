@@ -12,7 +12,7 @@ extension APIHandler {
     func getStats(_ input: Operations.GetStats.Input) async throws -> Operations.GetStats.Output {
         let user = try RequestUser.required()
         let zone = try input.query.tz.map(Validation.timeZone) ?? TimeZone(identifier: "UTC")!
-        let stats = DiaryStats(entries: try await entries.statsEntries(userID: user.id), timeZone: zone)
+        let stats = DiaryStats(entries: try await entries.statsEntries(userID: user.id), timeZone: zone, now: clock())
         return .ok(
             .init(
                 body: .json(

@@ -45,7 +45,7 @@ extension APIHandler {
     /// `MYDAY_PUBLIC_URL`: links are mailed only when it is set.
     var publicURL: String? { parts.configuration.publicURL }
     /// The moment date phrases in a search are read from.
-    var searchClock: @Sendable () -> Date { parts.configuration.searchClock }
+    var clock: @Sendable () -> Date { parts.configuration.clock }
     /// What `GET /v1/config` answers: the sign-in methods of this server.
     var clientConfig: Components.Schemas.ClientConfig { .init(configuration: parts.configuration) }
 }

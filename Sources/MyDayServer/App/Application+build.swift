@@ -95,7 +95,7 @@ func buildRouter(_ parts: ServerParts, speech: SpeechEngine?, changeFeed: Change
     router.add(
         middleware: SearchResponder(
             accessTokens: accessTokens, users: parts.users, entries: parts.entries, limits: limits,
-            now: configuration.searchClock))
+            now: configuration.clock))
     let handler = APIHandler(
         parts: parts,
         auth: AuthParts(

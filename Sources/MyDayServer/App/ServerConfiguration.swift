@@ -48,7 +48,7 @@ package struct ServerConfiguration: Sendable {
     /// to reach the bound with few entries.
     var searchRankedMatches = EntryStore.productionRankedMatches
     /// The moment search reads "today" and "last week" from; tests fix it.
-    var searchClock: @Sendable () -> Date = { Date() }
+    var clock: @Sendable () -> Date = { Date() }
     package var logLevel = "info"
     /// Serves the web app from this folder instead of the copy built into the server (`MYDAY_WEB_APP_DIR`), so a
     /// change to its files needs only a restart while working on it.

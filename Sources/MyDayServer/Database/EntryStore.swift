@@ -133,23 +133,6 @@ struct EntryStore: Sendable {
         }
     }
 
-    /// The user's live entries of one day (by the day each was made on in its own time zone, as the Library groups
-    /// them), in the order they were made, each with the words its recognizer heard.
-    func day(_ day: LocalDay, userID: UUID) async throws -> [(entry: EntryRecord, words: [RecognizedWord])] {
-        try await driver.read { db in
-            try await db.raw(
-                """
-                SELECT \(unsafeRaw: EntryRecord.columns), words FROM entries
-                WHERE user_id = \(bind: userID.lowercased) AND local_day = \(bind: day.number) AND deleted_at IS NULL
-                ORDER BY created_at, id
-                """
-            ).all().map { row in
-                let words = try row.decodeOptional(column: "words", as: String.self)
-                return (try EntryRecord(row: row), try words.map { try RecognizedWord.list(fromJSON: $0) } ?? [])
-            }
-        }
-    }
-
     /// The tags the user's live entries carry, most used first.
     func tagsInUse(userID: UUID) async throws -> [String] {
         let lists = try await driver.read { db in
@@ -178,7 +161,6 @@ struct EntryStore: Sendable {
         }
     }
 
-    /// Changes after `cursor`, oldest first, at most `limit`, and whether more follow.
     /// The bytes the user's storage quota counts now.
     func storageUsed(userID: UUID) async throws -> Int {
         try await driver.read { db in try await StorageUsage.bytes(userID: userID, in: db) }
@@ -201,6 +183,7 @@ struct EntryStore: Sendable {
         }
     }
 
+    /// Changes after `cursor`, oldest first, at most `limit`, and whether more follow.
     func changes(userID: UUID, after cursor: Int, limit: Int) async throws -> (entries: [EntryRecord], hasMore: Bool) {
         let entries = try await driver.readEntries(
             """

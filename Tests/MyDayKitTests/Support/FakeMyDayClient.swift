@@ -30,6 +30,8 @@ struct FakeMyDayClient: MyDayClient {
     var onRemoveSignInMethod: @Sendable (SignInMethod.Kind) async throws -> Void = unexpected("removeSignInMethod")
     var onWords: @Sendable (UUID) async throws -> [TimedWord] = unexpected("words")
     var onDay: @Sendable (String, String) async throws -> DayPage = unexpected("day")
+    var onOnThisDay: @Sendable (String?, String) async throws -> [PastDay] = unexpected("onThisDay")
+    var onInsights: @Sendable (String?, String?, String) async throws -> Insights = unexpected("insights")
     var onSuggestions: @Sendable (UUID) async throws -> Suggestions = unexpected("suggestions")
     var onVocabulary: @Sendable () async throws -> [VocabularyWord] = unexpected("vocabulary")
     var onReplaceVocabulary: @Sendable ([String]) async throws -> [VocabularyWord] = unexpected("replaceVocabulary")
@@ -60,6 +62,10 @@ struct FakeMyDayClient: MyDayClient {
     func words(of id: UUID) async throws -> [TimedWord] { try await onWords(id) }
     func day(_ date: String, timeZone: String) async throws -> DayPage { try await onDay(date, timeZone) }
     func suggestions(for id: UUID) async throws -> Suggestions { try await onSuggestions(id) }
+    func onThisDay(_ date: String?, timeZone: String) async throws -> [PastDay] { try await onOnThisDay(date, timeZone) }
+    func insights(from: String?, to: String?, timeZone: String) async throws -> Insights {
+        try await onInsights(from, to, timeZone)
+    }
     func vocabulary() async throws -> [VocabularyWord] { try await onVocabulary() }
     func replaceVocabulary(_ words: [String]) async throws -> [VocabularyWord] { try await onReplaceVocabulary(words) }
     func requestExport(from: String, to: String, timeZone: String, password: String?) async throws -> ExportStatus {
@@ -90,6 +96,13 @@ func unexpected<Input, Output>(_ name: String) -> @Sendable (Input) async throws
 
 func unexpected<A, B, Output>(_ name: String) -> @Sendable (A, B) async throws -> Output {
     { _, _ in
+        Issue.record("unexpected call to \(name)")
+        throw UnexpectedCall(name: name)
+    }
+}
+
+func unexpected<A, B, C, Output>(_ name: String) -> @Sendable (A, B, C) async throws -> Output {
+    { _, _, _ in
         Issue.record("unexpected call to \(name)")
         throw UnexpectedCall(name: name)
     }
