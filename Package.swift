@@ -223,7 +223,8 @@ let package = Package(
         .testTarget(name: "MyDayKitTests", dependencies: ["MyDayKit", "MyDayTestSupport"]),
         /// The `myday` executable run as a child process, against the real server or on its own.
         .testTarget(
-            name: "MyDayCLITests", dependencies: ["MyDayKit", "MyDayModels", "MyDayTestSupport", "ChildProcesses"]),
+            name: "MyDayCLITests",
+            dependencies: ["MyDayKit", "MyDayModels", "MyDaySearch", "MyDayTestSupport", "ChildProcesses"]),
         .testTarget(
             name: "MyDayServerTests",
             dependencies: [

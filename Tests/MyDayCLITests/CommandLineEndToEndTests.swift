@@ -1,5 +1,6 @@
 import Foundation
 import MyDayModels
+import MyDaySearch
 import MyDayTestSupport
 import Testing
 
@@ -152,6 +153,17 @@ import Testing
         #expect(empty.status == 0 && empty.errorText.contains("No entries on 2020-01-01"))
         let bad = try await client.run(["day", "2026-13-45"])
         #expect(bad.status != 0 && bad.errorText.contains("YYYY-MM-DD"), "\(bad.errorText)")
+
+        // And a week from now, today comes back as "A week ago"
+        let weekLater = LocalDay(Date(), in: .gmt).adding(days: 7).description
+        let back = try await client.run(["on-this-day", weekLater, "--tz", "UTC"])
+        #expect(back.status == 0 && back.text.contains("A week ago") && back.text.contains("Repaired the fence"), "\(back.text)")
+        let nothing = try await client.run(["on-this-day", "--tz", "UTC"])
+        #expect(nothing.status == 0 && nothing.errorText.contains("Nothing on this day"), "\(nothing.errorText)")
+        // And the insights count today's two entries and name Siobhan
+        let insights = try await client.run(["insights", "--tz", "UTC", "--days"])
+        #expect(insights.status == 0 && insights.text.contains("2 entries on 1 day ·"), "\(insights.text)")
+        #expect(insights.text.contains("People: Siobhan (1)"), "\(insights.text)")
     }
 
     @Test func searchFindsMarksFiltersAndFallsBackToTheDevice() async throws {

@@ -38,7 +38,8 @@ public final class OnThisDayViewModel {
         }
     }
 
-    nonisolated static func memory(_ day: PastDay) -> Memory {
+    /// How Home (and the CLI) says a day before.
+    public nonisolated static func memory(_ day: PastDay) -> Memory {
         let heading =
             switch day.unit {
             case .week: day.count == 1 ? "A week ago" : "\(day.count) weeks ago"
