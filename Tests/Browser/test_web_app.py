@@ -1257,3 +1257,56 @@ def test_suggestions_change_nothing_until_one_is_accepted(server, browser):
     assert suggested_title.lower() in entry["transcript_clean"].lower()
     wait(driver, lambda d: not any(li.text.startswith("Title") for li in d.find_elements(By.CSS_SELECTOR, ".suggested li")),
          message="the accepted title was still offered")
+
+
+def test_on_this_day_on_home_and_insights_drawn_from_the_entries(server, browser):
+    driver = browser
+    register(driver, server)
+    # Given typed entries made today, 3 days ago (with a mood), a week ago and a year ago, in the browser's zone
+    created = in_page(driver, """
+        const zone = Intl.DateTimeFormat().resolvedOptions().timeZone;
+        const made = [];
+        for (const [days, text, mood] of [[0, 'Coffee with Siobhan by the harbour.', 4], [3, 'Rain. Long walk with Siobhan anyway.', 2],
+                                          [7, 'Planted the tomatoes with Przemek.', null], [365, 'A year ago: moved to Galway.', 5]]) {
+          const at = new Date(Date.now() - days * 86400000);
+          const id = crypto.randomUUID();
+          await api.call('POST', '/v1/entries', { id, created_at: at.toISOString(), tz: zone, duration_s: 0, kind: 'text', text });
+          if (mood) await api.call('PATCH', `/v1/entries/${id}`, { mood });
+          made.push({ id, day: new Intl.DateTimeFormat('en-CA', { timeZone: zone }).format(at) });
+        }
+        return made;""")
+    assert isinstance(created, list), created
+    # When Home is shown again, On this day offers the week-old entry, opening its day
+    driver.refresh()
+    wait(driver, lambda d: d.find_elements(By.CSS_SELECTOR, ".on-this-day:not([hidden]) .memories a"),
+         message="On this day did not show")
+    headings = [a.find_element(By.TAG_NAME, "strong").text for a in driver.find_elements(By.CSS_SELECTOR, ".memories a")]
+    assert headings[0] == "A week ago", headings
+    assert "Planted the tomatoes" in text_of(driver, ".memories a")
+    assert_accessible(driver)
+    driver.find_element(By.CSS_SELECTOR, ".memories a").click()
+    wait(driver, lambda d: "Planted the tomatoes" in page_text(d) and d.find_elements(By.CSS_SELECTOR, ".day-page"),
+         message="the memory did not open its day")
+    assert created[2]["day"] in driver.current_url
+    # And Insights draw every day of the year, a square for each day with entries, and the mood of two days
+    driver.get(server.url + "/#/insights")
+    wait(driver, lambda d: d.find_elements(By.CSS_SELECTOR, ".insights [data-slot=calendar] svg"), message="no calendar")
+    days = driver.execute_script("return [...document.querySelectorAll('.insights g.day')].map((g) => [g.dataset.date, Number(g.dataset.entries)])")
+    assert len(days) == 365, len(days)
+    with_entries = sorted(date for date, count in days if count > 0)
+    # (the year-old entry is a day outside the last 365 when its date is 365 days back)
+    assert with_entries == sorted(entry["day"] for entry in created[:3]), (with_entries, created)
+    assert len(driver.find_elements(By.CSS_SELECTOR, ".insights g.day rect.cell")) == 3
+    assert len(driver.find_elements(By.CSS_SELECTOR, ".insights circle.point")) == 2
+    assert len(driver.find_elements(By.CSS_SELECTOR, ".insights [data-slot=table] tr")) == 3
+    label = driver.execute_script("return document.querySelector('.insights g.day[data-entries=\"1\"] title').textContent")
+    assert label.endswith(": 1 entry") or "mood" in label, label
+    assert "Current streak: 1 day" in text_of(driver, ".insights [data-slot=streak]")
+    people = [a.text.split("\n")[0] for a in driver.find_elements(By.CSS_SELECTOR, ".mentions section:first-child a")]
+    assert people[:2] == ["Siobhan", "Przemek"], people
+    look(driver, "insights")
+    assert_accessible(driver)
+    # And a name opens a search for it
+    driver.find_element(By.CSS_SELECTOR, ".mentions section:first-child a").click()
+    wait(driver, lambda d: d.find_elements(By.CSS_SELECTOR, ".library") and len(d.find_elements(By.CSS_SELECTOR, ".library .entry")) == 2,
+         message="the name did not open its search")

@@ -1,5 +1,5 @@
 // My Day in the browser: signs in, then shows Home, the Library (top left), an entry, or the Profile
-// (top right), by the address's hash (#/, #/library, #/entry/<id>, #/profile). Mailed links open
+// (top right), by the address's hash (#/, #/library, #/entry/<id>, #/day/<date>, #/insights, #/profile). Mailed links open
 // #/reset/<token> (a new password) and #/verify/<token> (the address confirmed), signed in or not.
 
 import * as api from "./api.js";
@@ -11,6 +11,7 @@ import * as uploads from "./uploads.js";
 import { dayView } from "./views/day.js";
 import { detailView } from "./views/detail.js";
 import { homeView } from "./views/home.js";
+import { insightsView } from "./views/insights.js";
 import { libraryView } from "./views/library.js";
 import { profileView } from "./views/profile.js";
 import { resetView, signInView, verifyView } from "./views/signin.js";
@@ -42,6 +43,14 @@ async function route() {
       show(await detailView(id, { back: () => (location.hash = "#/library"), reopen: route }));
     } else if (page === "day" && id) {
       show(await dayView(id, { back: () => (location.hash = "#/library"), open: (entry) => (location.hash = `#/entry/${entry}`) }));
+    } else if (page === "insights") {
+      show(await insightsView({
+        back: () => (location.hash = "#/profile"),
+        search: (text) => {
+          location.hash = "#/library";
+          library.searchFor(text);
+        },
+      }));
     } else if (page === "profile") {
       show(profileView({ onSignedOut: signedOut }));
     } else if (page === "verify" && id) {
@@ -78,7 +87,10 @@ async function signedIn() {
   await db.claimDiary(me.id);
   // Ask the browser not to evict unsent recordings under storage pressure.
   navigator.storage?.persist?.().catch(() => {});
-  home = homeView({ bar: document.getElementById("recording-bar"), goHome: () => (location.hash = "#/") });
+  home = homeView({
+    bar: document.getElementById("recording-bar"), goHome: () => (location.hash = "#/"),
+    openDay: (date) => (location.hash = `#/day/${date}`),
+  });
   library = libraryView({ open: (id) => (location.hash = `#/entry/${id}`) });
   for (const recording of await recoverInterrupted()) await uploads.enqueueRecording(recording);
   addEventListener("myday:session-ended", signedOut, { once: true });

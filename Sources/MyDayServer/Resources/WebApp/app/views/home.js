@@ -1,3 +1,4 @@
+import { call } from "../api.js";
 import * as uploads from "../uploads.js";
 import { HOLD_MS, wireHold } from "../hold.js";
 import { Recording } from "../recorder.js";
@@ -13,7 +14,7 @@ const HINT_SHOWN = "myday.stopHintShown";
  * once and kept, so a recording goes on while another screen is open, shown there by the bar under
  * the header (`bar`).
  */
-export function homeView({ bar, goHome }) {
+export function homeView({ bar, goHome, openDay }) {
   const view = fromTemplate("home-template");
   const button = view.slot("record");
   const ring = view.slot("ring");
@@ -212,10 +213,46 @@ export function homeView({ bar, goHome }) {
   }
   uploads.onChange(showPending);
   showPending();
+
+  // On this day: the entries of the same date a week, a month and each year before, shown when there are some.
+  const memories = view.slot("memories");
+  const headings = { week: ["A week ago", "weeks ago"], month: ["A month ago", "months ago"], year: ["1 year ago", "years ago"] };
+  async function showMemories() {
+    const zone = Intl.DateTimeFormat().resolvedOptions().timeZone;
+    let answer;
+    try {
+      answer = await call("GET", `/v1/me/on-this-day?tz=${encodeURIComponent(zone)}`);
+    } catch {
+      return; // Offline or refused: the section keeps what it showed.
+    }
+    memories.replaceChildren(...answer.days.map((day) => {
+      const [one, many] = headings[day.ago.unit];
+      const heading = day.ago.count === 1 ? one : `${day.ago.count} ${many}`;
+      const first = day.entries[0];
+      const words = first.title || first.transcript_clean || (first.kind === "audio" ? "A recording" : "");
+      const link = el("a", { href: `#/day/${day.date}` });
+      link.append(
+        el("strong", {}, heading),
+        el("span", { class: "meta" }, words.length > 120 ? `${words.slice(0, 119)}…` : words),
+      );
+      link.addEventListener("click", (event) => {
+        event.preventDefault();
+        openDay(day.date);
+      });
+      const item = el("li");
+      item.append(link);
+      return item;
+    }));
+    view.slot("on-this-day").hidden = answer.days.length === 0;
+  }
+  showMemories();
   typing(false);
   show("idle");
   ring.style.setProperty("stroke-dasharray", String(RING));
   setRing(0);
   view.root.dataset.holdMs = String(HOLD_MS);
-  return { root: view.root, update: showPending, shown: updateBar };
+  async function update() {
+    await Promise.all([showPending(), showMemories()]);
+  }
+  return { root: view.root, update, shown: updateBar };
 }

@@ -460,7 +460,15 @@ export function libraryView({ open }) {
     await render();
   }
 
-  return { root: view.root, refresh, render, update };
+  /** Shows the entries that hold `text` (a name or topic from Insights). */
+  function searchFor(text) {
+    searchBox.value = text.includes(" ") ? `"${text}"` : text;
+    query = searchBox.value;
+    readDates = false;
+    run();
+  }
+
+  return { root: view.root, refresh, render, update, searchFor };
 }
 
 /** What a row says when an entry has no title. */
