@@ -182,8 +182,19 @@ final class AppModel {
         return model
     }
 
-    func makeLibraryViewModel() -> LibraryViewModel {
-        LibraryViewModel(core: core)
+    /// The Library, searching for `text` when one is given (a name or topic Insights opened).
+    func makeLibraryViewModel(searching text: String? = nil) -> LibraryViewModel {
+        let library = LibraryViewModel(core: core)
+        if let text { library.search.text = text }
+        return library
+    }
+
+    func makeOnThisDayViewModel() -> OnThisDayViewModel {
+        OnThisDayViewModel(core: core)
+    }
+
+    func makeInsightsViewModel() -> InsightsViewModel {
+        InsightsViewModel(core: core)
     }
 
     func makeProfileViewModel() -> ProfileViewModel {

@@ -63,12 +63,6 @@ struct LibraryView: View {
         .refreshable { await refresh() }
         .task { await viewModel.observe() }
         .navigationTitle("Library")
-        .navigationDestination(for: UUID.self) { id in
-            EntryDestination(id: id)
-        }
-        .navigationDestination(for: DayLink.self) { link in
-            DayPageView(viewModel: appModel.makeDayViewModel(for: link.date))
-        }
     }
 
     /// Searches for new words once typing pauses (a keystroke cancels the task); a date phrase in them is read again.

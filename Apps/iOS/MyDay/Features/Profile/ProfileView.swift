@@ -36,6 +36,9 @@ struct ProfileView: View {
                 } else {
                     Text(viewModel.totalsText)
                     Text(viewModel.streakText)
+                    NavigationLink(value: RootView.Destination.insights) {
+                        Label("Insights", systemImage: "chart.bar.xaxis")
+                    }
                     if !viewModel.storageText.isEmpty {
                         Text(viewModel.storageText)
                             .foregroundStyle(.secondary)

@@ -21,6 +21,9 @@ private struct SignedInRoot: View {
     enum Destination: Hashable {
         case library
         case profile
+        case insights
+        /// The Library searching for a name or topic.
+        case search(String)
     }
 
     @Environment(AppModel.self) private var appModel
@@ -50,7 +53,18 @@ private struct SignedInRoot: View {
                         LibraryView(viewModel: appModel.makeLibraryViewModel())
                     case .profile:
                         ProfileView(viewModel: appModel.makeProfileViewModel())
+                    case .insights:
+                        InsightsView(viewModel: appModel.makeInsightsViewModel())
+                    case .search(let text):
+                        LibraryView(viewModel: appModel.makeLibraryViewModel(searching: text))
                     }
+                }
+                // Declared once, at the root: Home (On this day), the Library and Insights all open days and entries.
+                .navigationDestination(for: DayLink.self) { link in
+                    DayPageView(viewModel: appModel.makeDayViewModel(for: link.date))
+                }
+                .navigationDestination(for: UUID.self) { id in
+                    EntryDestination(id: id)
                 }
         }
         .modifier(RecorderObservers(viewModel: home))
