@@ -29,11 +29,12 @@ package struct OutboxMailer: Mailer {
         formatter.locale = Locale(identifier: "en_US_POSIX")
         formatter.timeZone = TimeZone(identifier: "UTC")
         formatter.dateFormat = "EEE, dd MMM yyyy HH:mm:ss '+0000'"
-        let headers = [
-            "From: \(from)", "To: \(message.to)", "Subject: \(message.subject)", "Date: \(formatter.string(from: date))",
-            "Message-ID: \(messageID)", "MIME-Version: 1.0", "Content-Type: text/plain; charset=utf-8",
-            "Content-Transfer-Encoding: 8bit",
-        ]
+        let headers =
+            [
+                "From: \(from)", "To: \(message.to)", "Subject: \(message.subject)", "Date: \(formatter.string(from: date))",
+                "Message-ID: \(messageID)", "MIME-Version: 1.0", "Content-Type: text/plain; charset=utf-8",
+                "Content-Transfer-Encoding: 8bit",
+            ] + message.headers.map { "\($0.name): \($0.value)" }
         let body = message.body.replacingOccurrences(of: "\r\n", with: "\n").replacingOccurrences(of: "\n", with: "\r\n")
         return headers.joined(separator: "\r\n") + "\r\n\r\n" + body + "\r\n"
     }

@@ -22,12 +22,15 @@ package struct SendGridMailer: Mailer {
 
     package func send(_ message: MailMessage) async throws {
         let sender = MailAddress(from)
-        let payload: [String: Any] = [
+        var payload: [String: Any] = [
             "personalizations": [["to": [["email": message.to]]]],
             "from": sender.name.map { ["email": sender.address, "name": $0] } ?? ["email": sender.address],
             "subject": message.subject,
             "content": [["type": "text/plain", "value": message.body]],
         ]
+        if !message.headers.isEmpty {
+            payload["headers"] = Dictionary(message.headers.map { ($0.name, $0.value) }, uniquingKeysWith: { _, last in last })
+        }
         var request = HTTPClientRequest(url: (baseURL.hasSuffix("/") ? String(baseURL.dropLast()) : baseURL) + "/v3/mail/send")
         request.method = .POST
         request.headers.add(name: "Authorization", value: "Bearer \(apiKey)")

@@ -22,7 +22,7 @@ import Yams
         "readiness", "metrics", "openAPIDocument", "getConfig", "registerOnWeb", "loginOnWeb", "refreshOnWeb", "logoutOnWeb",
         "signInWithAppleOnWeb", "signInWithGoogleOnWeb", "forgotPassword", "resetPassword", "resetPasswordOnWeb",
         "verifyEmail", "resendVerificationEmail", "followChanges", "searchEntries", "getVocabulary", "replaceVocabulary",
-        "getDay", "getOnThisDay", "getInsights",
+        "getDay", "getOnThisDay", "getInsights", "getReminder", "setReminder", "deleteReminder", "stopReminders",
     ]
     /// Operations that answer a stream that does not end: ChangeFeedTests reads them as a client does.
     static let streams: Set<String> = ["followChanges"]

@@ -1827,6 +1827,59 @@ extension Components {
                 case count
             }
         }
+        /// - Remark: Generated from `#/components/schemas/Reminder`.
+        package struct Reminder: Codable, Hashable, Sendable {
+            /// Local time, `HH:MM`.
+            ///
+            /// - Remark: Generated from `#/components/schemas/Reminder/time`.
+            package var time: Swift.String
+            /// An IANA time zone.
+            ///
+            /// - Remark: Generated from `#/components/schemas/Reminder/tz`.
+            package var tz: Swift.String
+            /// - Remark: Generated from `#/components/schemas/Reminder/DaysPayload`.
+            @frozen package enum DaysPayloadPayload: String, Codable, Hashable, Sendable, CaseIterable {
+                case mon = "mon"
+                case tue = "tue"
+                case wed = "wed"
+                case thu = "thu"
+                case fri = "fri"
+                case sat = "sat"
+                case sun = "sun"
+            }
+            /// - Remark: Generated from `#/components/schemas/Reminder/days`.
+            package typealias DaysPayload = [Components.Schemas.Reminder.DaysPayloadPayload]
+            /// - Remark: Generated from `#/components/schemas/Reminder/days`.
+            package var days: Components.Schemas.Reminder.DaysPayload
+            /// Also by mail
+            ///
+            /// - Remark: Generated from `#/components/schemas/Reminder/email`.
+            package var email: Swift.Bool?
+            /// Creates a new `Reminder`.
+            ///
+            /// - Parameters:
+            ///   - time: Local time, `HH:MM`.
+            ///   - tz: An IANA time zone.
+            ///   - days:
+            ///   - email: Also by mail
+            package init(
+                time: Swift.String,
+                tz: Swift.String,
+                days: Components.Schemas.Reminder.DaysPayload,
+                email: Swift.Bool? = nil
+            ) {
+                self.time = time
+                self.tz = tz
+                self.days = days
+                self.email = email
+            }
+            package enum CodingKeys: String, CodingKey {
+                case time
+                case tz
+                case days
+                case email
+            }
+        }
         /// - Remark: Generated from `#/components/schemas/DigestSentence`.
         package struct DigestSentence: Codable, Hashable, Sendable {
             /// A sentence of the entry

@@ -174,6 +174,37 @@ package protocol APIProtocol: Sendable {
     /// - Remark: HTTP `GET /v1/me/insights`.
     /// - Remark: Generated from `#/paths//v1/me/insights/get(getInsights)`.
     func getInsights(_ input: Operations.GetInsights.Input) async throws -> Operations.GetInsights.Output
+    /// The daily reminder, if one is set.
+    ///
+    /// - Remark: HTTP `GET /v1/me/reminder`.
+    /// - Remark: Generated from `#/paths//v1/me/reminder/get(getReminder)`.
+    func getReminder(_ input: Operations.GetReminder.Input) async throws -> Operations.GetReminder.Output
+    /// Sets the daily reminder.
+    ///
+    /// At `time` in `tz`, on `days`, when that local day has no entry yet, a reminder goes out: by mail when `email`
+    /// is true (to the confirmed address only, at most one a day, with a link that stops reminders in one click).
+    /// Apps also schedule it on the device (the iPhone as a local notification). It is sent at that local time
+    /// whatever daylight saving does, within the hour after it and never later; on a day clocks skip the time, at
+    /// the first minute after. Setting it again on a day it was sent does not send it again that day.
+    ///
+    ///
+    /// - Remark: HTTP `PUT /v1/me/reminder`.
+    /// - Remark: Generated from `#/paths//v1/me/reminder/put(setReminder)`.
+    func setReminder(_ input: Operations.SetReminder.Input) async throws -> Operations.SetReminder.Output
+    /// Ends the daily reminder.
+    ///
+    /// - Remark: HTTP `DELETE /v1/me/reminder`.
+    /// - Remark: Generated from `#/paths//v1/me/reminder/delete(deleteReminder)`.
+    func deleteReminder(_ input: Operations.DeleteReminder.Input) async throws -> Operations.DeleteReminder.Output
+    /// Ends the daily reminder of a reminder mail's stop link, without signing in.
+    ///
+    /// `token` is the last part of the mail's stop link (`…/#/stop-reminders/<token>`); mail programs that offer
+    /// one-click unsubscribe (RFC 8058) post here with it. It ends the reminder and can do nothing else.
+    ///
+    ///
+    /// - Remark: HTTP `POST /v1/reminders/stop`.
+    /// - Remark: Generated from `#/paths//v1/reminders/stop/post(stopReminders)`.
+    func stopReminders(_ input: Operations.StopReminders.Input) async throws -> Operations.StopReminders.Output
     /// The words the recognizer is taught for this person - names of people and places, and other rare words.
     ///
     /// `source` says where a word came from: `you` (the person's own list), `title` or `tag` (learned from
@@ -690,6 +721,57 @@ extension APIProtocol {
         headers: Operations.GetInsights.Input.Headers = .init()
     ) async throws -> Operations.GetInsights.Output {
         try await getInsights(Operations.GetInsights.Input(
+            query: query,
+            headers: headers
+        ))
+    }
+    /// The daily reminder, if one is set.
+    ///
+    /// - Remark: HTTP `GET /v1/me/reminder`.
+    /// - Remark: Generated from `#/paths//v1/me/reminder/get(getReminder)`.
+    package func getReminder(headers: Operations.GetReminder.Input.Headers = .init()) async throws -> Operations.GetReminder.Output {
+        try await getReminder(Operations.GetReminder.Input(headers: headers))
+    }
+    /// Sets the daily reminder.
+    ///
+    /// At `time` in `tz`, on `days`, when that local day has no entry yet, a reminder goes out: by mail when `email`
+    /// is true (to the confirmed address only, at most one a day, with a link that stops reminders in one click).
+    /// Apps also schedule it on the device (the iPhone as a local notification). It is sent at that local time
+    /// whatever daylight saving does, within the hour after it and never later; on a day clocks skip the time, at
+    /// the first minute after. Setting it again on a day it was sent does not send it again that day.
+    ///
+    ///
+    /// - Remark: HTTP `PUT /v1/me/reminder`.
+    /// - Remark: Generated from `#/paths//v1/me/reminder/put(setReminder)`.
+    package func setReminder(
+        headers: Operations.SetReminder.Input.Headers = .init(),
+        body: Operations.SetReminder.Input.Body
+    ) async throws -> Operations.SetReminder.Output {
+        try await setReminder(Operations.SetReminder.Input(
+            headers: headers,
+            body: body
+        ))
+    }
+    /// Ends the daily reminder.
+    ///
+    /// - Remark: HTTP `DELETE /v1/me/reminder`.
+    /// - Remark: Generated from `#/paths//v1/me/reminder/delete(deleteReminder)`.
+    package func deleteReminder(headers: Operations.DeleteReminder.Input.Headers = .init()) async throws -> Operations.DeleteReminder.Output {
+        try await deleteReminder(Operations.DeleteReminder.Input(headers: headers))
+    }
+    /// Ends the daily reminder of a reminder mail's stop link, without signing in.
+    ///
+    /// `token` is the last part of the mail's stop link (`…/#/stop-reminders/<token>`); mail programs that offer
+    /// one-click unsubscribe (RFC 8058) post here with it. It ends the reminder and can do nothing else.
+    ///
+    ///
+    /// - Remark: HTTP `POST /v1/reminders/stop`.
+    /// - Remark: Generated from `#/paths//v1/reminders/stop/post(stopReminders)`.
+    package func stopReminders(
+        query: Operations.StopReminders.Input.Query,
+        headers: Operations.StopReminders.Input.Headers = .init()
+    ) async throws -> Operations.StopReminders.Output {
+        try await stopReminders(Operations.StopReminders.Input(
             query: query,
             headers: headers
         ))

@@ -29,6 +29,7 @@ extension APIHandler {
     var blobs: any BlobStore { parts.blobs }
     var exports: ExportStore { parts.exports }
     var vocabulary: VocabularyStore { parts.vocabulary }
+    var reminders: ReminderStore { parts.reminders }
     var links: BlobLinks { parts.links }
     var logger: Logger { parts.logger }
     var passwords: PasswordHasher { auth.passwords }
@@ -44,7 +45,7 @@ extension APIHandler {
     var quotaBytes: Int { parts.configuration.userQuotaBytes }
     /// `MYDAY_PUBLIC_URL`: links are mailed only when it is set.
     var publicURL: String? { parts.configuration.publicURL }
-    /// The moment date phrases in a search are read from.
+    /// Now, for date phrases in a search, On this day and insights.
     var clock: @Sendable () -> Date { parts.configuration.clock }
     /// What `GET /v1/config` answers: the sign-in methods of this server.
     var clientConfig: Components.Schemas.ClientConfig { .init(configuration: parts.configuration) }

@@ -29,6 +29,7 @@ package func buildApplication(
             services.append(worker)
             if let service = engine.service { services.append(service) }
             services.append(makeHousekeeping(parts))
+            services.append(makeReminders(parts))
             speech = engine
         }
         let feed = ChangeFeed(users: parts.users, limits: configuration.changeFeedLimits)

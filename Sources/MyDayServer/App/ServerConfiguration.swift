@@ -47,8 +47,11 @@ package struct ServerConfiguration: Sendable {
     /// How many matches a search ranks one by one (`EntryStore.rankedMatches`); no setting changes it, tests lower it
     /// to reach the bound with few entries.
     var searchRankedMatches = EntryStore.productionRankedMatches
-    /// The moment search reads "today" and "last week" from; tests fix it.
+    /// Now, wherever the server asks what day it is: date phrases in search, On this day, insights, reminders. Tests
+    /// fix it or move it.
     var clock: @Sendable () -> Date = { Date() }
+    /// How often a job-running process looks for due reminders; tests shorten it.
+    var reminderInterval: Duration = .seconds(30)
     package var logLevel = "info"
     /// Serves the web app from this folder instead of the copy built into the server (`MYDAY_WEB_APP_DIR`), so a
     /// change to its files needs only a restart while working on it.

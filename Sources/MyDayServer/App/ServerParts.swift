@@ -69,6 +69,11 @@ extension ServerParts {
         configuration.appleTeamKey.map { AppleAccountTokens(key: $0, baseURL: configuration.appleAuthURL) }
     }
 
+    var reminders: ReminderStore { ReminderStore(driver: driver) }
+
+    /// Signs and reads the stop links of reminder mails.
+    var reminderStopTokens: ReminderStopToken { ReminderStopToken(secret: secret) }
+
     /// Seals the provider refresh tokens the server keeps.
     var providerTokenSealer: SecretSealer { SecretSealer(secret: secret, purpose: "provider refresh tokens") }
 }

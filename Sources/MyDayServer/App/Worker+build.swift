@@ -17,7 +17,8 @@ package func buildWorker(configuration: ServerConfiguration, logger: Logger) asy
     } build: { parts in
         // A worker-only process keeps its figures to itself for now: it serves no /metrics.
         let (worker, speech) = try await makeJobWorker(parts, metrics: PipelineMetrics(registry: parts.registry))
-        return [DatabaseService(driver: parts.driver), worker, makeHousekeeping(parts)] + (speech.service.map { [$0] } ?? [])
+        return [DatabaseService(driver: parts.driver), worker, makeHousekeeping(parts), makeReminders(parts)]
+            + (speech.service.map { [$0] } ?? [])
     }
 }
 
@@ -61,6 +62,9 @@ func makeJobWorker(_ parts: ServerParts, metrics: PipelineMetrics) async throws 
             mail: .verification, users: parts.users, mailer: mailer, publicURL: configuration.publicURL, logger: logger),
         AccountMailHandler(
             mail: .passwordReset, users: parts.users, mailer: mailer, publicURL: configuration.publicURL, logger: logger),
+        ReminderMailHandler(
+            reminders: parts.reminders, users: parts.users, stopTokens: parts.reminderStopTokens, mailer: mailer,
+            publicURL: configuration.publicURL, logger: logger),
     ]
     return (JobWorker(queue: parts.jobs, handlers: handlers, settings: settings, logger: logger), speech)
 }
@@ -73,6 +77,14 @@ func makeHousekeeping(_ parts: ServerParts) -> HousekeepingService {
         entries: parts.entries, exports: parts.exports, blobs: parts.blobs, users: parts.users,
         outbox: usesOutbox ? configuration.outboxDirectory : nil, mailLifetime: configuration.exportLinkLifetime,
         logger: parts.logger)
+}
+
+/// The reminders every job-running process sends when they are due (each once, whichever process claims it).
+func makeReminders(_ parts: ServerParts) -> ReminderService {
+    var service = ReminderService(
+        reminders: parts.reminders, users: parts.users, clock: parts.configuration.clock, logger: parts.logger)
+    service.interval = parts.configuration.reminderInterval
+    return service
 }
 
 /// Where mail goes: an SMTP server, SendGrid, or else the outbox folder in the data directory.

@@ -31,7 +31,7 @@ struct BearerAuthMiddleware: ServerMiddleware {
     /// Operations anyone may call.
     static let publicOperations: Set<String> = [
         "registerWithEmail", "loginWithEmail", "signInWithApple", "signInWithGoogle", "refreshSession", "logout", "getConfig",
-        "forgotPassword", "resetPassword", "verifyEmail",
+        "forgotPassword", "resetPassword", "verifyEmail", "stopReminders",
     ]
     /// Public operations that also learn who is asking when a good token comes with them: a confirmation link
     /// opened by the account's own creator.

@@ -211,6 +211,7 @@ package enum Migrator {
         StorageUsage.textMigration,
         VocabularyStore.migration,
         TranscriptReview.migration,
+        ReminderStore.migration,
     ]
 
     /// Applies every migration the database lacks and answers their versions. Safe to run from many processes at once.

@@ -1,0 +1,52 @@
+import Foundation
+import Logging
+import MyDaySearch
+import ServiceLifecycle
+
+/// Sends the reminders that are due, in every process that runs jobs: each round finds the reminders whose local
+/// time has come on one of their days, and for each day that has no entry yet claims the day (once, whichever node
+/// gets there first) and queues its mail in the same transaction. A day that has an entry is claimed too, so the
+/// person is not reminded later that evening after deleting it.
+struct ReminderService: Service {
+    let reminders: ReminderStore
+    let users: UserStore
+    let clock: @Sendable () -> Date
+    var interval: Duration = .seconds(30)
+    let logger: Logger
+
+    func run() async throws {
+        try? await cancelWhenGracefulShutdown {
+            while true {
+                do {
+                    try await round()
+                } catch is CancellationError {
+                    return
+                } catch {
+                    logger.error("reminder round failed; the next one tries again", metadata: ["error": "\(error)"])
+                }
+                try await Task.sleep(for: interval)
+            }
+        }
+    }
+
+    /// One round at the clock's now; answers the reminders this node queued.
+    @discardableResult
+    func round() async throws -> Int {
+        let now = clock()
+        var queued = 0
+        for reminder in try await reminders.all() {
+            guard let day = reminder.dueDay(at: now) else { continue }
+            let quiet = try await reminders.hasEntry(userID: reminder.userID, on: day)
+            let send = !quiet && reminder.email
+            let payload = ReminderMail(userID: reminder.userID, day: day.description).json
+            let claimed = try await reminders.claim(reminder, day: day) { db in
+                guard send else { return }
+                _ = try await JobQueue.enqueue(
+                    kind: ReminderMailHandler.kind, payload: payload, userID: reminder.userID, maxAttempts: 3, in: db)
+            }
+            if claimed && send { queued += 1 }
+        }
+        if queued > 0 { logger.info("reminders queued", metadata: ["count": "\(queued)"]) }
+        return queued
+    }
+}
