@@ -166,6 +166,25 @@ import Testing
         #expect(insights.text.contains("People: Siobhan (1)"), "\(insights.text)")
     }
 
+    @Test func aReminderIsSetShownAndTurnedOff() async throws {
+        let server = try await ServerProcess(dataDirectory: TestFolder.make("myday-cli"))
+        defer { server.kill(signal: SIGTERM) }
+        let client = CommandLineClient(home: TestFolder.make("myday-cli"), server: server.url)
+        #expect(try await client.run(["register", "--email", "reminded@example.com"]).status == 0)
+        #expect(try await client.run(["reminder"]).text.contains("No reminder is set"))
+        // Bad times and days are refused before anything is sent
+        let late = try await client.run(["reminder", "set", "25:00"])
+        #expect(late.status != 0 && late.errorText.contains("HH:MM"), "\(late.errorText)")
+        let someday = try await client.run(["reminder", "set", "21:00", "--days", "mon,someday"])
+        #expect(someday.status != 0 && someday.errorText.contains("someday"), "\(someday.errorText)")
+        // A reminder on two days by mail is kept as set
+        let set = try await client.run(["reminder", "set", "21:30", "--days", "fri,mon", "--email", "--tz", "Europe/Berlin"])
+        #expect(set.status == 0 && set.text == "Reminder: 21:30 Europe/Berlin, mon, fri, by mail too\n", "\(set.text)")
+        #expect(try await client.run(["reminder", "show"]).text == "21:30 Europe/Berlin, mon, fri, by mail too\n")
+        #expect(try await client.run(["reminder", "off"]).status == 0)
+        #expect(try await client.run(["reminder"]).text.contains("No reminder is set"))
+    }
+
     @Test func searchFindsMarksFiltersAndFallsBackToTheDevice() async throws {
         let data = TestFolder.make("myday-cli")
         let server = try await ServerProcess(dataDirectory: data)

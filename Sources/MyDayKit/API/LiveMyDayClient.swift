@@ -301,6 +301,37 @@ public struct LiveMyDayClient: MyDayClient {
             topics: mentions(body.mentions.topics))
     }
 
+    public func reminder() async throws -> ReminderSettings? {
+        do {
+            let output = try await call { try await client.getReminder() }
+            guard case .ok(let ok) = output else { throw unexpected(output) }
+            return Self.reminder(try ok.body.json)
+        } catch MyDayClientError.server(status: 404, _, _, _) {
+            return nil
+        }
+    }
+
+    public func setReminder(_ reminder: ReminderSettings) async throws -> ReminderSettings {
+        let body = Components.Schemas.Reminder(
+            time: reminder.time, tz: reminder.timeZone,
+            days: reminder.days.sorted().compactMap { .init(rawValue: $0.rawValue) }, email: reminder.email)
+        let output = try await call { try await client.setReminder(body: .json(body)) }
+        guard case .ok(let ok) = output else { throw unexpected(output) }
+        return Self.reminder(try ok.body.json)
+    }
+
+    public func deleteReminder() async throws {
+        let output = try await call { try await client.deleteReminder() }
+        guard case .noContent = output else { throw unexpected(output) }
+    }
+
+    private static func reminder(_ body: Components.Schemas.Reminder) -> ReminderSettings {
+        let parts = body.time.split(separator: ":").compactMap { Int($0) }
+        return ReminderSettings(
+            hour: parts.first ?? 21, minute: parts.count > 1 ? parts[1] : 0, timeZone: body.tz,
+            days: Set(body.days.compactMap { ReminderSettings.Weekday(rawValue: $0.rawValue) }), email: body.email ?? false)
+    }
+
     public func vocabulary() async throws -> [VocabularyWord] {
         let output = try await call { try await client.getVocabulary() }
         guard case .ok(let ok) = output else { throw unexpected(output) }

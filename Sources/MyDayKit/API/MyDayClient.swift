@@ -48,6 +48,13 @@ public protocol MyDayClient: Sendable {
     /// and the people, places and topics mentioned most.
     func insights(from: String?, to: String?, timeZone: String) async throws -> Insights
 
+    /// The daily reminder, or nil when none is set.
+    func reminder() async throws -> ReminderSettings?
+    /// Sets the daily reminder; the server answers it as it keeps it.
+    func setReminder(_ reminder: ReminderSettings) async throws -> ReminderSettings
+    /// Ends the daily reminder (no error when there is none).
+    func deleteReminder() async throws
+
     /// The words the recognizer is taught for this person: their own and those learned from titles, tags and corrections.
     func vocabulary() async throws -> [VocabularyWord]
     /// Makes `words` the whole vocabulary: a learned word left out is removed and not learned again.

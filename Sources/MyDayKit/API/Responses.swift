@@ -321,6 +321,35 @@ public struct Insights: Sendable, Equatable {
     }
 }
 
+/// A daily reminder: at `hour`:`minute` in `timeZone`, on `days`, when the day has no entry yet; by mail when `email`.
+public struct ReminderSettings: Sendable, Equatable {
+    /// Monday first, as the server names them.
+    public enum Weekday: String, Sendable, CaseIterable, Comparable {
+        case mon, tue, wed, thu, fri, sat, sun
+
+        public static func < (lhs: Weekday, rhs: Weekday) -> Bool {
+            allCases.firstIndex(of: lhs)! < allCases.firstIndex(of: rhs)!
+        }
+    }
+
+    public var hour: Int
+    public var minute: Int
+    public var timeZone: String
+    public var days: Set<Weekday>
+    public var email: Bool
+
+    public init(hour: Int, minute: Int, timeZone: String, days: Set<Weekday>, email: Bool) {
+        self.hour = hour
+        self.minute = minute
+        self.timeZone = timeZone
+        self.days = days
+        self.email = email
+    }
+
+    /// `HH:MM`.
+    public var time: String { String(format: "%02d:%02d", hour, minute) }
+}
+
 /// What the server suggests for an entry from its own words: a phrase of it as the title, tags, a mood.
 public struct Suggestions: Sendable, Equatable {
     public var title: String?

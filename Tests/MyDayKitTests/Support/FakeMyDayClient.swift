@@ -32,6 +32,9 @@ struct FakeMyDayClient: MyDayClient {
     var onDay: @Sendable (String, String) async throws -> DayPage = unexpected("day")
     var onOnThisDay: @Sendable (String?, String) async throws -> [PastDay] = unexpected("onThisDay")
     var onInsights: @Sendable (String?, String?, String) async throws -> Insights = unexpected("insights")
+    var onReminder: @Sendable () async throws -> ReminderSettings? = unexpected("reminder")
+    var onSetReminder: @Sendable (ReminderSettings) async throws -> ReminderSettings = unexpected("setReminder")
+    var onDeleteReminder: @Sendable () async throws -> Void = unexpected("deleteReminder")
     var onSuggestions: @Sendable (UUID) async throws -> Suggestions = unexpected("suggestions")
     var onVocabulary: @Sendable () async throws -> [VocabularyWord] = unexpected("vocabulary")
     var onReplaceVocabulary: @Sendable ([String]) async throws -> [VocabularyWord] = unexpected("replaceVocabulary")
@@ -62,6 +65,9 @@ struct FakeMyDayClient: MyDayClient {
     func words(of id: UUID) async throws -> [TimedWord] { try await onWords(id) }
     func day(_ date: String, timeZone: String) async throws -> DayPage { try await onDay(date, timeZone) }
     func suggestions(for id: UUID) async throws -> Suggestions { try await onSuggestions(id) }
+    func reminder() async throws -> ReminderSettings? { try await onReminder() }
+    func setReminder(_ reminder: ReminderSettings) async throws -> ReminderSettings { try await onSetReminder(reminder) }
+    func deleteReminder() async throws { try await onDeleteReminder() }
     func onThisDay(_ date: String?, timeZone: String) async throws -> [PastDay] { try await onOnThisDay(date, timeZone) }
     func insights(from: String?, to: String?, timeZone: String) async throws -> Insights {
         try await onInsights(from, to, timeZone)

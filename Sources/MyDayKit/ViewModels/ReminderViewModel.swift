@@ -1,0 +1,92 @@
+import Foundation
+import MyDaySearch
+import Observation
+
+/// The daily reminder in Profile: on or off, its time and days, and whether it also comes by mail. The device shows it
+/// itself too (the iPhone as local notifications, planned by `notificationTimes`).
+@MainActor
+@Observable
+public final class ReminderViewModel {
+    public private(set) var reminder: ReminderSettings?
+    public private(set) var errorMessage: String?
+    public private(set) var isLoaded = false
+
+    private let core: ClientCore
+    private let timeZone: TimeZone
+
+    public init(core: ClientCore, timeZone: TimeZone = .current) {
+        self.core = core
+        self.timeZone = timeZone
+    }
+
+    public func load() async {
+        do {
+            reminder = try await core.client.reminder()
+            isLoaded = true
+            errorMessage = nil
+        } catch {
+            errorMessage = LibraryViewModel.message(for: error)
+        }
+    }
+
+    /// Turns the reminder on, or changes it, in this device's time zone; answers whether the server took it.
+    @discardableResult
+    public func save(hour: Int, minute: Int, days: Set<ReminderSettings.Weekday>, email: Bool) async -> Bool {
+        guard !days.isEmpty else {
+            errorMessage = "Choose at least one day."
+            return false
+        }
+        do {
+            reminder = try await core.client.setReminder(
+                ReminderSettings(hour: hour, minute: minute, timeZone: timeZone.identifier, days: days, email: email))
+            errorMessage = nil
+            return true
+        } catch {
+            errorMessage = LibraryViewModel.message(for: error)
+            return false
+        }
+    }
+
+    /// Turns the reminder off.
+    public func turnOff() async {
+        do {
+            try await core.client.deleteReminder()
+            reminder = nil
+            errorMessage = nil
+        } catch {
+            errorMessage = LibraryViewModel.message(for: error)
+        }
+    }
+
+    /// When the device should show the reminder over the next `days` days, soonest first: each of the reminder's days
+    /// at its time, in its zone, from `now` on, leaving out today when today already has an entry (or its time has
+    /// passed). Scheduled one by one rather than repeating, so a day with an entry can be skipped.
+    public nonisolated static func notificationTimes(
+        for reminder: ReminderSettings, now: Date, todayHasEntry: Bool, days: Int = 7
+    ) -> [Date] {
+        let zone = TimeZone(identifier: reminder.timeZone) ?? .current
+        var calendar = Calendar(identifier: .gregorian)
+        calendar.timeZone = zone
+        let today = LocalDay(now, in: zone)
+        var times: [Date] = []
+        for offset in 0..<days {
+            let day = today.adding(days: offset)
+            let parts = DateComponents(year: day.year, month: day.month, day: day.day)
+            guard let noon = calendar.date(from: DateComponents(year: day.year, month: day.month, day: day.day, hour: 12))
+            else { continue }
+            let weekday = ReminderSettings.Weekday.allCases[(calendar.component(.weekday, from: noon) + 5) % 7]
+            guard reminder.days.contains(weekday), !(offset == 0 && todayHasEntry) else { continue }
+            // A time that daylight saving skips that day comes at the first minute after it, as on the server.
+            var wanted = parts
+            wanted.hour = reminder.hour
+            wanted.minute = reminder.minute
+            guard
+                let time = calendar.nextDate(
+                    after: calendar.startOfDay(for: noon) - 1, matching: wanted, matchingPolicy: .nextTime),
+                time > now
+            else { continue }
+            times.append(time)
+        }
+        return times
+    }
+}

@@ -1,0 +1,65 @@
+import Foundation
+import Synchronization
+import Testing
+
+@testable import MyDayKit
+
+@MainActor
+@Suite struct ReminderViewModelTests {
+    let harness = CoreHarness()
+
+    private func at(_ text: String) -> Date { try! Date(text, strategy: .iso8601) }
+
+    @Test func theDeviceShowsItOnItsDaysAtItsLocalTimeAndNotTodayWhenTodayHasAnEntry() {
+        // Given 21:00 in Berlin on Sundays and Mondays, seen on Sunday 29 March 2026 at 10:00 (clocks went forward)
+        let reminder = ReminderSettings(hour: 21, minute: 0, timeZone: "Europe/Berlin", days: [.sun, .mon], email: false)
+        let now = at("2026-03-29T08:00:00Z")
+        // Then today (summer time: 19:00 UTC) and Monday come, then next Sunday
+        #expect(
+            ReminderViewModel.notificationTimes(for: reminder, now: now, todayHasEntry: false, days: 8)
+                == [at("2026-03-29T19:00:00Z"), at("2026-03-30T19:00:00Z"), at("2026-04-05T19:00:00Z")])
+        // And today is skipped when it has an entry, or once its time has passed
+        #expect(
+            ReminderViewModel.notificationTimes(for: reminder, now: now, todayHasEntry: true, days: 2) == [
+                at("2026-03-30T19:00:00Z")
+            ])
+        #expect(
+            ReminderViewModel.notificationTimes(for: reminder, now: at("2026-03-29T19:30:00Z"), todayHasEntry: false, days: 2)
+                .count == 1)
+        // And a time the change skips (02:30) comes at 03:00 that day
+        let early = ReminderSettings(hour: 2, minute: 30, timeZone: "Europe/Berlin", days: [.sun], email: false)
+        #expect(
+            ReminderViewModel.notificationTimes(for: early, now: at("2026-03-28T12:00:00Z"), todayHasEntry: false, days: 2)
+                == [at("2026-03-29T01:00:00Z")])
+    }
+
+    @Test func itIsSetInThisDevicesZoneAndTurnedOff() async {
+        let saved = ReminderSettingsBox()
+        var client = FakeMyDayClient()
+        client.onReminder = { nil }
+        client.onSetReminder = { reminder in
+            saved.value = reminder
+            return reminder
+        }
+        client.onDeleteReminder = {}
+        let model = ReminderViewModel(core: harness.core(client), timeZone: Given.paris)
+        await model.load()
+        #expect(model.isLoaded && model.reminder == nil)
+        // No day chosen: refused here, nothing sent
+        #expect(await model.save(hour: 21, minute: 0, days: [], email: true) == false && model.errorMessage != nil)
+        #expect(await model.save(hour: 21, minute: 15, days: [.mon, .fri], email: true))
+        #expect(saved.value == ReminderSettings(hour: 21, minute: 15, timeZone: "Europe/Paris", days: [.mon, .fri], email: true))
+        #expect(model.reminder?.time == "21:15" && model.errorMessage == nil)
+        await model.turnOff()
+        #expect(model.reminder == nil)
+    }
+}
+
+/// What the fake server was sent.
+private final class ReminderSettingsBox: Sendable {
+    private let stored = Mutex<ReminderSettings?>(nil)
+    var value: ReminderSettings? {
+        get { stored.withLock { $0 } }
+        set { stored.withLock { $0 = newValue } }
+    }
+}
