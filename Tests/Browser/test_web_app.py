@@ -1310,3 +1310,37 @@ def test_on_this_day_on_home_and_insights_drawn_from_the_entries(server, browser
     driver.find_element(By.CSS_SELECTOR, ".mentions section:first-child a").click()
     wait(driver, lambda d: d.find_elements(By.CSS_SELECTOR, ".library") and len(d.find_elements(By.CSS_SELECTOR, ".library .entry")) == 2,
          message="the name did not open its search")
+
+
+def test_the_daily_reminder_is_set_in_profile_and_turned_off(server, browser):
+    driver = browser
+    register(driver, server)
+    click(driver, "[aria-label=Profile]")
+    on = driver.find_element(By.CSS_SELECTOR, "[data-action=reminder-on]")
+    wait(driver, lambda d: on.get_attribute("aria-pressed") == "false", message="the reminder did not load")
+    # Turned on, at 07:45, on weekdays only, not by mail
+    on.click()
+    time_input = driver.find_element(By.CSS_SELECTOR, "[data-form=reminder] [name=time]")
+    driver.execute_script("arguments[0].value = '07:45'", time_input)
+    for day in ("sat", "sun"):
+        driver.find_element(By.CSS_SELECTOR, f"[data-day={day}]").click()
+    driver.find_element(By.CSS_SELECTOR, "[data-action=reminder-email]").click()
+    assert_accessible(driver)
+    driver.find_element(By.CSS_SELECTOR, "[data-form=reminder] button[type=submit]").click()
+    wait(driver, lambda d: "Reminder saved: 07:45" in text_of(d, "[data-slot=reminder-status]"), message="not saved")
+    reminder = in_page(driver, "return await api.call('GET', '/v1/me/reminder');")
+    zone = driver.execute_script("return Intl.DateTimeFormat().resolvedOptions().timeZone")
+    assert reminder == {"time": "07:45", "tz": zone, "days": ["mon", "tue", "wed", "thu", "fri"], "email": False}, reminder
+    # A new visit shows it as set
+    driver.refresh()
+    wait(driver, lambda d: d.find_element(By.CSS_SELECTOR, "[data-action=reminder-on]").get_attribute("aria-pressed") == "true",
+         message="the saved reminder did not show")
+    assert driver.find_element(By.CSS_SELECTOR, "[data-day=sat]").get_attribute("aria-pressed") == "false"
+    # Turned off, it is gone from the server
+    driver.find_element(By.CSS_SELECTOR, "[data-action=reminder-on]").click()
+    wait(driver, lambda d: text_of(d, "[data-slot=reminder-status]") == "No reminder now.", message="not turned off")
+    assert in_page(driver, "return await api.call('GET', '/v1/me/reminder').then(() => 'set', (e) => e.status);") == 404
+    # A stop link that is not the server's says so
+    driver.get(server.url + "/#/stop-reminders/not-a-token-of-this-server")
+    driver.refresh()
+    wait(driver, lambda d: "not one of this server's" in page_text(d), message="a bad stop link was not explained")

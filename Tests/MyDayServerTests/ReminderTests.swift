@@ -10,15 +10,13 @@ import Testing
 /// Daily reminders: `PUT /v1/me/reminder`, sent at the local minute whatever daylight saving does, not on a day with
 /// an entry, once however many workers look, and stopped by the mail's link.
 @Suite struct ReminderTests {
-    private static let berlin = TimeZone(identifier: "Europe/Berlin")!
-
     private func at(_ text: String) -> Date { try! Date(text, strategy: .iso8601) }
 
     private func reminder(_ time: String, days: Set<Reminder.Weekday> = Set(Reminder.Weekday.allCases), lastDay: Int = 0)
         -> Reminder
     {
         Reminder(
-            userID: UUID(), minuteOfDay: Reminder.minute(of: time)!, timeZone: Self.berlin, days: days, email: true,
+            userID: UUID(), minuteOfDay: Reminder.minute(of: time)!, zoneName: "Europe/Berlin", days: days, email: true,
             lastDay: lastDay)
     }
 

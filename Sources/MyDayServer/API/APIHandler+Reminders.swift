@@ -20,8 +20,9 @@ extension APIHandler {
         guard !days.isEmpty, days.count == body.days.count else {
             throw APIError.unprocessable("'days' must name each day once: mon, tue, wed, thu, fri, sat, sun.")
         }
+        _ = try Validation.timeZone(body.tz)
         let reminder = Reminder(
-            userID: user.id, minuteOfDay: minute, timeZone: try Validation.timeZone(body.tz), days: days,
+            userID: user.id, minuteOfDay: minute, zoneName: body.tz, days: days,
             email: body.email ?? false)
         try await reminders.save(reminder)
         return .ok(.init(body: .json(Self.schema(reminder))))
@@ -45,7 +46,7 @@ extension APIHandler {
 
     static func schema(_ reminder: Reminder) -> Components.Schemas.Reminder {
         .init(
-            time: reminder.time, tz: reminder.timeZone.identifier,
+            time: reminder.time, tz: reminder.zoneName,
             days: Reminder.Weekday.allCases.filter(reminder.days.contains).compactMap { .init(rawValue: $0.rawValue) },
             email: reminder.email)
     }

@@ -10,7 +10,8 @@ struct Reminder: Sendable, Equatable {
     let userID: UUID
     /// 0…1439: 21:00 is 1260.
     let minuteOfDay: Int
-    let timeZone: TimeZone
+    /// The zone's name as the person gave it ("UTC" stays "UTC", where Foundation would say "GMT").
+    let zoneName: String
     let days: Set<Weekday>
     /// By mail, to the account's confirmed address.
     let email: Bool
@@ -20,6 +21,8 @@ struct Reminder: Sendable, Equatable {
     /// A reminder is sent within this long after its time, never later: a server that was down at 21:00 does not
     /// remind at 03:00. On the day clocks go forward past the time, it is sent at the first minute that exists.
     static let window = 60
+
+    var timeZone: TimeZone { TimeZone(identifier: zoneName) ?? .gmt }
 
     /// `HH:MM` of `minuteOfDay`.
     var time: String { String(format: "%02d:%02d", minuteOfDay / 60, minuteOfDay % 60) }

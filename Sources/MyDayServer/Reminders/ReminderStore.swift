@@ -37,7 +37,7 @@ struct ReminderStore: Sendable {
             try await db.raw(
                 """
                 INSERT INTO reminders (user_id, minute_of_day, tz, days, email, last_day, updated_at)
-                VALUES (\(bind: reminder.userID.lowercased), \(bind: reminder.minuteOfDay), \(bind: reminder.timeZone.identifier),
+                VALUES (\(bind: reminder.userID.lowercased), \(bind: reminder.minuteOfDay), \(bind: reminder.zoneName),
                     \(bind: Reminder.bits(reminder.days)), \(bind: reminder.email ? 1 : 0), 0, \(bind: StoredTime.now()))
                 ON CONFLICT (user_id) DO UPDATE SET minute_of_day = excluded.minute_of_day, tz = excluded.tz,
                     days = excluded.days, email = excluded.email, updated_at = excluded.updated_at
@@ -104,7 +104,7 @@ struct ReminderStore: Sendable {
     private static func reminder(_ row: any SQLRow) throws -> Reminder {
         Reminder(
             userID: try row.decodeUUID(column: "user_id"), minuteOfDay: try row.decode(column: "minute_of_day", as: Int.self),
-            timeZone: TimeZone(identifier: try row.decode(column: "tz", as: String.self)) ?? .gmt,
+            zoneName: try row.decode(column: "tz", as: String.self),
             days: Reminder.days(bits: try row.decode(column: "days", as: Int.self)),
             email: try row.decode(column: "email", as: Int.self) != 0, lastDay: try row.decode(column: "last_day", as: Int.self))
     }

@@ -14,7 +14,7 @@ import { homeView } from "./views/home.js";
 import { insightsView } from "./views/insights.js";
 import { libraryView } from "./views/library.js";
 import { profileView } from "./views/profile.js";
-import { resetView, signInView, verifyView } from "./views/signin.js";
+import { resetView, signInView, stopRemindersView, verifyView } from "./views/signin.js";
 
 const main = document.getElementById("view");
 const bar = document.getElementById("bar");
@@ -59,6 +59,8 @@ async function route() {
         history.replaceState(null, "", "/#/profile");
         location.reload();
       }, onSignIn: null }));
+    } else if (page === "stop-reminders" && id) {
+      show(stopRemindersView({ token: id }));
     } else if (page === "reset" && id) {
       // A reset link opened while signed in: the new password signs in again, as the link's account.
       show(resetView({ token: id, onSignedIn: () => location.reload() }));
@@ -115,10 +117,12 @@ async function begin() {
   if ("serviceWorker" in navigator) navigator.serviceWorker.register("/sw.js").catch(() => {});
   // A mailed link pasted into this tab while signed out opens its page as a fresh load would.
   addEventListener("hashchange", () => {
-    if (!api.currentAccount() && /^#\/(reset|verify)\//.test(location.hash)) location.reload();
+    if (!api.currentAccount() && /^#\/(reset|verify|stop-reminders)\//.test(location.hash)) location.reload();
   });
   const [, page, token] = location.hash.split("/");
   if (page === "reset" && token) return show(resetView({ token, onSignedIn: signedIn }));
+  // A reminder mail's stop link works whoever is signed in here, or nobody.
+  if (page === "stop-reminders" && token) return show(stopRemindersView({ token }));
   let account = null;
   try {
     account = await api.resume();

@@ -29,12 +29,68 @@ export function profileView({ onSignedOut }) {
       view.slot("storage").textContent = `Storage: ${bytes(stats.storage_used_bytes)} of ${bytes(stats.storage_quota_bytes)} used`;
       showSignIns(me, await api.call("GET", "/v1/me/identities"));
       showVocabulary((await api.call("GET", "/v1/me/vocabulary")).words);
+      showReminder(await api.call("GET", "/v1/me/reminder").catch((failure) => {
+        if (failure.status === 404) return null;
+        throw failure;
+      }));
       offline(false);
     } catch (failure) {
       if (!api.isOffline(failure)) error.textContent = failure.message;
       offline(api.isOffline(failure));
     }
   }
+
+  // The daily reminder: a toggle that shows its time, days and "by mail"; saved with its own button, or ended at once.
+  const reminderForm = view.form("reminder");
+  const reminderOn = view.action("reminder-on");
+  const reminderEmail = view.action("reminder-email");
+  const reminderStatus = view.slot("reminder-status");
+  const dayButtons = [...view.slot("reminder-days").querySelectorAll("[data-day]")];
+  const pressed = (button) => button.getAttribute("aria-pressed") === "true";
+  const press = (button, on) => button.setAttribute("aria-pressed", String(on));
+  function showReminder(reminder) {
+    press(reminderOn, Boolean(reminder));
+    view.slot("reminder-details").hidden = !reminder;
+    if (!reminder) return;
+    reminderForm.elements.time.value = reminder.time;
+    for (const button of dayButtons) press(button, reminder.days.includes(button.dataset.day));
+    press(reminderEmail, reminder.email);
+  }
+  for (const button of [...dayButtons, reminderEmail]) button.addEventListener("click", () => press(button, !pressed(button)));
+  reminderOn.addEventListener("click", async () => {
+    reminderStatus.textContent = "";
+    if (!pressed(reminderOn)) {
+      press(reminderOn, true);
+      view.slot("reminder-details").hidden = false;
+      reminderForm.elements.time.focus();
+      return;
+    }
+    try {
+      await api.call("DELETE", "/v1/me/reminder");
+      showReminder(null);
+      reminderStatus.textContent = "No reminder now.";
+    } catch (failure) {
+      reminderStatus.textContent = failure.message;
+    }
+  });
+  reminderForm.addEventListener("submit", async (event) => {
+    event.preventDefault();
+    const days = dayButtons.filter(pressed).map((button) => button.dataset.day);
+    if (!days.length) {
+      reminderStatus.textContent = "Choose at least one day.";
+      return;
+    }
+    try {
+      const reminder = await api.call("PUT", "/v1/me/reminder", {
+        time: reminderForm.elements.time.value, tz: zone, days, email: pressed(reminderEmail),
+      });
+      showReminder(reminder);
+      reminderStatus.textContent = `Reminder saved: ${reminder.time}${reminder.email ? ", by mail" : ""}.`;
+      announce(reminderStatus.textContent);
+    } catch (failure) {
+      reminderStatus.textContent = failure.message;
+    }
+  });
 
   const SOURCES = { you: "added by you", title: "from a title", tag: "from a tag", correction: "from a correction" };
   let vocabulary = [];

@@ -205,3 +205,13 @@ async function sha256Hex(text) {
   const digest = await crypto.subtle.digest("SHA-256", new TextEncoder().encode(text));
   return [...new Uint8Array(digest)].map((byte) => byte.toString(16).padStart(2, "0")).join("");
 }
+
+/** A reminder mail's stop link (`#/stop-reminders/<token>`): ends the reminder, signed in or not. */
+export function stopRemindersView({ token }) {
+  const view = fromTemplate("stop-reminders-template");
+  const status = view.slot("status");
+  api.callPublic("POST", `/v1/reminders/stop?token=${encodeURIComponent(token)}`)
+    .then(() => (status.textContent = "Your daily reminder is stopped. Turn it on again in Profile whenever you like."))
+    .catch((failure) => (status.textContent = failure.message));
+  return view.root;
+}
