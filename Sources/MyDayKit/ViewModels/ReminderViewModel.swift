@@ -58,6 +58,16 @@ public final class ReminderViewModel {
         }
     }
 
+    /// When this device should show the reminder from `now` on (none when it is off): today is left out once the diary
+    /// on this device has an entry made today, in the reminder's zone.
+    public func notificationTimes(now: Date) -> [Date] {
+        guard let reminder else { return [] }
+        let zone = TimeZone(identifier: reminder.timeZone) ?? timeZone
+        let today = LocalDay(now, in: zone)
+        let todayHasEntry = ((try? core.store.entries()) ?? []).contains { LocalDay($0.createdAt, in: zone) == today }
+        return Self.notificationTimes(for: reminder, now: now, todayHasEntry: todayHasEntry)
+    }
+
     /// When the device should show the reminder over the next `days` days, soonest first: each of the reminder's days
     /// at its time, in its zone, from `now` on, leaving out today when today already has an entry (or its time has
     /// passed). Scheduled one by one rather than repeating, so a day with an entry can be skipped.

@@ -193,6 +193,18 @@ final class AppModel {
         OnThisDayViewModel(core: core)
     }
 
+    func makeReminderViewModel() -> ReminderViewModel {
+        ReminderViewModel(core: core)
+    }
+
+    /// Plans the reminder's notifications again: today's goes once today has an entry.
+    func planReminders() async {
+        let reminders = makeReminderViewModel()
+        await reminders.load()
+        guard reminders.isLoaded else { return }
+        await ReminderNotifications.plan(reminders.notificationTimes(now: Date()))
+    }
+
     func makeInsightsViewModel() -> InsightsViewModel {
         InsightsViewModel(core: core)
     }

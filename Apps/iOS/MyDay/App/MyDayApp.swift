@@ -24,6 +24,7 @@ struct MyDayApp: App {
                 let model = appDelegate.appModel
                 Task { await model.refresh() }
                 Task { await model.settings.refreshSpeechModel() }
+                Task { await model.planReminders() }
                 model.followChanges()
             case .background:
                 appDelegate.appModel.stopFollowingChanges()

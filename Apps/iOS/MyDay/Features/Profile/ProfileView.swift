@@ -60,6 +60,7 @@ struct ProfileView: View {
             ExportSection(viewModel: viewModel, startExport: startExport) {
                 Task { await viewModel.deleteExport() }
             }
+            ReminderSection(viewModel: appModel.makeReminderViewModel())
             VocabularySection(viewModel: appModel.makeVocabularyViewModel())
             SignInMethodsSection(viewModel: viewModel)
             SettingsSection(settings: appModel.settings)
