@@ -123,7 +123,7 @@ import Yams
                     "2026-03-28_10-00-00 Spring forward back.txt", "2026-03-28_10-00-00 Spring forward back.md",
                     "2026-03-29_03-30-00.txt", "2026-03-29_03-30-00.md",
                     "\(twin).txt", "\(twin).md", "2026-03-29_12-00-00.m4a", "2026-03-29_12-00-00.txt",
-                    "2026-03-29_12-00-00.md", "entries.json", "README.txt",
+                    "2026-03-29_12-00-00.md", "days/2026-03-28.md", "days/2026-03-29.md", "entries.json", "README.txt",
                 ])
             let audio = try #require(files["2026-03-29_12-00-00.m4a"])
             #expect(audio.sha256 == Self.sha256(try await TestAudio.m4a()) && audio.method == 0)
@@ -155,6 +155,21 @@ import Yams
             #expect((yaml["date"] as? Date) == (try Date("2026-03-29T16:00:00Z", strategy: .iso8601)))
             #expect(markdown.contains("date: 2026-03-29T12:00:00-04:00"))
             #expect(yaml["status"] as? String == "transcribed")
+
+            // Each day's markdown quotes the day in its own words, each sentence naming its entry, and links its entries
+            let day = try #require(files["days/2026-03-29.md"]?.text)
+            let dayFrontMatter = try #require(day.split(separator: "---\n").first.map(String.init))
+            let dayYAML = try #require(try Yams.load(yaml: dayFrontMatter) as? [String: Any])
+            #expect(dayYAML["entries"] as? Int == 3 && dayYAML["date"] != nil, "\(day)")
+            #expect(day.contains("# Sunday 29 March 2026"))
+            let quoted = day.split(separator: "\n").filter { $0.hasPrefix("> ") && !$0.hasPrefix("> — ") }
+                .map { $0.dropFirst(2).trimmingCharacters(in: .whitespaces) }
+            let said = ["Just after they went forward.", "The same second, again.", newYork["transcript_clean"] as? String ?? ""]
+            #expect(!quoted.isEmpty && quoted.allSatisfy { sentence in said.contains { $0.contains(sentence) } }, "\(day)")
+            #expect(day.contains("- [2026-03-29_03-30-00](<../2026-03-29_03-30-00.md>)") && day.contains("(<../\(twin).md>)"))
+            #expect(!day.contains("The day after the range"))
+            #expect(files["days/2026-03-28.md"]?.text?.contains("Before the clocks change.") == true)
+            #expect(files["days/2026-03-28.md"]?.text?.contains("mood: 4") == true)
 
             // entries.json holds every entry of the range with both transcripts
             let entries = try #require(

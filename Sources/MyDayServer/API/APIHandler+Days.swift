@@ -10,11 +10,7 @@ extension APIHandler {
         }
         let zone = try input.query.tz.map(Validation.timeZone)
         let found = try await entries.day(day, userID: user.id)
-        let sources = found.compactMap { entry, words -> DayDigest.Source? in
-            guard let text = entry.transcriptClean, !entry.noSpeech, !text.isEmpty else { return nil }
-            return DayDigest.Source(
-                entryID: entry.id, createdAt: entry.createdAt, text: text, heard: words, isAudio: entry.kind == .audio)
-        }
+        let sources = DayDigest.sources(found)
         let moods = found.compactMap(\.entry.mood)
         var tagCounts: [String: Int] = [:]
         for tag in found.flatMap(\.entry.tags) { tagCounts[tag, default: 0] += 1 }

@@ -25,6 +25,14 @@ enum DayDigest {
         let isAudio: Bool
     }
 
+    /// The entries of a day (with the words heard in each) that have words to quote.
+    static func sources(_ day: [(entry: EntryRecord, words: [RecognizedWord])]) -> [Source] {
+        day.compactMap { entry, words in
+            guard let text = entry.transcriptClean, !entry.noSpeech, !text.isEmpty else { return nil }
+            return Source(entryID: entry.id, createdAt: entry.createdAt, text: text, heard: words, isAudio: entry.kind == .audio)
+        }
+    }
+
     static let longest = 3
     /// Sentences shorter than this many words say too little to stand for a day.
     static let fewestWords = 4

@@ -1,5 +1,6 @@
 import Foundation
 import MyDayModels
+import MyDaySearch
 import MyDaySpeech
 import ZIPFoundation
 
@@ -19,6 +20,8 @@ final class ExportArchiveWriter: @unchecked Sendable {
     private var untranscribed: [(name: String, status: String)] = []
     /// Files of entries whose words are those of an earlier transcript: transcribing them again failed.
     private var keptEarlierWords: [String] = []
+    /// The archive's entries by the day each was made on (in its own zone), for the days' markdown: id and file name.
+    private(set) var days: [LocalDay: [(id: UUID, name: String)]] = [:]
 
     init(url: URL, formats: [String]) throws {
         try? FileManager.default.removeItem(at: url)
@@ -66,10 +69,65 @@ final class ExportArchiveWriter: @unchecked Sendable {
         }
         if formats.contains("markdown") {
             try addText("\(name).md", Data(Self.markdown(entry, zone: zone).utf8), date: entry.createdAt)
+            days[LocalDay(entry.createdAt, in: zone), default: []].append((entry.id, name))
         }
         if formats.contains("json") {
             try json.write(contentsOf: Data(((counts.entries > 1 ? "," : "") + "\n" + (try Self.json(exported))).utf8))
         }
+    }
+
+    /// Adds `days/YYYY-MM-DD.md` of a day of the archive: its tags and mood, its digest in its own words (each sentence
+    /// naming its entry's file, and where a recorded one begins), and links to its entries' markdown.
+    func addDay(_ day: LocalDay, entries: [EntryRecord], digest: [DigestSentence]) throws {
+        let names = Dictionary((days[day] ?? []).map { ($0.id, $0.name) }, uniquingKeysWith: { first, _ in first })
+        let kept = entries.filter { names[$0.id] != nil }
+        guard !kept.isEmpty else { return }
+        var tagCounts: [String: Int] = [:]
+        for tag in kept.flatMap(\.tags) { tagCounts[tag, default: 0] += 1 }
+        let tags = tagCounts.sorted { ($0.value, $1.key) > ($1.value, $0.key) }.map(\.key)
+        var lines = ["---", "date: \(day)", "entries: \(kept.count)", "tags: [\(tags.map(Self.quoted).joined(separator: ", "))]"]
+        if let mood = DiaryInsights.mood(of: kept.compactMap(\.mood)) { lines.append("mood: \(mood)") }
+        lines += ["---", "", "# \(Self.longDate(day))", ""]
+        if !digest.isEmpty {
+            lines.append("The day in its own words:")
+            lines.append("")
+            for sentence in digest {
+                let at = sentence.start.map { " at \(Self.clockLength(seconds: $0))" } ?? ""
+                lines.append("> \(sentence.text)  ")
+                lines.append("> — \(names[sentence.entryID] ?? "")\(at)")
+                lines.append("")
+            }
+        }
+        lines.append("Entries:")
+        lines.append("")
+        for entry in kept {
+            let name = names[entry.id]!
+            lines.append("- [\(name)](<../\(name).md>)")
+        }
+        try addText("days/\(day).md", Data((lines.joined(separator: "\n") + "\n").utf8), date: Date())
+    }
+
+    /// Whether the archive holds the entry, as one of `day`'s.
+    func holds(_ id: UUID, on day: LocalDay) -> Bool { days[day]?.contains { $0.id == id } ?? false }
+
+    /// "Sunday 29 March 2026".
+    private static func longDate(_ day: LocalDay) -> String {
+        let format = DateFormatter()
+        format.locale = Locale(identifier: "en_US_POSIX")
+        format.calendar = Calendar(identifier: .gregorian)
+        format.timeZone = .gmt
+        format.dateFormat = "EEEE d MMMM yyyy"
+        return format.string(
+            from: Calendar(identifier: .gregorian).date(
+                from: DateComponents(
+                    timeZone: .gmt, year: day.year, month: day.month, day: day.day, hour: 12)) ?? Date())
+    }
+
+    /// A string as JSON quotes it, which YAML reads as a double-quoted scalar.
+    private static func quoted(_ text: String) -> String {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = .withoutEscapingSlashes
+        return String(decoding: (try? encoder.encode(text)) ?? Data("\"\"".utf8), as: UTF8.self)
     }
 
     /// Adds `entries.json` (when asked for) and the README; the archive is then complete.
@@ -93,6 +151,7 @@ final class ExportArchiveWriter: @unchecked Sendable {
             """
         if formats.contains("markdown") {
             readme += "  .md                        the same with YAML front matter (date, duration, title, tags, mood)\n"
+            readme += "  days/YYYY-MM-DD.md         each day: its tags and mood, one to three of its own sentences, its entries\n"
         }
         if formats.contains("json") {
             readme += "  entries.json               every field of every entry, both transcripts and word timings\n"
@@ -160,11 +219,6 @@ final class ExportArchiveWriter: @unchecked Sendable {
 
     /// Markdown with YAML front matter; strings are JSON-quoted, which YAML reads as double-quoted scalars.
     static func markdown(_ entry: EntryRecord, zone: TimeZone) -> String {
-        func quoted(_ text: String) -> String {
-            let encoder = JSONEncoder()
-            encoder.outputFormatting = .withoutEscapingSlashes
-            return String(decoding: (try? encoder.encode(text)) ?? Data("\"\"".utf8), as: UTF8.self)
-        }
         var lines = ["---"]
         lines.append("date: \(entry.createdAt.formatted(Date.ISO8601FormatStyle(timeZoneSeparator: .colon, timeZone: zone)))")
         lines.append("time_zone: \(quoted(entry.timeZone))")

@@ -11,6 +11,8 @@ struct ExportBuildHandler: JobHandler {
     var kind: String { Self.kind }
 
     let exports: ExportStore
+    /// For each day's entries and words again, to write its digest.
+    let entries: EntryStore
     let blobs: any BlobStore
     /// Where archives are written while they grow.
     let scratch: URL
@@ -49,6 +51,14 @@ struct ExportBuildHandler: JobHandler {
                 return { _ in }
             }
             after = (StoredTime.milliseconds(last.createdAt), last.id.lowercased)
+        }
+        // Each day's markdown: its digest from the day's entries in the archive (a day may reach past the range's ends).
+        for day in writer.days.keys.sorted() {
+            let found = try await entries.day(day, userID: export.userID)
+            let digest = DayDigest.sentences(of: DayDigest.sources(found.filter { entry, _ in writer.holds(entry.id, on: day) }))
+            try await NIOThreadPool.singleton.runIfActive {
+                try writer.addDay(day, entries: found.map(\.entry), digest: digest)
+            }
         }
         let header = """
             My Day export
