@@ -10,6 +10,8 @@ package final class OpenAIStandIn: Sendable {
         case status(Int)
         /// Takes the request and answers only once `release` is finished.
         case hang
+        /// Answers the JSON that the closure makes of the request's body.
+        case reply(@Sendable (Data) -> String)
     }
 
     package let path: String
@@ -40,10 +42,21 @@ package final class OpenAIStandIn: Sendable {
             case .hang:
                 for await _ in self.release.stream {}
                 return Response(status: .ok)
+            case .reply(let make):
+                return Response(
+                    status: .ok, headers: [.contentType: "application/json"],
+                    body: .init(byteBuffer: ByteBuffer(string: make(Data(buffer: bytes)))))
             }
         }
         let app = Application(router: router, configuration: .init(address: .hostname("127.0.0.1", port: 0)))
         try await app.test(.live) { client in try await body(client.port!) }
+    }
+
+    /// A chat completion's answer, as `POST /v1/chat/completions` sends it.
+    package static func chatAnswer(_ content: String) -> String {
+        let message = String(decoding: try! JSONEncoder().encode(content), as: UTF8.self)
+        return #"{"id":"chatcmpl-1","object":"chat.completion","choices":[{"index":0,"message":{"role":"assistant","content":"#
+            + message + #"},"finish_reason":"stop"}]}"#
     }
 
     /// A `verbose_json` transcription as Whisper servers send it: two sentences, the second in a segment the model

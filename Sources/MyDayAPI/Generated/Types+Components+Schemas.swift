@@ -1892,31 +1892,45 @@ extension Components {
             ///
             /// - Remark: Generated from `#/components/schemas/DigestSentence/start`.
             package var start: Swift.Double?
+            /// Written by the configured model (`MYDAY_LLM_URL`) from the day's words, every content word of it theirs;
+            /// `entry_id` and `start` then point at the entry and sentence it draws on most. Absent for a verbatim sentence.
+            ///
+            ///
+            /// - Remark: Generated from `#/components/schemas/DigestSentence/by_model`.
+            package var byModel: Swift.Bool?
             /// Creates a new `DigestSentence`.
             ///
             /// - Parameters:
             ///   - text: A sentence of the entry
             ///   - entryId:
             ///   - start: Seconds into the entry's audio; null for typed text.
+            ///   - byModel: Written by the configured model (`MYDAY_LLM_URL`) from the day's words, every content word of it theirs;
             package init(
                 text: Swift.String,
                 entryId: Swift.String,
-                start: Swift.Double? = nil
+                start: Swift.Double? = nil,
+                byModel: Swift.Bool? = nil
             ) {
                 self.text = text
                 self.entryId = entryId
                 self.start = start
+                self.byModel = byModel
             }
             package enum CodingKeys: String, CodingKey {
                 case text
                 case entryId = "entry_id"
                 case start
+                case byModel = "by_model"
             }
         }
         /// - Remark: Generated from `#/components/schemas/EntrySuggestions`.
         package struct EntrySuggestions: Codable, Hashable, Sendable {
             /// - Remark: Generated from `#/components/schemas/EntrySuggestions/title`.
             package var title: Swift.String?
+            /// The title was written by the configured model from the entry's words.
+            ///
+            /// - Remark: Generated from `#/components/schemas/EntrySuggestions/title_by_model`.
+            package var titleByModel: Swift.Bool?
             /// - Remark: Generated from `#/components/schemas/EntrySuggestions/tags`.
             package var tags: [Swift.String]
             /// - Remark: Generated from `#/components/schemas/EntrySuggestions/mood`.
@@ -1925,19 +1939,23 @@ extension Components {
             ///
             /// - Parameters:
             ///   - title:
+            ///   - titleByModel: The title was written by the configured model from the entry's words.
             ///   - tags:
             ///   - mood:
             package init(
                 title: Swift.String? = nil,
+                titleByModel: Swift.Bool? = nil,
                 tags: [Swift.String],
                 mood: Swift.Int? = nil
             ) {
                 self.title = title
+                self.titleByModel = titleByModel
                 self.tags = tags
                 self.mood = mood
             }
             package enum CodingKeys: String, CodingKey {
                 case title
+                case titleByModel = "title_by_model"
                 case tags
                 case mood
             }

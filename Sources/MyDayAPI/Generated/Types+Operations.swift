@@ -6920,7 +6920,8 @@ package enum Operations {
     /// them), oldest first; the day's tags (most used first) and mood (the mean of the entries' moods,
     /// rounded); and a digest of one to three sentences that together cover the day, each a verbatim
     /// sentence of one entry with `start`, the second in that entry's audio where it begins (null for typed
-    /// text). Nothing in the digest is written by anyone but the person.
+    /// text). With a model configured (`MYDAY_LLM_URL`) the digest may be the model's (`by_model`), kept only when
+    /// every content word of it is a word of the day's entries or of the person's vocabulary.
     ///
     ///
     /// - Remark: HTTP `GET /v1/days/{date}`.

@@ -270,7 +270,8 @@ public struct LiveMyDayClient: MyDayClient {
         return DayPage(
             date: page.date, entries: try page.entries.map(Conversions.entry), tags: page.tags, mood: page.mood,
             digest: try page.digest.map {
-                DayPage.Sentence(text: $0.text, entryID: try Conversions.uuid($0.entryId), start: $0.start)
+                DayPage.Sentence(
+                    text: $0.text, entryID: try Conversions.uuid($0.entryId), start: $0.start, byModel: $0.byModel ?? false)
             })
     }
 

@@ -222,11 +222,14 @@ public struct DayPage: Sendable, Equatable {
         public var text: String
         public var entryID: UUID
         public var start: Double?
+        /// Summed up by the server's model from the day's words, not said word for word.
+        public var byModel: Bool
 
-        public init(text: String, entryID: UUID, start: Double?) {
+        public init(text: String, entryID: UUID, start: Double?, byModel: Bool = false) {
             self.text = text
             self.entryID = entryID
             self.start = start
+            self.byModel = byModel
         }
     }
 

@@ -11,6 +11,12 @@ extension APIHandler {
         let zone = try input.query.tz.map(Validation.timeZone)
         let found = try await entries.day(day, userID: user.id)
         let sources = DayDigest.sources(found)
+        var digest = DayDigest.sentences(of: sources)
+        if let writer = parts.groundedWriter, !sources.isEmpty,
+            let written = await writer.digest(of: sources, vocabulary: try await vocabulary.words(userID: user.id).map(\.text))
+        {
+            digest = written
+        }
         let moods = found.compactMap(\.entry.mood)
         var tagCounts: [String: Int] = [:]
         for tag in found.flatMap(\.entry.tags) { tagCounts[tag, default: 0] += 1 }
@@ -21,8 +27,9 @@ extension APIHandler {
                     .init(
                         date: day.description, tz: zone?.identifier, entries: found.map { Self.schema($0.entry) }, tags: tags,
                         mood: DiaryInsights.mood(of: moods),
-                        digest: DayDigest.sentences(of: sources).map {
-                            .init(text: $0.text, entryId: $0.entryID.lowercased, start: $0.start)
+                        digest: digest.map {
+                            .init(
+                                text: $0.text, entryId: $0.entryID.lowercased, start: $0.start, byModel: $0.byModel ? true : nil)
                         }))))
     }
 }

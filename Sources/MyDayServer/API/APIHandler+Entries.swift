@@ -123,10 +123,20 @@ extension APIHandler {
         -> Operations.GetEntrySuggestions.Output
     {
         let entry = try await ownedEntry(input.path.id)
-        let suggestions = EntrySuggestions.make(
-            text: entry.noSpeech ? "" : entry.transcriptClean ?? "", language: entry.language,
-            existingTags: try await entries.tagsInUse(userID: entry.userID))
-        return .ok(.init(body: .json(.init(title: suggestions.title, tags: suggestions.tags, mood: suggestions.mood))))
+        let text = entry.noSpeech ? "" : entry.transcriptClean ?? ""
+        var suggestions = EntrySuggestions.make(
+            text: text, language: entry.language, existingTags: try await entries.tagsInUse(userID: entry.userID))
+        var byModel: Bool?
+        if let writer = parts.groundedWriter, !text.isEmpty,
+            let title = await writer.title(of: text, vocabulary: try await vocabulary.words(userID: entry.userID).map(\.text))
+        {
+            suggestions.title = title
+            byModel = true
+        }
+        return .ok(
+            .init(
+                body: .json(
+                    .init(title: suggestions.title, titleByModel: byModel, tags: suggestions.tags, mood: suggestions.mood))))
     }
 
     func ownedEntry(_ rawID: String) async throws -> EntryRecord {

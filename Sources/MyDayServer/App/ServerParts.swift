@@ -1,5 +1,6 @@
 import Foundation
 import Logging
+import MyDaySpeech
 import ObjectStorage
 import Prometheus
 
@@ -70,6 +71,15 @@ extension ServerParts {
     }
 
     var reminders: ReminderStore { ReminderStore(driver: driver) }
+
+    /// The model that may write digests and titles, held to the person's words; nil without `MYDAY_LLM_URL`.
+    var groundedWriter: GroundedWriter? {
+        configuration.llmURL.map { url in
+            GroundedWriter(
+                chat: ChatCompletion(baseURL: url, model: configuration.llmModel, apiKey: configuration.llmAPIKey), logger: logger
+            )
+        }
+    }
 
     /// Signs and reads the stop links of reminder mails.
     var reminderStopTokens: ReminderStopToken { ReminderStopToken(secret: secret) }

@@ -8,6 +8,8 @@ struct DigestSentence: Sendable, Equatable {
     let entryID: UUID
     /// The second in the entry's audio where the sentence begins; nil for typed text.
     let start: Double?
+    /// Written by the model from the day's words (`GroundedWriter`), not a sentence of the entry word for word.
+    var byModel = false
 }
 
 /// The day in one to three of its own sentences (extractive: each is a verbatim sentence of one entry, never a word
@@ -84,6 +86,25 @@ enum DayDigest {
                     text: candidate.text, entryID: source.entryID,
                     start: source.isAudio ? start(ofWord: candidate.firstWord, in: source) : nil)
             }
+    }
+
+    /// A sentence that is not one of the entries' own (a model's), with the entry it draws on most and, for a
+    /// recording, where that entry's closest sentence begins; marked as written by the model.
+    static func anchored(_ text: String, in sources: [Source]) -> DigestSentence {
+        let wanted = Set(SearchText.words(in: text).filter { !EverydayWords.english.contains($0) })
+        var best: (source: Int, firstWord: Int, overlap: Int)?
+        for (index, source) in sources.enumerated() {
+            var wordIndex = 0
+            for sentence in split(source.text) {
+                let overlap = wanted.intersection(SearchText.words(in: sentence)).count
+                if overlap > (best?.overlap ?? -1) { best = (index, wordIndex, overlap) }
+                wordIndex += sentence.split(whereSeparator: \.isWhitespace).count
+            }
+        }
+        let source = sources[best?.source ?? 0]
+        return DigestSentence(
+            text: text, entryID: source.entryID,
+            start: source.isAudio ? start(ofWord: best?.firstWord ?? 0, in: source) : nil, byModel: true)
     }
 
     /// The sentences of `text`, verbatim: cut after ".", "!" or "?" followed by white space, and at paragraph breaks.

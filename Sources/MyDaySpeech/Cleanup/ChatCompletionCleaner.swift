@@ -1,7 +1,5 @@
 import Foundation
 import Logging
-import NIOCore
-import NIOFoundationCompat
 
 /// Cleanup by a language model behind any OpenAI-compatible `POST /v1/chat/completions`, guarded:
 /// an answer that adds words, or drops too many, is thrown away and the rules' cleanup is used.
@@ -58,28 +56,8 @@ package struct ChatCompletionCleaner: TranscriptCleaner {
     }
 
     private func complete(_ raw: String) async throws -> String {
-        struct Message: Codable {
-            let role: String
-            let content: String
-        }
-        struct Request: Encodable {
-            let model: String
-            let messages: [Message]
-            let temperature: Double
-        }
-        struct Answer: Decodable {
-            struct Choice: Decodable { let message: Message }
-            let choices: [Choice]
-        }
-        let body = Request(
-            model: model, messages: [.init(role: "system", content: Self.instructions), .init(role: "user", content: raw)],
-            temperature: 0)
-        let response = try await OpenAICompatible.post(
-            baseURL: baseURL, path: "/v1/chat/completions", apiKey: apiKey, contentType: "application/json",
-            body: .bytes(ByteBuffer(data: try JSONEncoder().encode(body))), timeout: timeout, maxResponseBytes: 4 * 1024 * 1024)
-        guard (200..<300).contains(response.status),
-            let content = try JSONDecoder().decode(Answer.self, from: Data(buffer: response.body)).choices.first?.message.content
-        else { throw OpenAICompatible.Failure.unavailable(Int(response.status)) }
-        return content
+        var chat = ChatCompletion(baseURL: baseURL, model: model, apiKey: apiKey)
+        chat.timeout = timeout
+        return try await chat.complete(instructions: Self.instructions, text: raw)
     }
 }

@@ -56,7 +56,7 @@ struct DayPageView: View {
 
     @ViewBuilder
     private func sentenceRow(_ sentence: DayPage.Sentence) -> some View {
-        let quote = Text("“\(sentence.text)”").font(.body)
+        let quote = Text(sentence.byModel ? sentence.text : "“\(sentence.text)”").font(.body)
         if let place = viewModel.playback(of: sentence) {
             Button {
                 Task { await play(place.entryID, from: place.start) }

@@ -53,7 +53,8 @@ export async function dayView(date, { back, open }) {
 
   view.slot("digest").replaceChildren(...page.digest.map((sentence) => {
     const item = el("li");
-    const quote = el("q", {}, sentence.text);
+    // A model's sentence (only ever the day's own words) is not quoted as if it were said.
+    const quote = sentence.by_model ? el("span", { title: "Summed up from your words" }, sentence.text) : el("q", {}, sentence.text);
     if (sentence.start != null && byID.get(sentence.entry_id)?.kind === "audio") {
       const button = el("button", { type: "button", class: "sentence" });
       button.append(quote);
