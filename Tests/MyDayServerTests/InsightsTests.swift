@@ -18,6 +18,9 @@ import Testing
         let names = Mentions.names(in: text, known: Mentions.capitalisedInside([text]))
         #expect(names.map(\.text) == ["Siobhan", "Dún Laoghaire", "Siobhan", "Przemek", "Przemek", "Sandycove", "Siobhan"])
         #expect(names.map(\.kind) == [.person, .place, .person, .person, .person, .place, nil])
+        // "to" leads to a place after a verb of going and to a person after one of speaking; "at the" to a place
+        let more = Mentions.names(in: "Her move to Porto. We talked to Joe. Drinks at the Crown.", known: [])
+        #expect(more.map(\.text) == ["Porto", "Joe", "Crown"] && more.map(\.kind) == [.place, .person, .place])
         // A sentence's first word is a name only when the text capitalises it inside a sentence too
         #expect(Mentions.names(in: "Kayaking is fun. Lisbon was hot.", known: []).isEmpty)
         #expect(

@@ -7,7 +7,7 @@ struct BearerTokenMiddleware: ClientMiddleware {
     /// Operations that work without a session (`security: []` in openapi.yaml), sent without a token.
     static let publicOperations: Set<String> = [
         "registerWithEmail", "loginWithEmail", "signInWithApple", "signInWithGoogle", "refreshSession", "logout",
-        "forgotPassword", "resetPassword", "getConfig", "verifyEmail",
+        "forgotPassword", "resetPassword", "getConfig", "verifyEmail", "stopReminders",
     ]
     /// Public operations that also tell the server who is asking, when someone is signed in here: a confirmation link
     /// opened by the account's maker (ADR 0029).

@@ -70,7 +70,7 @@ struct Mentions: Sendable, Equatable {
             Set(
                 SearchText.words(in: entry.text).filter {
                     $0.count > 3 && $0.allSatisfy(\.isLetter) && !EverydayWords.english.contains($0)
-                        && !nameWords.contains($0) && !tagWords.contains($0)
+                        && !notTopics.contains($0) && !$0.hasSuffix("ed") && !nameWords.contains($0) && !tagWords.contains($0)
                 })
         }
         let all = perEntry.reduce(into: Set<String>()) { $0.formUnion($1) }
@@ -102,8 +102,21 @@ struct Mentions: Sendable, Equatable {
         "partner", "cousin", "friend", "boss", "colleague", "neighbour", "neighbor",
     ]
     private static let placeVerbs: Set<String> = [
-        "went", "go", "going", "goes", "drove", "flew", "walked", "moved", "travelled", "traveled", "back", "trip",
-        "came", "come", "got", "train", "ferry", "flight", "way", "road",
+        "went", "go", "going", "goes", "drove", "drive", "driving", "flew", "fly", "flying", "walked", "walk", "move",
+        "moved", "moving", "travelled", "traveled", "back", "trip", "came", "come", "got", "train", "ferry", "flight",
+        "way", "road", "holiday", "visit", "returned", "cycled", "sailed",
+    ]
+    /// Verbs after which "to" leads to a person: "talked to Sam".
+    private static let personVerbs: Set<String> = [
+        "talked", "talk", "spoke", "speak", "said", "say", "wrote", "write", "sent", "send", "gave", "give", "listened",
+        "lent", "showed", "introduced", "explained", "replied", "married", "engaged", "next", "thanks",
+    ]
+    /// Words too common to be a topic, though not in the everyday list.
+    private static let notTopics: Set<String> = [
+        "half", "told", "said", "took", "made", "came", "went", "make", "take", "much", "many", "more", "most", "some",
+        "next", "still", "even", "only", "also", "really", "very", "just", "move", "thing", "things", "lots", "little",
+        "around", "another", "every", "something", "nothing", "anything", "everything", "would", "should", "could",
+        "maybe", "though", "through", "while", "first", "second", "third", "three", "four", "five", "times",
     ]
     private static let personAfter: Set<String> = [
         "said", "says", "told", "asked", "called", "thinks", "thought", "wants", "wanted", "brought", "made", "cooked",
@@ -111,7 +124,8 @@ struct Mentions: Sendable, Equatable {
     ]
     private static let calendarWords: Set<String> = [
         "january", "february", "march", "april", "may", "june", "july", "august", "september", "october", "november",
-        "december", "i", "i'm", "i've", "i'd", "i'll", "ok", "okay", "mr", "mrs", "ms", "dr",
+        "december", "i", "i'm", "i've", "i'd", "i'll", "ok", "okay", "mr", "mrs", "ms", "dr", "christmas", "easter",
+        "halloween", "tv", "god",
     ]
 
     /// The words, folded to lower case, that the texts capitalise inside a sentence: names, not a sentence's start.
@@ -150,10 +164,12 @@ struct Mentions: Sendable, Equatable {
                 let after = end < tokens.count ? bare(tokens[end]).lowercased() : ""
                 let afterTwo = end + 1 < tokens.count ? after + " " + bare(tokens[end + 1]).lowercased() : after
                 let kind: Kind?
-                if placeBefore.contains(before) || (before == "to" && placeVerbs.contains(twoBefore)) {
+                if placeBefore.contains(before) || (before == "to" && placeVerbs.contains(twoBefore))
+                    || (before == "the" && placeBefore.contains(twoBefore))
+                {
                     kind = .place
-                } else if personBefore.contains(before) || before == "to" || possessive || personAfter.contains(after)
-                    || personAfter.contains(afterTwo)
+                } else if personBefore.contains(before) || (before == "to" && personVerbs.contains(twoBefore)) || possessive
+                    || personAfter.contains(after) || personAfter.contains(afterTwo)
                 {
                     kind = .person
                 } else {
