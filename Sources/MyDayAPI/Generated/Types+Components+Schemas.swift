@@ -1879,6 +1879,31 @@ extension Components {
                 case days
                 case email
             }
+            package init(from decoder: any Swift.Decoder) throws {
+                let container = try decoder.container(keyedBy: CodingKeys.self)
+                self.time = try container.decode(
+                    Swift.String.self,
+                    forKey: .time
+                )
+                self.tz = try container.decode(
+                    Swift.String.self,
+                    forKey: .tz
+                )
+                self.days = try container.decode(
+                    Components.Schemas.Reminder.DaysPayload.self,
+                    forKey: .days
+                )
+                self.email = try container.decodeIfPresent(
+                    Swift.Bool.self,
+                    forKey: .email
+                )
+                try decoder.ensureNoAdditionalProperties(knownKeys: [
+                    "time",
+                    "tz",
+                    "days",
+                    "email"
+                ])
+            }
         }
         /// - Remark: Generated from `#/components/schemas/DigestSentence`.
         package struct DigestSentence: Codable, Hashable, Sendable {

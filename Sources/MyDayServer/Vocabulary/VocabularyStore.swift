@@ -132,6 +132,9 @@ struct VocabularyStore: Sendable {
 
     /// The words of a `PUT`, checked: printable, one line, 1 to 50 characters, at most 500 (repeats counted once).
     static func checked(_ words: [String]) throws(APIError) -> [String] {
+        guard words.count <= capacity else {
+            throw APIError.unprocessable("A vocabulary holds at most \(capacity) words; \(words.count) were sent.")
+        }
         var seen = Set<String>()
         var kept: [String] = []
         for (index, raw) in words.enumerated() {
