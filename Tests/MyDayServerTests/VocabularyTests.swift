@@ -31,7 +31,8 @@ import Testing
             let tooLong = String(repeating: "a", count: 51)
             let bad: [Any] = [
                 ["words": [tooLong]], ["words": [""]], ["words": ["two\nlines"]], ["words": ["!!!"]],
-                ["words": (0...500).map { "Name\($0)" }], ["words": Array(repeating: "Siobhan", count: 501)], ["words": "Siobhan"], ["words": [1]], ["names": ["Siobhan"]],
+                ["words": (0...500).map { "Name\($0)" }], ["words": Array(repeating: "Siobhan", count: 501)],
+                ["words": "Siobhan"], ["words": [1]], ["names": ["Siobhan"]],
             ]
             for body in bad {
                 let reply = try await api.send(.put, "/v1/me/vocabulary", token: me.accessToken, json: body)
