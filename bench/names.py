@@ -20,7 +20,6 @@ import json
 import os
 import re
 import shutil
-import subprocess
 import sys
 import tempfile
 import time
@@ -31,15 +30,12 @@ from datetime import datetime
 from typing import Any
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-import transcription
 from speech import duration
-from transcription import ROOT, SENTENCES, VOICES, Server, long_audio, run, speak, wait_transcribed
+from transcription import ROOT, SENTENCES, build_server, VOICES, Server, long_audio, run, speak, wait_transcribed
 
 sys.path.insert(0, os.path.join(ROOT, "Services/speech/tests"))
 from wer import word_error_rate
 
-BINARY = os.environ.get("MYDAY_BENCH_BINARY") or transcription.BINARY
-transcription.BINARY = BINARY  # what `Server` starts
 LONG_SECONDS = int(os.environ.get("BENCH_NAMES_SECONDS", "600"))
 
 PEOPLE = [
@@ -241,8 +237,7 @@ def report(without: Figures, helped: Figures, long: Long, runs: dict[str, tuple[
 
 
 def main() -> int:
-    if "MYDAY_BENCH_BINARY" not in os.environ:
-        subprocess.run(["swift", "build", "-c", "release", "--product", "myday-server"], cwd=ROOT, check=True)
+    build_server()
     folder = tempfile.mkdtemp(prefix="myday-bench-names-")
     try:
         clips = []

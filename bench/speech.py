@@ -35,6 +35,7 @@ from transcription import (
     SENTENCES,
     VOICES,
     Server,
+    build_server,
     long_audio,
     measured,
     rss_mb,
@@ -249,11 +250,7 @@ class Rows(list):
 
 
 def main():
-    subprocess.run(
-        ["swift", "build", "-c", "release", "--product", "myday-server"],
-        cwd=ROOT,
-        check=True,
-    )
+    build_server()
     folder = tempfile.mkdtemp(prefix="myday-bench-speech-")
     rows = Rows()
     try:

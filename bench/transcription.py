@@ -1,9 +1,16 @@
 """What the transcription benchmarks (`bench/pipeline`, `bench/speech`) share: diary sentences spoken by
 espeak-ng, the release `myday-server` on a loopback port, waits for transcripts, timing and word error rate."""
-import json, os, shutil, socket, subprocess, sys, tempfile, time, urllib.error, urllib.request, uuid
+import json, os, shutil, socket, subprocess, tempfile, time, urllib.error, urllib.request, uuid
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-BINARY = os.path.join(ROOT, ".build/release/myday-server")
+# MYDAY_BENCH_BINARY runs a server built elsewhere (another checkout, say) instead of this checkout's release build.
+BINARY = os.environ.get("MYDAY_BENCH_BINARY") or os.path.join(ROOT, ".build/release/myday-server")
+
+
+def build_server():
+    """Builds the release `myday-server` the benchmarks start, unless MYDAY_BENCH_BINARY names another."""
+    if "MYDAY_BENCH_BINARY" not in os.environ:
+        subprocess.run(["swift", "build", "-c", "release", "--product", "myday-server"], cwd=ROOT, check=True)
 SENTENCES = [
     "today i walked to the park with my sister",
     "we had coffee and talked about the garden",
