@@ -75,3 +75,21 @@ struct InsightsCommand: AsyncParsableCommand {
         }
     }
 }
+
+/// `myday question`: today's question about something said in the last days, in the person's own words.
+struct QuestionCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "question", abstract: "A question about something you said in the last three days, if there is one.")
+
+    @OptionGroup var server: ServerOptions
+    @Option(help: "Your time zone (default: this machine's).") var tz: String?
+
+    func run() async throws {
+        let zone = try timeZone(tz)
+        guard let question = try await Workspace(options: server).core.client.question(timeZone: zone.identifier) else {
+            Output().note("Nothing to ask today.")
+            return
+        }
+        Output().line("\(question.text) (from \(question.date), \(question.entryID.short))")
+    }
+}

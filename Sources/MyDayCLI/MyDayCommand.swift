@@ -12,7 +12,7 @@ struct MyDayCommand: AsyncParsableCommand {
             PlayURL.self,
             Delete.self, Export.self, DeleteExport.self, Stats.self, Status.self, Password.self, Email.self,
             SignIns.self, Words.self, Day.self, OnThisDayCommand.self, InsightsCommand.self,
-            ReminderCommand.self,
+            ReminderCommand.self, QuestionCommand.self,
         ]
     )
 }

@@ -49,7 +49,7 @@ public struct LocalDay: Sendable, Hashable, Comparable, CustomStringConvertible 
     }
 
     /// Monday = 1 … Sunday = 7.
-    var isoWeekday: Int {
+    public var isoWeekday: Int {
         let calendar = Self.calendar(.gmt)
         let weekday = calendar.component(.weekday, from: calendar.date(from: DateComponents(year: year, month: month, day: day))!)
         return (weekday + 5) % 7 + 1

@@ -1344,3 +1344,35 @@ def test_the_daily_reminder_is_set_in_profile_and_turned_off(server, browser):
     driver.get(server.url + "/#/stop-reminders/not-a-token-of-this-server")
     driver.refresh()
     wait(driver, lambda d: "not one of this server's" in page_text(d), message="a bad stop link was not explained")
+
+
+def test_the_gentle_question_is_off_until_turned_on_and_put_away_for_the_day(server, browser):
+    driver = browser
+    register(driver, server)
+    # Given yesterday's entry about something ahead
+    in_page(driver, """
+        const zone = Intl.DateTimeFormat().resolvedOptions().timeZone;
+        const at = new Date(Date.now() - 86400000);
+        await api.call('POST', '/v1/entries', { id: crypto.randomUUID(), created_at: at.toISOString(), tz: zone, duration_s: 0,
+                                                kind: 'text', text: 'Nervous: the flight to Lisbon is tomorrow.' });
+        return true;""")
+    # Home asks nothing while the question is off
+    driver.refresh()
+    wait(driver, lambda d: d.find_elements(By.CSS_SELECTOR, ".home"), message="no Home")
+    assert driver.find_element(By.CSS_SELECTOR, ".home [data-slot=question]").get_attribute("hidden") is not None
+    # Turned on in Profile, Home asks about it in the person's words
+    click(driver, "[aria-label=Profile]")
+    toggle = driver.find_element(By.CSS_SELECTOR, "[data-action=question-on]")
+    toggle.click()
+    assert toggle.get_attribute("aria-pressed") == "true"
+    driver.get(server.url + "/#/")
+    driver.refresh()
+    wait(driver, lambda d: "you mentioned “flight to Lisbon”" in text_of(d, ".home [data-slot=question]"),
+         message="the question did not show")
+    assert_accessible(driver)
+    # "Not today" puts it away, also after a reload
+    driver.find_element(By.CSS_SELECTOR, "[data-action=dismiss-question]").click()
+    assert driver.find_element(By.CSS_SELECTOR, ".home [data-slot=question]").get_attribute("hidden") is not None
+    driver.refresh()
+    wait(driver, lambda d: d.find_elements(By.CSS_SELECTOR, ".home .on-this-day"), message="no Home")
+    assert driver.find_element(By.CSS_SELECTOR, ".home [data-slot=question]").get_attribute("hidden") is not None

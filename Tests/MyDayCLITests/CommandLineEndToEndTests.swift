@@ -164,6 +164,9 @@ import Testing
         let insights = try await client.run(["insights", "--tz", "UTC", "--days"])
         #expect(insights.status == 0 && insights.text.contains("2 entries on 1 day ·"), "\(insights.text)")
         #expect(insights.text.contains("People: Siobhan (1)"), "\(insights.text)")
+        // And with nothing ahead in yesterday's words, there is no question
+        let question = try await client.run(["question", "--tz", "UTC"])
+        #expect(question.status == 0 && question.errorText.contains("Nothing to ask today"), "\(question.errorText)")
     }
 
     @Test func aReminderIsSetShownAndTurnedOff() async throws {

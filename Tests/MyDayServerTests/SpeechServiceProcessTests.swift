@@ -140,8 +140,9 @@ import Testing
                 OpenFiles.of(speech).contains { $0.hasPrefix("/tmp/") }
             }
             kill(speech, SIGKILL)
-            // Then the job is tried again once the service is back, and the entry is transcribed once
-            let entry = try await api.finishedTranscription(session, id)
+            // Then the job is tried again once the service is back, and the entry is transcribed once (the service loads
+            // its model again and transcribes 40 s of speech: minutes on a machine that is busy with other work)
+            let entry = try await api.finishedTranscription(session, id, deadline: .seconds(360))
             #expect(entry["status"] as? String == "transcribed", "\(entry)")
             #expect((entry["transcript_clean"] as? String ?? "").lowercased().contains("garden"))
             let metrics = try await api.send(.get, "/metrics").text

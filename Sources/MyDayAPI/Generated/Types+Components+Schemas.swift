@@ -1905,6 +1905,49 @@ extension Components {
                 ])
             }
         }
+        /// - Remark: Generated from `#/components/schemas/GentleQuestion`.
+        package struct GentleQuestion: Codable, Hashable, Sendable {
+            /// The question.
+            ///
+            /// - Remark: Generated from `#/components/schemas/GentleQuestion/text`.
+            package var text: Swift.String
+            /// The person's own words it quotes.
+            ///
+            /// - Remark: Generated from `#/components/schemas/GentleQuestion/phrase`.
+            package var phrase: Swift.String
+            /// The entry the phrase is from.
+            ///
+            /// - Remark: Generated from `#/components/schemas/GentleQuestion/entry_id`.
+            package var entryId: Swift.String
+            /// The day of that entry.
+            ///
+            /// - Remark: Generated from `#/components/schemas/GentleQuestion/date`.
+            package var date: Swift.String
+            /// Creates a new `GentleQuestion`.
+            ///
+            /// - Parameters:
+            ///   - text: The question.
+            ///   - phrase: The person's own words it quotes.
+            ///   - entryId: The entry the phrase is from.
+            ///   - date: The day of that entry.
+            package init(
+                text: Swift.String,
+                phrase: Swift.String,
+                entryId: Swift.String,
+                date: Swift.String
+            ) {
+                self.text = text
+                self.phrase = phrase
+                self.entryId = entryId
+                self.date = date
+            }
+            package enum CodingKeys: String, CodingKey {
+                case text
+                case phrase
+                case entryId = "entry_id"
+                case date
+            }
+        }
         /// - Remark: Generated from `#/components/schemas/DigestSentence`.
         package struct DigestSentence: Codable, Hashable, Sendable {
             /// A sentence of the entry

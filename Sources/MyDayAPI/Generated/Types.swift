@@ -205,6 +205,17 @@ package protocol APIProtocol: Sendable {
     /// - Remark: HTTP `POST /v1/reminders/stop`.
     /// - Remark: Generated from `#/paths//v1/reminders/stop/post(stopReminders)`.
     func stopReminders(_ input: Operations.StopReminders.Input) async throws -> Operations.StopReminders.Output
+    /// One short question about something said in the last three days, or nothing.
+    ///
+    /// Built from the person's own words: a phrase of a sentence of theirs, from yesterday back to three days ago,
+    /// that speaks of something ahead (a plan, an appointment, "tomorrow"), and not written about since ("Yesterday
+    /// you mentioned “the interview with Sam”. How did it go?"). The same all day. Apps show it only when the
+    /// person turned the question on, and at most one a day; 204 when there is nothing to ask.
+    ///
+    ///
+    /// - Remark: HTTP `GET /v1/me/question`.
+    /// - Remark: Generated from `#/paths//v1/me/question/get(getQuestion)`.
+    func getQuestion(_ input: Operations.GetQuestion.Input) async throws -> Operations.GetQuestion.Output
     /// The words the recognizer is taught for this person - names of people and places, and other rare words.
     ///
     /// `source` says where a word came from: `you` (the person's own list), `title` or `tag` (learned from
@@ -773,6 +784,25 @@ extension APIProtocol {
         headers: Operations.StopReminders.Input.Headers = .init()
     ) async throws -> Operations.StopReminders.Output {
         try await stopReminders(Operations.StopReminders.Input(
+            query: query,
+            headers: headers
+        ))
+    }
+    /// One short question about something said in the last three days, or nothing.
+    ///
+    /// Built from the person's own words: a phrase of a sentence of theirs, from yesterday back to three days ago,
+    /// that speaks of something ahead (a plan, an appointment, "tomorrow"), and not written about since ("Yesterday
+    /// you mentioned “the interview with Sam”. How did it go?"). The same all day. Apps show it only when the
+    /// person turned the question on, and at most one a day; 204 when there is nothing to ask.
+    ///
+    ///
+    /// - Remark: HTTP `GET /v1/me/question`.
+    /// - Remark: Generated from `#/paths//v1/me/question/get(getQuestion)`.
+    package func getQuestion(
+        query: Operations.GetQuestion.Input.Query = .init(),
+        headers: Operations.GetQuestion.Input.Headers = .init()
+    ) async throws -> Operations.GetQuestion.Output {
+        try await getQuestion(Operations.GetQuestion.Input(
             query: query,
             headers: headers
         ))

@@ -302,6 +302,20 @@ public struct LiveMyDayClient: MyDayClient {
             topics: mentions(body.mentions.topics))
     }
 
+    public func question(timeZone: String) async throws -> DiaryQuestion? {
+        let output = try await call { try await client.getQuestion(query: .init(tz: timeZone)) }
+        switch output {
+        case .ok(let ok):
+            let body = try ok.body.json
+            return DiaryQuestion(
+                text: body.text, phrase: body.phrase, entryID: try Conversions.uuid(body.entryId), date: body.date)
+        case .noContent:
+            return nil
+        default:
+            throw unexpected(output)
+        }
+    }
+
     public func reminder() async throws -> ReminderSettings? {
         do {
             let output = try await call { try await client.getReminder() }

@@ -48,6 +48,9 @@ public protocol MyDayClient: Sendable {
     /// and the people, places and topics mentioned most.
     func insights(from: String?, to: String?, timeZone: String) async throws -> Insights
 
+    /// Today's question about the last days, or nil when there is nothing to ask.
+    func question(timeZone: String) async throws -> DiaryQuestion?
+
     /// The daily reminder, or nil when none is set.
     func reminder() async throws -> ReminderSettings?
     /// Sets the daily reminder; the server answers it as it keeps it.

@@ -324,6 +324,23 @@ public struct Insights: Sendable, Equatable {
     }
 }
 
+/// One short question about something the person said in the last days, quoting their words.
+public struct DiaryQuestion: Sendable, Equatable {
+    public var text: String
+    /// Their words it quotes.
+    public var phrase: String
+    public var entryID: UUID
+    /// `YYYY-MM-DD` of that entry.
+    public var date: String
+
+    public init(text: String, phrase: String, entryID: UUID, date: String) {
+        self.text = text
+        self.phrase = phrase
+        self.entryID = entryID
+        self.date = date
+    }
+}
+
 /// A daily reminder: at `hour`:`minute` in `timeZone`, on `days`, when the day has no entry yet; by mail when `email`.
 public struct ReminderSettings: Sendable, Equatable {
     /// Monday first, as the server names them.

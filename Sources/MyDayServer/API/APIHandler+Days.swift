@@ -85,6 +85,24 @@ extension APIHandler {
                             topics: mentions(insights.mentions.topics))))))
     }
 
+    func getQuestion(_ input: Operations.GetQuestion.Input) async throws -> Operations.GetQuestion.Output {
+        let user = try RequestUser.required()
+        let today = try today(in: input.query.tz)
+        let days = (0...GentleQuestion.daysBack).map { today.adding(days: -$0) }
+        let sources = try await entries.entries(onDays: days, userID: user.id).compactMap { day, entry in
+            entry.transcriptClean.map {
+                GentleQuestion.Source(entryID: entry.id, day: day, createdAt: entry.createdAt, text: entry.noSpeech ? "" : $0)
+            }
+        }
+        guard let question = GentleQuestion.make(from: sources, today: today) else { return .noContent(.init()) }
+        return .ok(
+            .init(
+                body: .json(
+                    .init(
+                        text: question.text, phrase: question.phrase, entryId: question.entryID.lowercased,
+                        date: question.day.description))))
+    }
+
     /// A day the client named, or nil when it named none.
     private func day(_ text: String?, named name: String) throws -> LocalDay? {
         guard let text else { return nil }

@@ -32,6 +32,7 @@ struct FakeMyDayClient: MyDayClient {
     var onDay: @Sendable (String, String) async throws -> DayPage = unexpected("day")
     var onOnThisDay: @Sendable (String?, String) async throws -> [PastDay] = unexpected("onThisDay")
     var onInsights: @Sendable (String?, String?, String) async throws -> Insights = unexpected("insights")
+    var onQuestion: @Sendable (String) async throws -> DiaryQuestion? = unexpected("question")
     var onReminder: @Sendable () async throws -> ReminderSettings? = unexpected("reminder")
     var onSetReminder: @Sendable (ReminderSettings) async throws -> ReminderSettings = unexpected("setReminder")
     var onDeleteReminder: @Sendable () async throws -> Void = unexpected("deleteReminder")
@@ -65,6 +66,7 @@ struct FakeMyDayClient: MyDayClient {
     func words(of id: UUID) async throws -> [TimedWord] { try await onWords(id) }
     func day(_ date: String, timeZone: String) async throws -> DayPage { try await onDay(date, timeZone) }
     func suggestions(for id: UUID) async throws -> Suggestions { try await onSuggestions(id) }
+    func question(timeZone: String) async throws -> DiaryQuestion? { try await onQuestion(timeZone) }
     func reminder() async throws -> ReminderSettings? { try await onReminder() }
     func setReminder(_ reminder: ReminderSettings) async throws -> ReminderSettings { try await onSetReminder(reminder) }
     func deleteReminder() async throws { try await onDeleteReminder() }

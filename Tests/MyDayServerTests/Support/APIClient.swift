@@ -180,9 +180,11 @@ extension APIClient {
     }
 
     /// The entry once its transcription has finished (`transcribed` or `failed`), within 90 s.
-    func finishedTranscription(_ session: Session, _ id: UUID) async throws -> [String: Any] {
+    func finishedTranscription(_ session: Session, _ id: UUID, deadline: Duration = .seconds(90)) async throws
+        -> [String: Any]
+    {
         var entry: [String: Any] = [:]
-        try await pollUntil("entry \(id) transcribed", every: .milliseconds(100)) {
+        try await pollUntil("entry \(id) transcribed", deadline: deadline, every: .milliseconds(100)) {
             entry = try await send(.get, "/v1/entries/\(id)", token: session.accessToken).json
             return ["transcribed", "failed"].contains(entry["status"] as? String)
         }

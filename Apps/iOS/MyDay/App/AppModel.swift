@@ -193,6 +193,10 @@ final class AppModel {
         OnThisDayViewModel(core: core)
     }
 
+    func makeQuestionViewModel() -> QuestionViewModel {
+        QuestionViewModel(core: core)
+    }
+
     func makeReminderViewModel() -> ReminderViewModel {
         ReminderViewModel(core: core)
     }

@@ -35,6 +35,7 @@ struct HomeView: View {
                 }
                 HomeActions(viewModel: viewModel)
                 HomeStatus(viewModel: viewModel)
+                QuestionCard()
                 OnThisDayCard()
                 if let message = appModel.attentionMessage {
                     ErrorBanner(message: message)

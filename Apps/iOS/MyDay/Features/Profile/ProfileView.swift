@@ -61,6 +61,7 @@ struct ProfileView: View {
                 Task { await viewModel.deleteExport() }
             }
             ReminderSection(viewModel: appModel.makeReminderViewModel())
+            QuestionSection(viewModel: appModel.makeQuestionViewModel())
             VocabularySection(viewModel: appModel.makeVocabularyViewModel())
             SignInMethodsSection(viewModel: viewModel)
             SettingsSection(settings: appModel.settings)

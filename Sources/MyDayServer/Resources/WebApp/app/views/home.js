@@ -2,12 +2,14 @@ import { call } from "../api.js";
 import * as uploads from "../uploads.js";
 import { HOLD_MS, wireHold } from "../hold.js";
 import { Recording } from "../recorder.js";
-import { announce, duration, el, fromTemplate } from "../ui.js";
+import { announce, duration, el, fromTemplate, localDay } from "../ui.js";
 import { Waveform } from "../waveform.js";
 import { recordingBar } from "./recording-bar.js";
 
 const RING = 2 * Math.PI * 56;
 const HINT_SHOWN = "myday.stopHintShown";
+export const QUESTION_ON = "myday.question.on";
+const QUESTION_DISMISSED = "myday.question.dismissed";
 
 /**
  * Home: the record button, the waveform, elapsed time, "Type instead", and what waits to upload. Made
@@ -246,13 +248,37 @@ export function homeView({ bar, goHome, openDay }) {
     view.slot("on-this-day").hidden = answer.days.length === 0;
   }
   showMemories();
+
+  // The gentle question: off until turned on in Profile (on this browser), at most one a day, "Not today" puts it away.
+  const questionCard = view.slot("question");
+  async function showQuestion() {
+    const zone = Intl.DateTimeFormat().resolvedOptions().timeZone;
+    const today = localDay(new Date(), zone);
+    if (localStorage.getItem(QUESTION_ON) !== "yes" || localStorage.getItem(QUESTION_DISMISSED) === today) {
+      questionCard.hidden = true;
+      return;
+    }
+    try {
+      const question = await call("GET", `/v1/me/question?tz=${encodeURIComponent(zone)}`);
+      view.slot("question-text").textContent = question?.text ?? "";
+      questionCard.hidden = !question;
+    } catch {
+      // Offline or refused: no question.
+    }
+  }
+  view.action("dismiss-question").addEventListener("click", () => {
+    localStorage.setItem(QUESTION_DISMISSED, localDay(new Date(), Intl.DateTimeFormat().resolvedOptions().timeZone));
+    questionCard.hidden = true;
+    button.focus();
+  });
+  showQuestion();
   typing(false);
   show("idle");
   ring.style.setProperty("stroke-dasharray", String(RING));
   setRing(0);
   view.root.dataset.holdMs = String(HOLD_MS);
   async function update() {
-    await Promise.all([showPending(), showMemories()]);
+    await Promise.all([showPending(), showMemories(), showQuestion()]);
   }
   return { root: view.root, update, shown: updateBar };
 }

@@ -2,6 +2,7 @@ import * as api from "../api.js";
 import * as db from "../db.js";
 import * as uploads from "../uploads.js";
 import { announce, counted, duration, fromTemplate, localDay } from "../ui.js";
+import { QUESTION_ON } from "./home.js";
 
 /** Profile: totals and streak, export by date range, sign out, delete account. */
 export function profileView({ onSignedOut }) {
@@ -90,6 +91,16 @@ export function profileView({ onSignedOut }) {
     } catch (failure) {
       reminderStatus.textContent = failure.message;
     }
+  });
+
+  // The gentle question on Home: a setting of this browser.
+  const questionOn = view.action("question-on");
+  questionOn.setAttribute("aria-pressed", String(localStorage.getItem(QUESTION_ON) === "yes"));
+  questionOn.addEventListener("click", () => {
+    const on = questionOn.getAttribute("aria-pressed") !== "true";
+    if (on) localStorage.setItem(QUESTION_ON, "yes");
+    else localStorage.removeItem(QUESTION_ON);
+    questionOn.setAttribute("aria-pressed", String(on));
   });
 
   const SOURCES = { you: "added by you", title: "from a title", tag: "from a tag", correction: "from a correction" };
