@@ -219,6 +219,7 @@ export function homeView({ bar, goHome, openDay }) {
   // On this day: the entries of the same date a week, a month and each year before, shown when there are some.
   const memories = view.slot("memories");
   const headings = { week: ["A week ago", "weeks ago"], month: ["A month ago", "months ago"], year: ["1 year ago", "years ago"] };
+  let memoriesShown = "";
   async function showMemories() {
     const zone = Intl.DateTimeFormat().resolvedOptions().timeZone;
     let answer;
@@ -227,6 +228,10 @@ export function homeView({ bar, goHome, openDay }) {
     } catch {
       return; // Offline or refused: the section keeps what it showed.
     }
+    // Drawn again only when something changed: a redraw under a finger about to tap would lose the tap.
+    const signature = JSON.stringify(answer.days.map((day) => [day.date, day.entries.map((entry) => [entry.id, entry.title, entry.transcript_clean])]));
+    if (signature === memoriesShown) return;
+    memoriesShown = signature;
     memories.replaceChildren(...answer.days.map((day) => {
       const [one, many] = headings[day.ago.unit];
       const heading = day.ago.count === 1 ? one : `${day.ago.count} ${many}`;
