@@ -26,19 +26,7 @@ struct HousekeepingService: Service {
     static let abandonedWriteAge: TimeInterval = 24 * 3600
 
     func run() async throws {
-        // A graceful shutdown cancels the wait between rounds (and a round under way).
-        try? await cancelWhenGracefulShutdown {
-            while true {
-                do {
-                    try await round()
-                } catch is CancellationError {
-                    return
-                } catch {
-                    logger.error("housekeeping round failed; the next one tries again", metadata: ["error": "\(error)"])
-                }
-                try await Task.sleep(for: interval)
-            }
-        }
+        await runRounds(every: interval, name: "housekeeping", logger: logger) { try await round() }
     }
 
     /// One round of everything.

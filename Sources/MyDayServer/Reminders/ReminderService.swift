@@ -15,18 +15,7 @@ struct ReminderService: Service {
     let logger: Logger
 
     func run() async throws {
-        try? await cancelWhenGracefulShutdown {
-            while true {
-                do {
-                    try await round()
-                } catch is CancellationError {
-                    return
-                } catch {
-                    logger.error("reminder round failed; the next one tries again", metadata: ["error": "\(error)"])
-                }
-                try await Task.sleep(for: interval)
-            }
-        }
+        await runRounds(every: interval, name: "reminder", logger: logger) { _ = try await round() }
     }
 
     /// One round at the clock's now; answers the reminders this node queued.
