@@ -18,9 +18,7 @@ extension APIHandler {
             digest = written
         }
         let moods = found.compactMap(\.entry.mood)
-        var tagCounts: [String: Int] = [:]
-        for tag in found.flatMap(\.entry.tags) { tagCounts[tag, default: 0] += 1 }
-        let tags = tagCounts.sorted { ($0.value, $1.key) > ($1.value, $0.key) }.map(\.key)
+        let tags = tagsByUse(found.flatMap(\.entry.tags))
         return .ok(
             .init(
                 body: .json(

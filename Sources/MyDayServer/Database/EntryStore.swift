@@ -142,11 +142,7 @@ struct EntryStore: Sendable {
                 """
             ).all().map { try $0.decode(column: "tags", as: String.self) }
         }
-        var counts: [String: Int] = [:]
-        for list in lists {
-            for tag in try JSONDecoder().decode([String].self, from: Data(list.utf8)) { counts[tag, default: 0] += 1 }
-        }
-        return counts.sorted { ($0.value, $1.key) > ($1.value, $0.key) }.map(\.key)
+        return tagsByUse(try lists.flatMap { try JSONDecoder().decode([String].self, from: Data($0.utf8)) })
     }
 
     /// The live entry whose audio belongs under `audioKey`, whoever owns it (for signed URLs, which carry no user).

@@ -82,9 +82,7 @@ final class ExportArchiveWriter: @unchecked Sendable {
         let names = Dictionary((days[day] ?? []).map { ($0.id, $0.name) }, uniquingKeysWith: { first, _ in first })
         let kept = entries.filter { names[$0.id] != nil }
         guard !kept.isEmpty else { return }
-        var tagCounts: [String: Int] = [:]
-        for tag in kept.flatMap(\.tags) { tagCounts[tag, default: 0] += 1 }
-        let tags = tagCounts.sorted { ($0.value, $1.key) > ($1.value, $0.key) }.map(\.key)
+        let tags = tagsByUse(kept.flatMap(\.tags))
         var lines = ["---", "date: \(day)", "entries: \(kept.count)", "tags: [\(tags.map(Self.quoted).joined(separator: ", "))]"]
         if let mood = DiaryInsights.mood(of: kept.compactMap(\.mood)) { lines.append("mood: \(mood)") }
         lines += ["---", "", "# \(Self.longDate(day))", ""]
