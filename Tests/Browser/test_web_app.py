@@ -1346,6 +1346,36 @@ def test_the_daily_reminder_is_set_in_profile_and_turned_off(server, browser):
     wait(driver, lambda d: "not one of this server's" in page_text(d), message="a bad stop link was not explained")
 
 
+def test_a_pushed_reminder_shows_as_a_notification_and_a_browser_without_a_push_service_says_so(server, browser):
+    driver = browser
+    register(driver, server)
+    driver.execute_cdp_cmd("Browser.grantPermissions", {"origin": server.url, "permissions": ["notifications"]})
+    click(driver, "[aria-label=Profile]")
+    on = driver.find_element(By.CSS_SELECTOR, "[data-action=reminder-on]")
+    wait(driver, lambda d: on.get_attribute("aria-pressed") == "false", message="the reminder did not load")
+    on.click()
+    notify = driver.find_element(By.CSS_SELECTOR, "[data-action=push-on]")
+    assert notify.get_attribute("aria-pressed") == "false"
+    assert_accessible(driver)
+    # Headless Chromium reaches no push service: turning notifications on says so, and nothing is subscribed
+    notify.click()
+    wait(driver, lambda d: "push service did not answer" in text_of(d, "[data-slot=push-status]"),
+         message="a browser that cannot subscribe did not say so")
+    assert notify.get_attribute("aria-pressed") == "false"
+    assert in_page(driver, "return (await api.call('GET', '/v1/me/push-subscriptions')).subscriptions.length;") == 0
+    # The service worker shows what the server pushes (delivered here as the push service would) and nothing else
+    driver.execute_script("return navigator.serviceWorker.ready.then(() => true)")
+    driver.execute_cdp_cmd("ServiceWorker.enable", {})
+    message = {"title": "A minute for your diary?", "body": "Nothing in My Day today yet.", "url": "/#/", "tag": "myday-reminder"}
+    driver.execute_cdp_cmd("ServiceWorker.deliverPushMessage",
+                           {"origin": server.url + "/", "registrationId": "0", "data": json.dumps(message)})
+    shown = poll(lambda: driver.execute_async_script(
+        "navigator.serviceWorker.ready.then((r) => r.getNotifications())"
+        ".then((all) => arguments[0](all.map((n) => [n.title, n.body, n.tag, n.data.url])))") or None,
+        message="the pushed reminder was not shown")
+    assert shown == [[message["title"], message["body"], message["tag"], "/#/"]], shown
+
+
 def test_the_gentle_question_is_off_until_turned_on_and_put_away_for_the_day(server, browser):
     driver = browser
     register(driver, server)

@@ -1,3 +1,4 @@
+import Crypto
 import Foundation
 import HTTPTypes
 import MyDayAPI
@@ -23,7 +24,7 @@ import Yams
         "signInWithAppleOnWeb", "signInWithGoogleOnWeb", "forgotPassword", "resetPassword", "resetPasswordOnWeb",
         "verifyEmail", "resendVerificationEmail", "followChanges", "searchEntries", "getVocabulary", "replaceVocabulary",
         "getDay", "getOnThisDay", "getInsights", "getReminder", "setReminder", "deleteReminder", "stopReminders",
-        "getQuestion",
+        "getQuestion", "listPushSubscriptions", "addPushSubscription",
     ]
     /// Operations that answer a stream that does not end: ChangeFeedTests reads them as a client does.
     static let streams: Set<String> = ["followChanges"]
@@ -91,7 +92,7 @@ import Yams
     @Test(arguments: TestDatabase.available)
     func anotherUsersObjectIdsAnswer404AndChangeNothing(_ database: TestDatabase) async throws {
         let operations = try Self.operations()
-        try await TestServer.make(database).run { api in
+        try await TestServer.make(database, adjust: { $0.pushServices = ["127.0.0.1"] }).run { api in
             // Given A's transcribable audio entry, and B with a signed upload URL of B's own
             let alice = try await api.register("alice@example.com")
             let entryID = UUID()
@@ -100,6 +101,14 @@ import Yams
             let export = try await api.send(
                 .post, "/v1/exports", token: alice.accessToken, json: ["from": "2026-05-01", "to": "2026-05-01", "tz": "UTC"])
             let exportID = try #require(export.json["id"] as? String)
+            let browser = P256.KeyAgreement.PrivateKey().publicKey.x963Representation.base64URLEncodedString()
+            let subscribed = try await api.send(
+                .post, "/v1/me/push-subscriptions", token: alice.accessToken,
+                json: [
+                    "endpoint": "http://127.0.0.1:9/push/alice",
+                    "keys": ["p256dh": browser, "auth": Data(count: 16).base64URLEncodedString()],
+                ])
+            let subscriptionID = try #require(subscribed.json["id"] as? String, "\(subscribed.text)")
             let bob = try await api.register()
             let bobsUpload = try #require(try await api.createAudioEntry(bob, sizeBytes: 100).uploadURL)
             let bobsSignature = try #require(URLComponents(string: bobsUpload)?.percentEncodedQuery)
@@ -110,7 +119,9 @@ import Yams
                 let audio = try await api.send(.get, try #require(link.json["url"] as? String))
                 let list = try await api.send(.get, "/v1/entries", token: alice.accessToken)
                 let export = try await api.send(.get, "/v1/exports/\(exportID)", token: alice.accessToken)
+                let browsers = try await api.send(.get, "/v1/me/push-subscriptions", token: alice.accessToken)
                 return [
+                    browsers.text,
                     entry.text, String(audio.body.count), audio.body.base64EncodedString().suffix(64).description, list.text,
                     export.text,
                 ]
@@ -141,6 +152,7 @@ import Yams
                     let value: String
                     switch name {
                     case "id" where operation.path.hasPrefix("/v1/exports"), "export_id": value = exportID
+                    case "id" where operation.path.hasPrefix("/v1/me/push-subscriptions"): value = subscriptionID
                     case "id", "entry_id": value = entryID.uuidString.lowercased()
                     case "user_id": value = alice.userID
                     default:

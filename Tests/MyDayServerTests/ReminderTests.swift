@@ -84,7 +84,7 @@ import Testing
             let queued = try await server.withDatabase { driver in
                 let workers = (0..<2).map { _ in
                     ReminderService(
-                        reminders: ReminderStore(driver: driver), users: UserStore(driver: driver),
+                        reminders: ReminderStore(driver: driver), subscriptions: PushSubscriptionStore(driver: driver),
                         clock: { now.withLock { $0 } },
                         logger: Logger(label: "test-reminders"))
                 }
@@ -112,7 +112,7 @@ import Testing
                 ], expecting: .created)
             let onADayWithAnEntry = try await server.withDatabase { driver in
                 try await ReminderService(
-                    reminders: ReminderStore(driver: driver), users: UserStore(driver: driver),
+                    reminders: ReminderStore(driver: driver), subscriptions: PushSubscriptionStore(driver: driver),
                     clock: { try! Date("2026-03-30T19:05:00Z", strategy: .iso8601) }, logger: Logger(label: "test-reminders")
                 ).round()
             }

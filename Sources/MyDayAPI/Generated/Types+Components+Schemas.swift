@@ -1905,6 +1905,168 @@ extension Components {
                 ])
             }
         }
+        /// - Remark: Generated from `#/components/schemas/PushSubscriptions`.
+        package struct PushSubscriptions: Codable, Hashable, Sendable {
+            /// The server's VAPID public key (an uncompressed P-256 point, base64url), for `pushManager.subscribe`.
+            ///
+            /// - Remark: Generated from `#/components/schemas/PushSubscriptions/application_server_key`.
+            package var applicationServerKey: Swift.String
+            /// - Remark: Generated from `#/components/schemas/PushSubscriptions/subscriptions`.
+            package var subscriptions: [Components.Schemas.PushSubscription]
+            /// Creates a new `PushSubscriptions`.
+            ///
+            /// - Parameters:
+            ///   - applicationServerKey: The server's VAPID public key (an uncompressed P-256 point, base64url), for `pushManager.subscribe`.
+            ///   - subscriptions:
+            package init(
+                applicationServerKey: Swift.String,
+                subscriptions: [Components.Schemas.PushSubscription]
+            ) {
+                self.applicationServerKey = applicationServerKey
+                self.subscriptions = subscriptions
+            }
+            package enum CodingKeys: String, CodingKey {
+                case applicationServerKey = "application_server_key"
+                case subscriptions
+            }
+        }
+        /// - Remark: Generated from `#/components/schemas/PushSubscription`.
+        package struct PushSubscription: Codable, Hashable, Sendable {
+            /// - Remark: Generated from `#/components/schemas/PushSubscription/id`.
+            package var id: Swift.String
+            /// The push service's URL for the browser.
+            ///
+            /// - Remark: Generated from `#/components/schemas/PushSubscription/endpoint`.
+            package var endpoint: Swift.String
+            /// - Remark: Generated from `#/components/schemas/PushSubscription/created_at`.
+            package var createdAt: Foundation.Date
+            /// Creates a new `PushSubscription`.
+            ///
+            /// - Parameters:
+            ///   - id:
+            ///   - endpoint: The push service's URL for the browser.
+            ///   - createdAt:
+            package init(
+                id: Swift.String,
+                endpoint: Swift.String,
+                createdAt: Foundation.Date
+            ) {
+                self.id = id
+                self.endpoint = endpoint
+                self.createdAt = createdAt
+            }
+            package enum CodingKeys: String, CodingKey {
+                case id
+                case endpoint
+                case createdAt = "created_at"
+            }
+        }
+        /// - Remark: Generated from `#/components/schemas/NewPushSubscription`.
+        package struct NewPushSubscription: Codable, Hashable, Sendable {
+            /// - Remark: Generated from `#/components/schemas/NewPushSubscription/endpoint`.
+            package var endpoint: Swift.String
+            /// As the browser gives it (leave it out when null); ignored.
+            ///
+            /// - Remark: Generated from `#/components/schemas/NewPushSubscription/expirationTime`.
+            package var expirationTime: Swift.Int?
+            /// - Remark: Generated from `#/components/schemas/NewPushSubscription/keys`.
+            package struct KeysPayload: Codable, Hashable, Sendable {
+                /// The browser's P-256 public key
+                ///
+                /// - Remark: Generated from `#/components/schemas/NewPushSubscription/keys/p256dh`.
+                package var p256dh: Swift.String
+                /// The 16-byte authentication secret
+                ///
+                /// - Remark: Generated from `#/components/schemas/NewPushSubscription/keys/auth`.
+                package var auth: Swift.String
+                /// Creates a new `KeysPayload`.
+                ///
+                /// - Parameters:
+                ///   - p256dh: The browser's P-256 public key
+                ///   - auth: The 16-byte authentication secret
+                package init(
+                    p256dh: Swift.String,
+                    auth: Swift.String
+                ) {
+                    self.p256dh = p256dh
+                    self.auth = auth
+                }
+                package enum CodingKeys: String, CodingKey {
+                    case p256dh
+                    case auth
+                }
+                package init(from decoder: any Swift.Decoder) throws {
+                    let container = try decoder.container(keyedBy: CodingKeys.self)
+                    self.p256dh = try container.decode(
+                        Swift.String.self,
+                        forKey: .p256dh
+                    )
+                    self.auth = try container.decode(
+                        Swift.String.self,
+                        forKey: .auth
+                    )
+                    try decoder.ensureNoAdditionalProperties(knownKeys: [
+                        "p256dh",
+                        "auth"
+                    ])
+                }
+            }
+            /// - Remark: Generated from `#/components/schemas/NewPushSubscription/keys`.
+            package var keys: Components.Schemas.NewPushSubscription.KeysPayload
+            /// The key the browser subscribed with; one that is not this server's is refused (subscribe again).
+            ///
+            /// - Remark: Generated from `#/components/schemas/NewPushSubscription/application_server_key`.
+            package var applicationServerKey: Swift.String?
+            /// Creates a new `NewPushSubscription`.
+            ///
+            /// - Parameters:
+            ///   - endpoint:
+            ///   - expirationTime: As the browser gives it (leave it out when null); ignored.
+            ///   - keys:
+            ///   - applicationServerKey: The key the browser subscribed with; one that is not this server's is refused (subscribe again).
+            package init(
+                endpoint: Swift.String,
+                expirationTime: Swift.Int? = nil,
+                keys: Components.Schemas.NewPushSubscription.KeysPayload,
+                applicationServerKey: Swift.String? = nil
+            ) {
+                self.endpoint = endpoint
+                self.expirationTime = expirationTime
+                self.keys = keys
+                self.applicationServerKey = applicationServerKey
+            }
+            package enum CodingKeys: String, CodingKey {
+                case endpoint
+                case expirationTime
+                case keys
+                case applicationServerKey = "application_server_key"
+            }
+            package init(from decoder: any Swift.Decoder) throws {
+                let container = try decoder.container(keyedBy: CodingKeys.self)
+                self.endpoint = try container.decode(
+                    Swift.String.self,
+                    forKey: .endpoint
+                )
+                self.expirationTime = try container.decodeIfPresent(
+                    Swift.Int.self,
+                    forKey: .expirationTime
+                )
+                self.keys = try container.decode(
+                    Components.Schemas.NewPushSubscription.KeysPayload.self,
+                    forKey: .keys
+                )
+                self.applicationServerKey = try container.decodeIfPresent(
+                    Swift.String.self,
+                    forKey: .applicationServerKey
+                )
+                try decoder.ensureNoAdditionalProperties(knownKeys: [
+                    "endpoint",
+                    "expirationTime",
+                    "keys",
+                    "application_server_key"
+                ])
+            }
+        }
         /// - Remark: Generated from `#/components/schemas/GentleQuestion`.
         package struct GentleQuestion: Codable, Hashable, Sendable {
             /// The question.

@@ -183,7 +183,8 @@ package protocol APIProtocol: Sendable {
     ///
     /// At `time` in `tz`, on `days`, when that local day has no entry yet, a reminder goes out: by mail when `email`
     /// is true (to the confirmed address only, at most one a day, with a link that stops reminders in one click).
-    /// Apps also schedule it on the device (the iPhone as a local notification). It is sent at that local time
+    /// It also goes as a Web Push notification to every browser the person subscribed
+    /// (`/v1/me/push-subscriptions`). Apps also schedule it on the device (the iPhone as a local notification). It is sent at that local time
     /// whatever daylight saving does, within the hour after it and never later; on a day clocks skip the time, at
     /// the first minute after. Setting it again on a day it was sent does not send it again that day.
     ///
@@ -205,6 +206,37 @@ package protocol APIProtocol: Sendable {
     /// - Remark: HTTP `POST /v1/reminders/stop`.
     /// - Remark: Generated from `#/paths//v1/reminders/stop/post(stopReminders)`.
     func stopReminders(_ input: Operations.StopReminders.Input) async throws -> Operations.StopReminders.Output
+    /// The browsers that get the daily reminder as a notification, and the key to subscribe with.
+    ///
+    /// - Remark: HTTP `GET /v1/me/push-subscriptions`.
+    /// - Remark: Generated from `#/paths//v1/me/push-subscriptions/get(listPushSubscriptions)`.
+    func listPushSubscriptions(_ input: Operations.ListPushSubscriptions.Input) async throws -> Operations.ListPushSubscriptions.Output
+    /// Has the daily reminder sent to a browser as a Web Push notification.
+    ///
+    /// The body is the browser's `PushSubscription.toJSON()` (RFC 8030 endpoint, RFC 8291 keys), made with
+    /// `application_server_key` (RFC 8292) as the subscription's key. The endpoint must be a push service's (https,
+    /// on a host the server allows: `MYDAY_PUSH_SERVICES`). Subscribing the same endpoint again replaces its keys,
+    /// also when another account had it: a browser notifies the person signed in on it. An account keeps its 20
+    /// newest subscriptions. Signing out everywhere and changing the password end them all.
+    ///
+    ///
+    /// - Remark: HTTP `POST /v1/me/push-subscriptions`.
+    /// - Remark: Generated from `#/paths//v1/me/push-subscriptions/post(addPushSubscription)`.
+    func addPushSubscription(_ input: Operations.AddPushSubscription.Input) async throws -> Operations.AddPushSubscription.Output
+    /// Stops notifications to one browser.
+    ///
+    /// - Remark: HTTP `DELETE /v1/me/push-subscriptions/{id}`.
+    /// - Remark: Generated from `#/paths//v1/me/push-subscriptions/{id}/delete(deletePushSubscription)`.
+    func deletePushSubscription(_ input: Operations.DeletePushSubscription.Input) async throws -> Operations.DeletePushSubscription.Output
+    /// Sends a test notification to one browser now.
+    ///
+    /// 204 when the push service took it. A push service that says the subscription is gone (404, 410) ends it here
+    /// too: 404. A push service that refuses or is away: 502, with its answer.
+    ///
+    ///
+    /// - Remark: HTTP `POST /v1/me/push-subscriptions/{id}/test`.
+    /// - Remark: Generated from `#/paths//v1/me/push-subscriptions/{id}/test/post(testPushSubscription)`.
+    func testPushSubscription(_ input: Operations.TestPushSubscription.Input) async throws -> Operations.TestPushSubscription.Output
     /// One short question about something said in the last three days, or nothing.
     ///
     /// Built from the person's own words: a phrase of a sentence of theirs, from yesterday back to three days ago,
@@ -748,7 +780,8 @@ extension APIProtocol {
     ///
     /// At `time` in `tz`, on `days`, when that local day has no entry yet, a reminder goes out: by mail when `email`
     /// is true (to the confirmed address only, at most one a day, with a link that stops reminders in one click).
-    /// Apps also schedule it on the device (the iPhone as a local notification). It is sent at that local time
+    /// It also goes as a Web Push notification to every browser the person subscribed
+    /// (`/v1/me/push-subscriptions`). Apps also schedule it on the device (the iPhone as a local notification). It is sent at that local time
     /// whatever daylight saving does, within the hour after it and never later; on a day clocks skip the time, at
     /// the first minute after. Setting it again on a day it was sent does not send it again that day.
     ///
@@ -785,6 +818,63 @@ extension APIProtocol {
     ) async throws -> Operations.StopReminders.Output {
         try await stopReminders(Operations.StopReminders.Input(
             query: query,
+            headers: headers
+        ))
+    }
+    /// The browsers that get the daily reminder as a notification, and the key to subscribe with.
+    ///
+    /// - Remark: HTTP `GET /v1/me/push-subscriptions`.
+    /// - Remark: Generated from `#/paths//v1/me/push-subscriptions/get(listPushSubscriptions)`.
+    package func listPushSubscriptions(headers: Operations.ListPushSubscriptions.Input.Headers = .init()) async throws -> Operations.ListPushSubscriptions.Output {
+        try await listPushSubscriptions(Operations.ListPushSubscriptions.Input(headers: headers))
+    }
+    /// Has the daily reminder sent to a browser as a Web Push notification.
+    ///
+    /// The body is the browser's `PushSubscription.toJSON()` (RFC 8030 endpoint, RFC 8291 keys), made with
+    /// `application_server_key` (RFC 8292) as the subscription's key. The endpoint must be a push service's (https,
+    /// on a host the server allows: `MYDAY_PUSH_SERVICES`). Subscribing the same endpoint again replaces its keys,
+    /// also when another account had it: a browser notifies the person signed in on it. An account keeps its 20
+    /// newest subscriptions. Signing out everywhere and changing the password end them all.
+    ///
+    ///
+    /// - Remark: HTTP `POST /v1/me/push-subscriptions`.
+    /// - Remark: Generated from `#/paths//v1/me/push-subscriptions/post(addPushSubscription)`.
+    package func addPushSubscription(
+        headers: Operations.AddPushSubscription.Input.Headers = .init(),
+        body: Operations.AddPushSubscription.Input.Body
+    ) async throws -> Operations.AddPushSubscription.Output {
+        try await addPushSubscription(Operations.AddPushSubscription.Input(
+            headers: headers,
+            body: body
+        ))
+    }
+    /// Stops notifications to one browser.
+    ///
+    /// - Remark: HTTP `DELETE /v1/me/push-subscriptions/{id}`.
+    /// - Remark: Generated from `#/paths//v1/me/push-subscriptions/{id}/delete(deletePushSubscription)`.
+    package func deletePushSubscription(
+        path: Operations.DeletePushSubscription.Input.Path,
+        headers: Operations.DeletePushSubscription.Input.Headers = .init()
+    ) async throws -> Operations.DeletePushSubscription.Output {
+        try await deletePushSubscription(Operations.DeletePushSubscription.Input(
+            path: path,
+            headers: headers
+        ))
+    }
+    /// Sends a test notification to one browser now.
+    ///
+    /// 204 when the push service took it. A push service that says the subscription is gone (404, 410) ends it here
+    /// too: 404. A push service that refuses or is away: 502, with its answer.
+    ///
+    ///
+    /// - Remark: HTTP `POST /v1/me/push-subscriptions/{id}/test`.
+    /// - Remark: Generated from `#/paths//v1/me/push-subscriptions/{id}/test/post(testPushSubscription)`.
+    package func testPushSubscription(
+        path: Operations.TestPushSubscription.Input.Path,
+        headers: Operations.TestPushSubscription.Input.Headers = .init()
+    ) async throws -> Operations.TestPushSubscription.Output {
+        try await testPushSubscription(Operations.TestPushSubscription.Input(
+            path: path,
             headers: headers
         ))
     }

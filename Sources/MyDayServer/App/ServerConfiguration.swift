@@ -50,6 +50,11 @@ package struct ServerConfiguration: Sendable {
     /// Now, wherever the server asks what day it is: date phrases in search, On this day, insights, reminders. Tests
     /// fix it or move it.
     var clock: @Sendable () -> Date = { Date() }
+    /// The key push messages are signed with (`MYDAY_VAPID_PRIVATE_KEY` or `_FILE`, PEM); nil means one derived from
+    /// `MYDAY_SECRET` when it is set (every node alike), else one generated and kept in the data directory.
+    package var vapidPrivateKey: String?
+    /// Push services the server sends notifications to (`MYDAY_PUSH_SERVICES`, hosts; a host's subdomains count).
+    package var pushServices = PushEndpoint.knownServices
     /// How often a job-running process looks for due reminders; tests shorten it.
     var reminderInterval: Duration = .seconds(30)
     package var logLevel = "info"
@@ -187,7 +192,7 @@ package struct ServerConfiguration: Sendable {
             ("auth", \RateLimitPolicy.authPerAddress), ("login.account", \.loginPerAccount),
             ("password.checks", \.passwordChecksPerUser), ("entries", \.entriesPerUser), ("uploads", \.uploadsPerUser),
             ("exports", \.exportsPerUser), ("retranscriptions", \.retranscriptionsPerUser),
-            ("account.mails", \.accountMailsPerAddress), ("searches", \.searchesPerUser),
+            ("account.mails", \.accountMailsPerAddress), ("searches", \.searchesPerUser), ("push.tests", \.pushTestsPerUser),
         ] {
             let perMinute = config.int(
                 forKey: ConfigKey("rate.limit.\(key).per.minute"), default: rateLimits[keyPath: limit].perMinute)
@@ -203,6 +208,16 @@ package struct ServerConfiguration: Sendable {
             throw ConfigurationError("MYDAY_EXPORT_LINK_TTL must be 60 seconds to 90 days, in seconds")
         }
         exportLinkLifetime = .seconds(exportLinkSeconds)
+        vapidPrivateKey = config.string(forKey: "vapid.private.key", isSecret: true)
+        if vapidPrivateKey == nil, let file = config.string(forKey: "vapid.private.key.file") {
+            guard let text = try? String(contentsOfFile: file, encoding: .utf8) else {
+                throw ConfigurationError("MYDAY_VAPID_PRIVATE_KEY_FILE cannot be read: \(file)")
+            }
+            vapidPrivateKey = text
+        }
+        if let services = config.string(forKey: "push.services") {
+            pushServices = Self.list(services).map { $0.lowercased() }
+        }
         mailFrom = config.string(forKey: "mail.from", default: mailFrom)
         smtpURL = config.string(forKey: "smtp.url", isSecret: true)
         if let smtpURL {
@@ -264,6 +279,7 @@ package struct ServerConfiguration: Sendable {
     var blobDirectory: URL { dataDirectory.appendingPathComponent("blobs", isDirectory: true) }
     var scratchDirectory: URL { dataDirectory.appendingPathComponent("tmp", isDirectory: true) }
     var secretFile: URL { dataDirectory.appendingPathComponent("secret") }
+    var vapidKeyFile: URL { dataDirectory.appendingPathComponent("vapid-key.pem") }
     var outboxDirectory: URL { dataDirectory.appendingPathComponent("outbox", isDirectory: true) }
 }
 

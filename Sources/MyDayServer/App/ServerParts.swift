@@ -1,5 +1,6 @@
 import Foundation
 import Logging
+import MyDayMail
 import MyDaySpeech
 import ObjectStorage
 import Prometheus
@@ -20,6 +21,8 @@ struct ServerParts: Sendable {
     /// The disk store, whose files this server serves itself; nil when blobs live in a bucket.
     let diskBlobs: DiskBlobStore?
     let secret: [UInt8]
+    /// Signs push messages; browsers subscribe with its public half.
+    let vapidKey: VAPIDKey
     let signer: URLSigner
     let links: BlobLinks
     let registry: PrometheusCollectorRegistry
@@ -32,6 +35,9 @@ struct ServerParts: Sendable {
     ) async throws -> T {
         try configuration.createDataDirectory()
         let secret = try SigningSecret.load(configured: configuration.secret, file: configuration.secretFile)
+        let vapidKey = try VAPIDKey.load(
+            configuredPEM: configuration.vapidPrivateKey, sharedSecret: configuration.secret.map { Array($0.utf8) },
+            file: configuration.vapidKeyFile)
         return try await DatabaseDriverFactory.withOpenDriver(configuration: configuration, logger: logger) { driver in
             try await prepare(driver)
             let doorbell = JobDoorbell()
@@ -42,7 +48,7 @@ struct ServerParts: Sendable {
                 entries: EntryStore(driver: driver, rankedMatches: configuration.searchRankedMatches),
                 exports: ExportStore(driver: driver, doorbell: doorbell), vocabulary: VocabularyStore(driver: driver),
                 jobs: JobQueue(driver: driver, doorbell: doorbell),
-                blobs: blobs, diskBlobs: disk, secret: secret, signer: URLSigner(secret: secret),
+                blobs: blobs, diskBlobs: disk, secret: secret, vapidKey: vapidKey, signer: URLSigner(secret: secret),
                 links: BlobLinks(configuration: configuration, secret: secret, bucket: bucket),
                 registry: PrometheusCollectorRegistry())
             return try await build(parts)
@@ -71,6 +77,18 @@ extension ServerParts {
     }
 
     var reminders: ReminderStore { ReminderStore(driver: driver) }
+
+    var pushSubscriptions: PushSubscriptionStore { PushSubscriptionStore(driver: driver) }
+
+    /// Sends notifications to subscribed browsers, signed with the server's key, to the allowed push services only.
+    var pushSender: PushSender {
+        let from = MailAddress(configuration.mailFrom).address
+        let subject =
+            configuration.publicURL.flatMap { $0.hasPrefix("https://") ? PublicURL.origin($0) : nil } ?? "mailto:\(from)"
+        return PushSender(
+            key: vapidKey, subject: subject, endpoints: PushEndpoint(services: configuration.pushServices),
+            clock: configuration.clock)
+    }
 
     /// The model that may write digests and titles, held to the person's words; nil without `MYDAY_LLM_URL`.
     var groundedWriter: GroundedWriter? {

@@ -65,6 +65,8 @@ func makeJobWorker(_ parts: ServerParts, metrics: PipelineMetrics) async throws 
         ReminderMailHandler(
             reminders: parts.reminders, users: parts.users, stopTokens: parts.reminderStopTokens, mailer: mailer,
             publicURL: configuration.publicURL, logger: logger),
+        ReminderPushHandler(
+            reminders: parts.reminders, subscriptions: parts.pushSubscriptions, sender: parts.pushSender, logger: logger),
     ]
     return (JobWorker(queue: parts.jobs, handlers: handlers, settings: settings, logger: logger), speech)
 }
@@ -82,7 +84,8 @@ func makeHousekeeping(_ parts: ServerParts) -> HousekeepingService {
 /// The reminders every job-running process sends when they are due (each once, whichever process claims it).
 func makeReminders(_ parts: ServerParts) -> ReminderService {
     var service = ReminderService(
-        reminders: parts.reminders, users: parts.users, clock: parts.configuration.clock, logger: parts.logger)
+        reminders: parts.reminders, subscriptions: parts.pushSubscriptions, clock: parts.configuration.clock,
+        logger: parts.logger)
     service.interval = parts.configuration.reminderInterval
     return service
 }

@@ -212,6 +212,7 @@ package enum Migrator {
         VocabularyStore.migration,
         TranscriptReview.migration,
         ReminderStore.migration,
+        PushSubscriptionStore.migration,
     ]
 
     /// Applies every migration the database lacks and answers their versions. Safe to run from many processes at once.

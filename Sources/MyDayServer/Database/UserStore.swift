@@ -602,6 +602,7 @@ struct UserStore: Sendable {
             """
         ).run()
         try await SessionStore.revokeAll(userID: userID, in: db)
+        try await PushSubscriptionStore.endAll(userID: userID, in: db)
         try await ExportStore.endAll(userID: userID, reason: "The link stopped working when \(reason).", in: db)
     }
 

@@ -15,6 +15,8 @@ enum AllowedMethods {
         ("/v1/me", [.get, .delete]), ("/v1/me/password", [.post, .delete]), ("/v1/me/stats", [.get]),
         ("/v1/me/vocabulary", [.get, .put]), ("/v1/me/on-this-day", [.get]), ("/v1/me/insights", [.get]),
         ("/v1/me/reminder", [.get, .put, .delete]), ("/v1/reminders/stop", [.post]), ("/v1/me/question", [.get]),
+        ("/v1/me/push-subscriptions", [.get, .post]), ("/v1/me/push-subscriptions/{id}", [.delete]),
+        ("/v1/me/push-subscriptions/{id}/test", [.post]),
         ("/v1/me/identities", [.get]), ("/v1/me/identities/{provider}", [.post, .delete]), ("/v1/entries", [.post, .get]),
         ("/v1/entries/{id}", [.get, .patch, .delete]), ("/v1/entries/{id}/complete", [.post]),
         ("/v1/entries/{id}/retranscribe", [.post]), ("/v1/entries/{id}/audio", [.get]),

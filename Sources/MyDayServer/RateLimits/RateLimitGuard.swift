@@ -54,6 +54,12 @@ struct RateLimitGuard: Sendable {
         }
     }
 
+    func pushTest(user: String) async throws {
+        if case .limited(let seconds) = try await localLimiter.consume("push-tests:\(user)", limit: settings.pushTestsPerUser) {
+            throw APIError.tooManyRequests(retryAfterSeconds: seconds)
+        }
+    }
+
     func upload(user: String) async throws {
         try await consume("uploads:\(user)", settings.uploadsPerUser)
     }

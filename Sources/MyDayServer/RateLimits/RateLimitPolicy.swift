@@ -22,6 +22,8 @@ package struct RateLimitPolicy: Sendable, Equatable {
     /// Searches of one user: each walks the index that every account shares. Counted by each server process in its
     /// own memory, on PostgreSQL too (a search must not cost a write).
     package var searchesPerUser = RateLimit(perMinute: 60)
+    /// Test notifications one user sends to their browsers; counted in each process's memory, like searches.
+    package var pushTestsPerUser = RateLimit(perMinute: 6)
     /// Mails to one address (verification links sent again, password resets): nobody's mailbox is flooded from here.
     package var accountMailsPerAddress = RateLimit(perMinute: 1)
     /// And no more than this many a day to one address asked from one client address, and the second in all: a

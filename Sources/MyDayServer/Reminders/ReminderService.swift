@@ -5,11 +5,11 @@ import ServiceLifecycle
 
 /// Sends the reminders that are due, in every process that runs jobs: each round finds the reminders whose local
 /// time has come on one of their days, and for each day that has no entry yet claims the day (once, whichever node
-/// gets there first) and queues its mail in the same transaction. A day that has an entry is claimed too, so the
+/// gets there first) and queues its mail and a notification to each subscribed browser in the same transaction. A day that has an entry is claimed too, so the
 /// person is not reminded later that evening after deleting it.
 struct ReminderService: Service {
     let reminders: ReminderStore
-    let users: UserStore
+    let subscriptions: PushSubscriptionStore
     let clock: @Sendable () -> Date
     var interval: Duration = .seconds(30)
     let logger: Logger
@@ -26,12 +26,20 @@ struct ReminderService: Service {
         for reminder in try await reminders.all() {
             guard let day = reminder.dueDay(at: now) else { continue }
             let quiet = try await reminders.hasEntry(userID: reminder.userID, on: day)
-            let send = !quiet && reminder.email
-            let payload = ReminderMail(userID: reminder.userID, day: day.description).json
+            let browsers = quiet ? [] : try await subscriptions.subscriptions(userID: reminder.userID)
+            let send = !quiet && (reminder.email || !browsers.isEmpty)
             let claimed = try await reminders.claim(reminder, day: day) { db in
                 guard send else { return }
-                _ = try await JobQueue.enqueue(
-                    kind: ReminderMailHandler.kind, payload: payload, userID: reminder.userID, maxAttempts: 3, in: db)
+                if reminder.email {
+                    let mail = ReminderMail(userID: reminder.userID, day: day.description)
+                    _ = try await JobQueue.enqueue(
+                        kind: ReminderMailHandler.kind, payload: mail.json, userID: reminder.userID, maxAttempts: 3, in: db)
+                }
+                for browser in browsers {
+                    let push = ReminderPush(subscriptionID: browser.id, userID: reminder.userID, day: day.description)
+                    _ = try await JobQueue.enqueue(
+                        kind: ReminderPushHandler.kind, payload: push.json, userID: reminder.userID, maxAttempts: 3, in: db)
+                }
             }
             if claimed && send { queued += 1 }
         }

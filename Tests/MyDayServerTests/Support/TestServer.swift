@@ -44,7 +44,8 @@ struct TestServer {
                 entries: EntryStore(driver: driver, rankedMatches: configuration.searchRankedMatches),
                 exports: ExportStore(driver: driver, doorbell: JobDoorbell()), vocabulary: VocabularyStore(driver: driver),
                 jobs: JobQueue(driver: driver, doorbell: JobDoorbell()),
-                blobs: blobs, diskBlobs: disk, secret: [], signer: URLSigner(secret: [1]),
+                blobs: blobs, diskBlobs: disk, secret: [], vapidKey: VAPIDKey(privateKey: .init()),
+                signer: URLSigner(secret: [1]),
                 links: BlobLinks(configuration: configuration, secret: [1], bucket: bucket), registry: .init())
             return try await body(makeHousekeeping(parts))
         }

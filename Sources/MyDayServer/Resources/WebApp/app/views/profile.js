@@ -1,5 +1,6 @@
 import * as api from "../api.js";
 import * as db from "../db.js";
+import * as push from "../push.js";
 import * as uploads from "../uploads.js";
 import { announce, counted, duration, fromTemplate, localDay } from "../ui.js";
 import { QUESTION_ON } from "./home.js";
@@ -34,6 +35,7 @@ export function profileView({ onSignedOut }) {
         if (failure.status === 404) return null;
         throw failure;
       }));
+      await showPush();
       offline(false);
     } catch (failure) {
       if (!api.isOffline(failure)) error.textContent = failure.message;
@@ -91,6 +93,51 @@ export function profileView({ onSignedOut }) {
     } catch (failure) {
       reminderStatus.textContent = failure.message;
     }
+  });
+
+  // Notifications in this browser (Web Push): on and off at once, with a test to see one arrive.
+  const pushOn = view.action("push-on");
+  const pushTest = view.action("push-test");
+  const pushStatus = view.slot("push-status");
+  async function showPush() {
+    if (!push.supported()) {
+      pushOn.disabled = true;
+      pushStatus.textContent = "This browser cannot show notifications from a web app; the reminder can come by mail.";
+      return;
+    }
+    const known = await push.current();
+    press(pushOn, Boolean(known));
+    pushTest.hidden = !known;
+    pushTest.dataset.id = known?.id ?? "";
+  }
+  pushOn.addEventListener("click", async () => {
+    pushOn.disabled = true;
+    try {
+      if (pressed(pushOn)) {
+        await push.unsubscribe();
+        pushStatus.textContent = "No notifications in this browser now.";
+      } else {
+        pushStatus.textContent = "Turning notifications on…";
+        await push.subscribe();
+        pushStatus.textContent = "This browser gets the reminder as a notification.";
+      }
+      await showPush();
+    } catch (failure) {
+      pushStatus.textContent = failure.message;
+    } finally {
+      pushOn.disabled = !push.supported();
+    }
+    announce(pushStatus.textContent);
+  });
+  pushTest.addEventListener("click", async () => {
+    try {
+      await push.sendTest(pushTest.dataset.id);
+      pushStatus.textContent = "Sent: it shows in a moment.";
+    } catch (failure) {
+      pushStatus.textContent = failure.message;
+      await showPush().catch(() => {});
+    }
+    announce(pushStatus.textContent);
   });
 
   // The gentle question on Home: a setting of this browser.
@@ -268,6 +315,8 @@ export function profileView({ onSignedOut }) {
     const unsent = (await uploads.pending()).length;
     const which = unsent === 1 ? "1 entry has" : `${unsent} entries have`;
     if (unsent > 0 && !confirm(`${which} not reached the server yet. Sign out and keep ${unsent === 1 ? "it" : "them"} on this device?`)) return;
+    // Notifications here were this account's: they stop with the sign-out.
+    await push.unsubscribe().catch(() => {});
     await api.logout();
     // Unsent entries stay in this browser, marked as this account's, until it signs in again.
     await db.clearDiary();
