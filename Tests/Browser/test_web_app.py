@@ -480,9 +480,8 @@ def test_offline_recording_waits_and_uploads_once_back_online(server, browser):
     type_entry(driver, "An offline note about the garden.")
     # What waits is shown as waiting, with one name, on Home and in the Library
     wait(driver, lambda d: sorted(state for _, state in outbox(d)) == ["queued", "queued"], message="not queued")
-    wait(driver, lambda d: d.execute_script(
-        "return [...document.querySelectorAll('[data-slot=pending] li .meta')].map((e) => e.textContent)") == ["Waiting to upload"] * 2,
-        message="the queued entries are not shown as waiting")
+    wait(driver, lambda d: sorted(pill or "" for _, _, pill in rows(d)) == ["", "Waiting to upload", "Waiting to upload"],
+         message="Home's Today does not show the queued entries as waiting")
     driver.find_element(By.CSS_SELECTOR, "[aria-label=Library]").click()
     wait(driver, lambda d: sorted(pill or "" for _, _, pill in rows(d)) == ["", "Waiting to upload", "Waiting to upload"],
          message="the Library does not show both as waiting to upload")
@@ -521,6 +520,38 @@ def test_offline_recording_waits_and_uploads_once_back_online(server, browser):
     driver.refresh()
     wait(driver, lambda d: outbox(d) == [], message="never uploaded")
     assert len(server_entries(server, driver)) == 3
+
+
+@pytest.mark.parametrize("size", ["phone", "desktop"])
+def test_home_shows_today_newest_first_with_each_entrys_state(server, browser, size):
+    driver = browser
+    if size == "desktop":
+        driver.execute_cdp_cmd("Emulation.setDeviceMetricsOverride", {"width": 1280, "height": 900, "deviceScaleFactor": 1, "mobile": False})
+    register(driver, server)
+    # Given an entry of yesterday, which is not today's
+    in_page(driver, """
+        const zone = Intl.DateTimeFormat().resolvedOptions().timeZone;
+        await api.call('POST', '/v1/entries', { id: crypto.randomUUID(), created_at: new Date(Date.now() - 2 * 86400000).toISOString(),
+                                                tz: zone, duration_s: 0, kind: 'text', text: 'Two days ago, a quiet one.' });
+        return true;""")
+    assert driver.find_element(By.CSS_SELECTOR, ".home [data-slot=today]").get_attribute("hidden") is not None
+    # When a note is typed and then a recording made, Home lists both under Today, newest first
+    type_entry(driver, "Lunch with Siobhan by the canal.")
+    wait(driver, lambda d: [words for _, words, _ in rows(d)] == ["Lunch with Siobhan by the canal."],
+         message="the typed note is not under Today")
+    record_seconds(driver, 2)
+    wait(driver, lambda d: len(rows(d)) == 2 and rows(d)[1][1] == "Lunch with Siobhan by the canal.",
+         message="the recording is not first under Today")
+    # The recording's row follows its state until it is readable (waiting is shown offline, in the test of that)
+    wait(driver, lambda d: rows(d)[0][0] == "transcribed" and rows(d)[0][2] in (None, "Check the words"),
+         message="the recording never became readable under Today")
+    assert "Two days ago" not in text_of(driver, ".home [data-slot=today]")
+    assert_accessible(driver)
+    look(driver, f"home-today-{size}")
+    # A row opens its entry
+    click(driver, ".home [data-slot=today-list] li:last-child .entry")
+    wait(driver, lambda d: d.find_elements(By.CSS_SELECTOR, ".detail"), message="the row did not open its entry")
+    assert "Lunch with Siobhan by the canal." in page_text(driver)
 
 
 def test_signing_out_offline_ends_the_session(server, browser):

@@ -91,7 +91,7 @@ async function signedIn() {
   navigator.storage?.persist?.().catch(() => {});
   home = homeView({
     bar: document.getElementById("recording-bar"), goHome: () => (location.hash = "#/"),
-    openDay: (date) => (location.hash = `#/day/${date}`),
+    openDay: (date) => (location.hash = `#/day/${date}`), openEntry: (id) => (location.hash = `#/entry/${id}`),
   });
   library = libraryView({ open: (id) => (location.hash = `#/entry/${id}`) });
   for (const recording of await recoverInterrupted()) await uploads.enqueueRecording(recording);

@@ -60,6 +60,14 @@ export async function pending() {
     .sort((a, b) => a.createdAt.localeCompare(b.createdAt));
 }
 
+/** What waits in this browser for the server, shaped as the server's entries (`local: true`), oldest first. */
+export async function pendingEntries() {
+  return (await pending()).map((item) => ({
+    id: item.id, created_at: item.createdAt, tz: item.tz, duration_s: item.duration, kind: item.kind,
+    status: item.state, transcript_clean: item.text, tags: [], local: true,
+  }));
+}
+
 /** A refused item goes back to the queue, to be tried now. */
 export async function retry(id) {
   const item = await db.get("outbox", id);

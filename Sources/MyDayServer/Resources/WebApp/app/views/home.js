@@ -1,9 +1,11 @@
 import { call } from "../api.js";
+import * as sync from "../sync.js";
 import * as uploads from "../uploads.js";
 import { HOLD_MS, wireHold } from "../hold.js";
 import { Recording } from "../recorder.js";
 import { announce, duration, el, fromTemplate, localDay } from "../ui.js";
 import { Waveform } from "../waveform.js";
+import { entryRow } from "./library.js";
 import { recordingBar } from "./recording-bar.js";
 
 const RING = 2 * Math.PI * 56;
@@ -12,11 +14,12 @@ export const QUESTION_ON = "myday.question.on";
 const QUESTION_DISMISSED = "myday.question.dismissed";
 
 /**
- * Home: the record button, the waveform, elapsed time, "Type instead", and what waits to upload. Made
+ * Home: the record button, the waveform, elapsed time, "Type instead", today's entries with their state, and what
+ * waits to upload from earlier days. Made
  * once and kept, so a recording goes on while another screen is open, shown there by the bar under
  * the header (`bar`).
  */
-export function homeView({ bar, goHome, openDay }) {
+export function homeView({ bar, goHome, openDay, openEntry }) {
   const view = fromTemplate("home-template");
   const button = view.slot("record");
   const ring = view.slot("ring");
@@ -197,12 +200,33 @@ export function homeView({ bar, goHome, openDay }) {
     typed.elements.text.value = "";
     typing(false);
     status.textContent = "Saved";
-    announce("Saved");
+    announce(status.textContent);
   });
+
+  // Today: this day's entries, newest first, each with its state (waiting, uploading, transcribing, or its words).
+  const todayList = view.slot("today-list");
+  let todayShown = "";
+  async function showToday() {
+    const zone = uploads.timeZone();
+    const today = localDay(new Date(), zone);
+    const isToday = (entry) => localDay(new Date(entry.created_at), entry.tz || zone) === today;
+    const waiting = (await uploads.pendingEntries()).filter(isToday);
+    const known = new Set(waiting.map((entry) => entry.id));
+    const synced = (await sync.entries()).filter((entry) => isToday(entry) && !known.has(entry.id));
+    const entries = [...waiting, ...synced].sort((a, b) => b.created_at.localeCompare(a.created_at));
+    // Drawn again only when something shown changed: a redraw under a finger would lose the tap.
+    const signature = JSON.stringify(entries.map((entry) => [entry.id, entry.status, entry.needs_review, entry.title, entry.transcript_clean, entry.tags, entry.mood]));
+    if (signature === todayShown) return;
+    todayShown = signature;
+    todayList.replaceChildren(...entries.map((entry) => entryRow(entry, { zone: entry.tz || zone, open: openEntry })));
+    view.slot("today").hidden = entries.length === 0;
+  }
 
   const pending = view.slot("pending");
   async function showPending() {
-    const items = await uploads.pending();
+    const zone = uploads.timeZone();
+    const today = localDay(new Date(), zone);
+    const items = (await uploads.pending()).filter((item) => localDay(new Date(item.createdAt), item.tz || zone) !== today);
     pending.replaceChildren(
       ...items.map((item) => {
         const row = el("li", { "data-id": item.id, "data-state": item.state });
@@ -213,8 +237,9 @@ export function homeView({ bar, goHome, openDay }) {
       }),
     );
   }
-  uploads.onChange(showPending);
+  uploads.onChange(() => Promise.all([showPending(), showToday()]));
   showPending();
+  showToday();
 
   // On this day: the entries of the same date a week, a month and each year before, shown when there are some.
   const memories = view.slot("memories");
@@ -283,7 +308,7 @@ export function homeView({ bar, goHome, openDay }) {
   setRing(0);
   view.root.dataset.holdMs = String(HOLD_MS);
   async function update() {
-    await Promise.all([showPending(), showMemories(), showQuestion()]);
+    await Promise.all([showPending(), showToday(), showMemories(), showQuestion()]);
   }
   return { root: view.root, update, shown: updateBar };
 }

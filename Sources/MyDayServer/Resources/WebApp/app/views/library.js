@@ -64,14 +64,6 @@ export function libraryView({ open }) {
     view.root.dataset.staleAnswers = String(++stale);
   }
 
-  /** What waits in this browser for the server, as entries. */
-  async function waitingEntries() {
-    return (await uploads.pending()).map((item) => ({
-      id: item.id, created_at: item.createdAt, tz: item.tz, duration_s: item.duration, kind: item.kind,
-      status: item.state, transcript_clean: item.text, tags: [], local: true,
-    }));
-  }
-
   function parameters(cursor, limit) {
     return {
       q: query, tz: uploads.timeZone(), readDates, tags: filters.tags, moods: filters.moods, kind: filters.kind,
@@ -132,7 +124,7 @@ export function libraryView({ open }) {
     if (person) personWaiting = true;
     person ||= personWaiting;
     const current = () => mine === sequence && (person || askedBefore === moreAsked);
-    const waiting = await waitingEntries();
+    const waiting = await uploads.pendingEntries();
     if (!searching()) {
       let entries = await sync.entries();
       if (!current()) return dropped();
@@ -195,7 +187,7 @@ export function libraryView({ open }) {
     const before = shown;
     let page;
     try {
-      page = await find({ cursor: before.cursor, served: before.served, fromDevice: before.offline, waiting: await waitingEntries() });
+      page = await find({ cursor: before.cursor, served: before.served, fromDevice: before.offline, waiting: await uploads.pendingEntries() });
     } catch (failure) {
       if (shown === before) error.textContent = failure.message;
       return;
