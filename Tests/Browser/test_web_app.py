@@ -552,6 +552,15 @@ def test_home_shows_today_newest_first_with_each_entrys_state(server, browser, s
     click(driver, ".home [data-slot=today-list] li:last-child .entry")
     wait(driver, lambda d: d.find_elements(By.CSS_SELECTOR, ".detail"), message="the row did not open its entry")
     assert "Lunch with Siobhan by the canal." in page_text(driver)
+    # Its words are edited in place at this size too, saved as they are typed; a typed entry is never "automatic"
+    assert not driver.find_element(By.CSS_SELECTOR, "[data-slot=words-origin]").is_displayed()
+    click(driver, "[data-action=edit-words]")
+    driver.find_element(By.CSS_SELECTOR, "[data-form=words] textarea").send_keys(" Tea after.")
+    wait(driver, lambda d: text_of(d, "[data-slot=words-state]") == "Saved", message="the edited words were not saved")
+    assert_accessible(driver)
+    look(driver, f"entry-editing-{size}")
+    poll(lambda: any(entry.get("transcript_clean") == "Lunch with Siobhan by the canal. Tea after."
+                     for entry in server_entries(server, driver)), message="the server does not have the edited words")
 
 
 def test_signing_out_offline_ends_the_session(server, browser):
@@ -1169,6 +1178,8 @@ def test_the_transcript_follows_the_audio_and_its_words_can_be_corrected(server,
     look(driver, "entry-words")
     assert_accessible(driver)
 
+    # The words are marked as automatic until the person edits them
+    assert text_of(driver, "[data-slot=words-origin]") == "Automatic transcript"
     # When the person corrects a word, it is saved as they type, and the corrected word has no time of its own
     click(driver, "[data-action=edit-words]")
     area = driver.find_element(By.CSS_SELECTOR, "[data-form=words] textarea")
@@ -1185,6 +1196,21 @@ def test_the_transcript_follows_the_audio_and_its_words_can_be_corrected(server,
     untimed = driver.execute_script(
         "return [...document.querySelectorAll('[data-slot=transcript] .word:not([data-start])')].map((w) => w.textContent)")
     assert [word.strip(".") for word in untimed] == ["allotment"], untimed
+    assert text_of(driver, "[data-slot=words-origin]") == "Edited by you"
+
+    # Offline, what is typed is kept and says so, and it is saved once the server can be reached again
+    click(driver, "[data-action=edit-words]")
+    network(driver, offline=True)
+    area = driver.find_element(By.CSS_SELECTOR, "[data-form=words] textarea")
+    area.send_keys(" We stayed until dusk.")
+    wait(driver, lambda d: text_of(d, "[data-slot=words-state]").startswith("Offline: your words are kept here"),
+         message="the offline state was not shown")
+    network(driver)
+    driver.execute_script("dispatchEvent(new Event('online'))")
+    wait(driver, lambda d: text_of(d, "[data-slot=words-state]") == "Saved", message="the words typed offline were not saved")
+    poll(lambda: server_entries(server, driver)[0]["transcript_clean"].endswith("We stayed until dusk."),
+         message="the server does not have the words typed offline")
+    click(driver, "[data-action=words-done]")
 
     # And one action goes back to what was heard
     click(driver, "[data-action=edit-words]")
@@ -1193,9 +1219,11 @@ def test_the_transcript_follows_the_audio_and_its_words_can_be_corrected(server,
     wait(driver, lambda d: text_of(d, "[data-slot=words-state]") == "Saved", message="going back was not saved")
     entry = server_entries(server, driver)[0]
     assert entry["transcript_clean"] == entry["transcript_raw"], entry
+    click(driver, "[data-action=words-done]")
+    wait(driver, lambda d: text_of(d, "[data-slot=words-origin]") == "Automatic transcript",
+         message="the words put back are not marked automatic again")
 
     # The vocabulary in Profile: words added (two at once), then one removed
-    click(driver, "[data-action=words-done]")
     click(driver, "[aria-label=Profile]")
     form = wait(driver, lambda d: d.find_element(By.CSS_SELECTOR, "[data-form=vocabulary]"))
     def listed(d):

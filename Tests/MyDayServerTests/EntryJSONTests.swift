@@ -22,7 +22,7 @@ import Testing
             let session = try await api.register()
             let userID = try #require(UUID(uuidString: session.userID))
             // Given eight entries of every shape, with fixed ids and times, written straight into the database: each
-            // duration, awkward string and status, with and without audio, title, tags, mood and transcripts; the
+            // duration, awkward string and status, with and without audio, title, tags, mood, transcripts and edited words; the
             // last one deleted
             let durations: [Double] = [0, 12, 12.5, 0.1, 3600.0004, 1e-7, 59.999, 7_200]
             let moments: [Int] = [1_773_835_215_840, 1_773_835_223_760, 0, 1_773_835_200_000, 4_102_444_799_999, 1_000]
@@ -36,7 +36,7 @@ import Testing
                             """
                             INSERT INTO entries (id, user_id, created_at, tz, duration_s, kind, status, failure_reason, filename,
                                 content_type, audio_key, size_bytes, language, title, tags, mood, transcript_raw, transcript_clean,
-                                no_speech, change_seq, updated_at, deleted_at, local_day, added_at)
+                                no_speech, change_seq, updated_at, deleted_at, local_day, added_at, words_edited)
                             VALUES (\(bind: "e0000000-0000-4000-8000-00000000000\(index)"), \(bind: userID.uuidString.lowercased()),
                                 \(bind: moments[index % moments.count]), \(bind: some ? "Europe/Berlin" : "UTC"),
                                 \(bind: durations[index]), \(bind: some ? "audio" : "text"),
@@ -47,7 +47,7 @@ import Testing
                                 \(bind: tags), \(bind: index % 3 == 0 ? nil : index % 5 + 1), \(bind: some ? text.lowercased() : nil),
                                 \(bind: index % 3 == 1 ? nil : text), \(bind: index % 7 == 0 ? 1 : 0), \(bind: 1000 + index),
                                 \(bind: moments[(index + 1) % moments.count] + 7), \(bind: index == 7 ? 1_773_835_299_001 : nil),
-                                20260318, 0)
+                                20260318, 0, \(bind: index % 3 == 2 ? 1 : 0))
                             """
                         ).run()
                     }
@@ -84,7 +84,8 @@ import Testing
         ,"id":"e0000000-0000-4000-8000-000000000002","kind":"audio","language":"de","mood":3,"needs_review":false,"no_speech":false\#
         ,"size_bytes":2000006,"status":"pending_upload","tags":["walk","fam\"ily","Ünïcode"]\#
         ,"title":"controls \u0001\b\t\n\f\r\u001f end","transcript_clean":"controls \u0001\b\t\n\f\r\u001f end"\#
-        ,"transcript_raw":"controls \u0001\b\t\n\f\r\u001f end","tz":"Europe/Berlin","updated_at":"2026-03-18T12:00:00.007Z"}]\#
+        ,"transcript_raw":"controls \u0001\b\t\n\f\r\u001f end","tz":"Europe/Berlin","updated_at":"2026-03-18T12:00:00.007Z"\#
+        ,"words_edited":true}]\#
         ,"has_more":true,"next_cursor":"1002"}
         """#,
         #"""
@@ -99,7 +100,7 @@ import Testing
         ,"updated_at":"1970-01-01T00:00:01.007Z"},{"created_at":"1970-01-01T00:00:01.000Z","duration_s":1e-07\#
         ,"failure_reason":"It could not be decoded: ","filename":"f5.m4a","id":"e0000000-0000-4000-8000-000000000005"\#
         ,"kind":"text","mood":1,"needs_review":false,"no_speech":false,"status":"failed","tags":[],"transcript_clean":"","tz":"UTC"\#
-        ,"updated_at":"2026-03-18T12:00:15.847Z"}],"has_more":true,"next_cursor":"1005"}
+        ,"updated_at":"2026-03-18T12:00:15.847Z","words_edited":true}],"has_more":true,"next_cursor":"1005"}
         """#,
         #"""
         {"deleted_ids":["e0000000-0000-4000-8000-000000000007"],"entries":[{"content_type":"audio/mp4"\#

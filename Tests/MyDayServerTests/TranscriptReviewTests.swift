@@ -5,7 +5,8 @@ import Testing
 
 @testable import MyDayServer
 
-/// A transcript that looks broken is marked `needs_review` with the reason, and shown; writing its words clears it.
+/// A transcript that looks broken is marked `needs_review` with the reason, and shown; writing its words clears it and
+/// marks them as the person's (`words_edited`).
 @Suite struct TranscriptReviewTests {
     private func words(_ text: String, every step: Double = 0.4) -> [RecognizedWord] {
         text.split(separator: " ").enumerated().map { index, word in
@@ -60,6 +61,27 @@ import Testing
             let edited = try await api.send(
                 .patch, "/v1/entries/\(id)", token: me.accessToken, json: ["text": "We walked home."], expecting: .ok)
             #expect(edited.json["needs_review"] as? Bool == false && edited.json["review_reason"] == nil)
+            // and the words are marked as theirs, no longer automatic (they were before), in the list too
+            #expect(entry["words_edited"] == nil)
+            #expect(edited.json["words_edited"] as? Bool == true)
+            let relisted = try await api.send(.get, "/v1/entries", token: me.accessToken).json["entries"] as? [[String: Any]]
+            #expect(relisted?.first?["words_edited"] as? Bool == true)
+            // Put back to what was heard, they are automatic again
+            let heardText = try #require(entry["transcript_raw"] as? String)
+            let putBack = try await api.send(
+                .patch, "/v1/entries/\(id)", token: me.accessToken, json: ["text": heardText], expecting: .ok)
+            #expect(putBack.json["words_edited"] == nil, "\(putBack.json)")
+            // A typed entry's words are the person's own: never marked
+            let typedID = UUID().uuidString.lowercased()
+            try await api.send(
+                .post, "/v1/entries", token: me.accessToken,
+                json: [
+                    "id": typedID, "created_at": "2026-05-01T08:30:00Z", "tz": "UTC", "duration_s": 0, "kind": "text",
+                    "text": "Typed.",
+                ], expecting: .created)
+            let typed = try await api.send(
+                .patch, "/v1/entries/\(typedID)", token: me.accessToken, json: ["text": "Typed again."], expecting: .ok)
+            #expect(typed.json["words_edited"] == nil)
         }
     }
 }

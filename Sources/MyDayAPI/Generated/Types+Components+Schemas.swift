@@ -1460,6 +1460,12 @@ extension Components {
             package var reviewReason: Swift.String?
             /// - Remark: Generated from `#/components/schemas/Entry/updated_at`.
             package var updatedAt: Foundation.Date
+            /// True when the person changed the words of a recording's transcript; absent while they are the automatic
+            /// ones (as transcribed, or put back to what was heard). Typed entries never have it.
+            ///
+            ///
+            /// - Remark: Generated from `#/components/schemas/Entry/words_edited`.
+            package var wordsEdited: Swift.Bool?
             /// Creates a new `Entry`.
             ///
             /// - Parameters:
@@ -1483,6 +1489,7 @@ extension Components {
             ///   - needsReview: The transcript looks broken (long speech but few words, a loop, one stock phrase) - listen again, or Transcribe again.
             ///   - reviewReason: Why the transcript may be wrong, for the person.
             ///   - updatedAt:
+            ///   - wordsEdited: True when the person changed the words of a recording's transcript; absent while they are the automatic
             package init(
                 id: Swift.String,
                 createdAt: Foundation.Date,
@@ -1503,7 +1510,8 @@ extension Components {
                 noSpeech: Swift.Bool,
                 needsReview: Swift.Bool,
                 reviewReason: Swift.String? = nil,
-                updatedAt: Foundation.Date
+                updatedAt: Foundation.Date,
+                wordsEdited: Swift.Bool? = nil
             ) {
                 self.id = id
                 self.createdAt = createdAt
@@ -1525,6 +1533,7 @@ extension Components {
                 self.needsReview = needsReview
                 self.reviewReason = reviewReason
                 self.updatedAt = updatedAt
+                self.wordsEdited = wordsEdited
             }
             package enum CodingKeys: String, CodingKey {
                 case id
@@ -1547,6 +1556,7 @@ extension Components {
                 case needsReview = "needs_review"
                 case reviewReason = "review_reason"
                 case updatedAt = "updated_at"
+                case wordsEdited = "words_edited"
             }
         }
         /// - Remark: Generated from `#/components/schemas/DayPage`.

@@ -29,11 +29,18 @@ struct EntryRecord: Sendable, Equatable {
     var deletedAt: Date?
     /// Why the transcript may be wrong (long speech but few words, a loop, one stock phrase); nil when it looks sound.
     var reviewReason: String?
+    /// The person changed the words of a recording's transcript: they are no longer the automatic ones.
+    var wordsEdited = false
+
+    /// `words_edited`; entries edited before it count as automatic.
+    static let wordsEditedMigration = Migration(
+        version: 16, name: "words the person edited",
+        statements: ["ALTER TABLE entries ADD COLUMN words_edited BIGINT NOT NULL DEFAULT 0"])
 
     static let columns = """
         id, user_id, created_at, tz, duration_s, kind, status, failure_reason, filename, content_type, audio_key, \
         size_bytes, language, title, tags, mood, transcript_raw, transcript_clean, no_speech, change_seq, updated_at, \
-        deleted_at, review_reason
+        deleted_at, review_reason, words_edited
         """
 
     /// Reads a row that selects `columns` first, through SQLKit; by position, as every entry row is read.
@@ -56,7 +63,7 @@ struct NewEntry: Sendable {
 extension EntryRecord {
     /// Reads a row selecting `columns`, by position.
     init(positional row: some PositionalRow) throws {
-        guard row.columnCount >= 23 else { throw PositionalRowError("an entry row has \(row.columnCount) columns") }
+        guard row.columnCount >= 24 else { throw PositionalRowError("an entry row has \(row.columnCount) columns") }
         func raw<Value: RawRepresentable<String>>(_ index: Int) throws -> Value {
             guard let value = Value(rawValue: try row.text(index)) else {
                 throw PositionalRowError("column \(index) is unknown")
@@ -90,5 +97,6 @@ extension EntryRecord {
         updatedAt = StoredTime.date(milliseconds: try row.integer(20))
         deletedAt = try row.optionalInteger(21).map(StoredTime.date(milliseconds:))
         reviewReason = try row.optionalText(22)
+        wordsEdited = try row.integer(23) != 0
     }
 }

@@ -265,8 +265,12 @@ struct EntryStore: Sendable {
             let textBytesBefore = try await Self.textBytes(id: id, in: db)
             let before = entry
             edit.apply(title: &entry.title, text: &entry.transcriptClean, tags: &entry.tags, mood: &entry.mood)
-            // Words the person wrote themselves have been looked at.
-            if edit.text != nil { entry.reviewReason = nil }
+            if edit.text != nil {
+                // Words the person wrote themselves have been looked at; a recording's are theirs now, unless they went
+                // back to what was heard.
+                entry.reviewReason = nil
+                entry.wordsEdited = entry.kind == .audio && entry.transcriptClean != entry.transcriptRaw
+            }
             try await Self.learnVocabulary(from: before, to: entry, in: db)
             entry.changeSeq = try await Self.nextChange(db, userID: userID)
             let now = StoredTime.now()
@@ -275,7 +279,7 @@ struct EntryStore: Sendable {
             try await db.raw(
                 """
                 UPDATE entries SET title = \(bind: entry.title), transcript_clean = \(bind: entry.transcriptClean),
-                    review_reason = \(bind: entry.reviewReason),
+                    review_reason = \(bind: entry.reviewReason), words_edited = \(bind: entry.wordsEdited ? 1 : 0),
                     tags = \(bind: tags), mood = \(bind: entry.mood), change_seq = \(bind: entry.changeSeq), updated_at = \(bind: now)
                 WHERE id = \(bind: id.lowercased)
                 """
@@ -443,7 +447,7 @@ extension EntryStore {
             UPDATE entries SET status = 'transcribed', failure_reason = NULL, transcript_raw = \(bind: transcript.raw),
                 transcript_clean = \(bind: transcript.clean), words = \(bind: words), language = \(bind: transcript.language),
                 no_speech = \(bind: transcript.noSpeech ? 1 : 0), review_reason = \(bind: transcript.reviewReason),
-                change_seq = \(bind: seq), updated_at = \(bind: StoredTime.now())
+                words_edited = 0, change_seq = \(bind: seq), updated_at = \(bind: StoredTime.now())
             WHERE id = \(bind: entryID.lowercased) AND deleted_at IS NULL
             """
         ).run()

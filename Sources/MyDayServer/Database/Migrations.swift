@@ -213,6 +213,7 @@ package enum Migrator {
         TranscriptReview.migration,
         ReminderStore.migration,
         PushSubscriptionStore.migration,
+        EntryRecord.wordsEditedMigration,
     ]
 
     /// Applies every migration the database lacks and answers their versions. Safe to run from many processes at once.

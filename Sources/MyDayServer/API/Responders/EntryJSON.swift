@@ -42,6 +42,11 @@ enum EntryJSON {
         json.raw(",")
         json.key("updated_at")
         date(entry.updatedAt, to: &json)
+        if entry.wordsEdited {
+            json.raw(",")
+            json.key("words_edited")
+            json.bool(true)
+        }
         json.raw("}")
     }
 

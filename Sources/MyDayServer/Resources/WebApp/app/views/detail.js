@@ -81,6 +81,11 @@ function syncedView(first, { back }) {
       view.slot("transcript").dataset.drawn = "no";
     }
     else words.show(text ?? "");
+    // A recording's words are marked as automatic until the person edits them.
+    const origin = view.slot("words-origin");
+    origin.hidden = entry.kind !== "audio" || entry.no_speech || entry.transcript_clean == null;
+    origin.textContent = showingOriginal ? "As heard, before cleanup" : entry.words_edited ? "Edited by you" : "Automatic transcript";
+    origin.dataset.edited = String(Boolean(entry.words_edited));
     view.action("edit-words").hidden = editor.open || !["transcribed", "failed"].includes(entry.status) ||
       (entry.kind === "audio" && entry.transcript_clean == null);
     original.hidden = entry.kind !== "audio" || !entry.transcript_raw;
