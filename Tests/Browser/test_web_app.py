@@ -959,6 +959,20 @@ def shown_ids(driver):
     return [hit[0] for hit in hits(driver)]
 
 
+def test_offline_search_reads_date_phrases_as_the_server_does(server, browser):
+    # The cases the server's tests hold MyDaySearch to (Tests/Tools/date-phrase-cases.json)
+    with open(os.path.join(os.path.dirname(__file__), "..", "Tools", "date-phrase-cases.json")) as file:
+        shared = json.load(file)
+    browser.get(server.url + "/")
+    read = browser.execute_async_script(
+        """const [cases, today, done] = arguments;
+        import('/app/search.js').then((search) => done(Object.fromEntries(Object.keys(cases).map((text) => {
+          const query = search.parseQuery(text, today);
+          return [text, query.from ? `${query.from}…${query.to}` : null];
+        }))), (e) => done(String(e)));""", shared["cases"], shared["today"])
+    assert read == shared["cases"]
+
+
 def test_search_finds_marks_filters_and_pages(server, browser):
     driver = browser
     register(driver, server)

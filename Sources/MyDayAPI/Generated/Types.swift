@@ -343,7 +343,9 @@ package protocol APIProtocol: Sendable {
     /// error: symbols, operators and an open quote are read as words. Filler words of a question
     /// ("what did I do with Alex") are left out when other words remain. Unless `read_dates` is false,
     /// a date phrase in `q` — today, yesterday, this/last week (Monday to Sunday), this/last month,
-    /// this/last year, in May, in May 2024, in 2024 — filters by those days, counted from today in
+    /// this/last year, in May, in May 2024, in 2024, this/last weekend, 3 days ago, 2 weeks ago, on Sunday
+    /// (the latest up to today), last Friday (before today), last May (the latest that has ended) — filters
+    /// by those days, counted from today in
     /// `tz`; `interpreted` says what was read. Date filters compare the day each entry was recorded in
     /// its own time zone.
     ///
@@ -1048,7 +1050,9 @@ extension APIProtocol {
     /// error: symbols, operators and an open quote are read as words. Filler words of a question
     /// ("what did I do with Alex") are left out when other words remain. Unless `read_dates` is false,
     /// a date phrase in `q` — today, yesterday, this/last week (Monday to Sunday), this/last month,
-    /// this/last year, in May, in May 2024, in 2024 — filters by those days, counted from today in
+    /// this/last year, in May, in May 2024, in 2024, this/last weekend, 3 days ago, 2 weeks ago, on Sunday
+    /// (the latest up to today), last Friday (before today), last May (the latest that has ended) — filters
+    /// by those days, counted from today in
     /// `tz`; `interpreted` says what was read. Date filters compare the day each entry was recorded in
     /// its own time zone.
     ///

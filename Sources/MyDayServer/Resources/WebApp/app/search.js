@@ -1,6 +1,7 @@
 // Search of the device's own copy, by the server's rules (Sources/MyDaySearch), for when the server cannot be
 // reached: words are prefixes of words, "quoted phrases" are words in a row, case and accents never count, filler
-// words of a question are left out when other words remain, date phrases ("last week", "in May") filter by day.
+// words of a question are left out when other words remain, date phrases ("last week", "in May", "3 days ago",
+// "last weekend", "on Sunday", "last May") filter by day.
 // Answers have the shape of GET /v1/search's, so the Library draws both the same way.
 
 import { localDay } from "./ui.js";
@@ -105,6 +106,11 @@ function readDates(words, today) {
     const monday = date - weekday - 7 * before;
     return { from: day(year, month, monday), to: day(year, month, monday + 6) };
   };
+  const weekend = (before) => {
+    const { from } = week(before);
+    const [y, m, d] = from.split("-").map(Number);
+    return { from: day(y, m, d + 5), to: day(y, m, d + 6) };
+  };
   const key = words.join(" ");
   switch (key) {
     case "today": return { from: today, to: today };
@@ -115,6 +121,29 @@ function readDates(words, today) {
     case "last month": return month === 1 ? monthRange(12, year - 1) : monthRange(month - 1, year);
     case "this year": return yearRange(year);
     case "last year": return yearRange(year - 1);
+    case "this weekend": return weekend(0);
+    case "last weekend": return weekend(1);
+  }
+  const single = (back) => ({ from: day(year, month, date - back), to: day(year, month, date - back) });
+  if (words.length === 3 && words[2] === "ago") {
+    const count = countNamed(words[0]);
+    if (!count) return null;
+    if (words[1] === "days" || (words[1] === "day" && count === 1)) return single(count);
+    if (words[1] === "weeks" || (words[1] === "week" && count === 1)) return week(count);
+    return null;
+  }
+  if (words.length === 2 && (words[0] === "on" || words[0] === "last")) {
+    const weekday = WEEKDAYS.indexOf(words[1]);
+    if (weekday >= 0) {
+      // "on Sunday": the latest Sunday up to today; "last Sunday": the latest before today.
+      const today0 = (new Date(Date.UTC(year, month - 1, date)).getUTCDay() + 6) % 7;
+      let back = (today0 - weekday + 7) % 7;
+      if (back === 0 && words[0] === "last") back = 7;
+      return single(back);
+    }
+    // "last May": the latest May that has ended.
+    const named = words[0] === "last" ? monthNamed(words[1]) : null;
+    return named ? monthRange(named, named < month ? year : year - 1) : null;
   }
   if (words[0] !== "in") return null;
   if (words.length === 2) {
@@ -130,6 +159,18 @@ function readDates(words, today) {
     return named && whole ? monthRange(named, whole) : null;
   }
   return null;
+}
+
+const WEEKDAYS = ["monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday"];
+const COUNTS = ["one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten"];
+
+/** "3" or "three", as DatePhrases reads a count: 1 to 3660. */
+function countNamed(word) {
+  const index = COUNTS.indexOf(word);
+  if (index >= 0) return index + 1;
+  if (!/^[0-9]{1,4}$/.test(word)) return null;
+  const number = Number(word);
+  return number >= 1 && number <= 3660 ? number : null;
 }
 
 function monthNamed(word) {
