@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import MyDayKit
+import MyDayModels
 import MyDaySearch
 
 /// `myday day DATE`: one day, in its own words.
@@ -22,7 +23,7 @@ struct Day: AsyncParsableCommand {
             output.note("No entries on \(day).")
             return
         }
-        var summary = "\(page.entries.count == 1 ? "1 entry" : "\(page.entries.count) entries")"
+        var summary = counted(page.entries.count, "entry", "entries")
         if let mood = page.mood { summary += " · mood \(mood)/5" }
         if !page.tags.isEmpty { summary += " · \(page.tags.joined(separator: ", "))" }
         output.line("\(day) — \(summary)")

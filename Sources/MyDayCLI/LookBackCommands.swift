@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import MyDayKit
+import MyDayModels
 import MyDaySearch
 
 /// `myday on-this-day [DATE]`: the entries of the same date a week, a month and each year before.
@@ -58,7 +59,7 @@ struct InsightsCommand: AsyncParsableCommand {
         let words = insights.days.reduce(0) { $0 + $1.words }
         output.line("\(insights.from) to \(insights.to)")
         output.line(
-            "\(entries == 1 ? "1 entry" : "\(entries) entries") on \(insights.days.count == 1 ? "1 day" : "\(insights.days.count) days")"
+            "\(counted(entries, "entry", "entries")) on \(counted(insights.days.count, "day", "days"))"
                 + " · \(minutes) min recorded · \(words) words")
         output.line("Streak: \(insights.currentStreak) days now, \(insights.longestStreak) at most")
         for (name, mentions) in [("People", insights.people), ("Places", insights.places), ("Topics", insights.topics)]

@@ -105,6 +105,7 @@ import Yams
             let mail = try await server.awaitMail(to: "exporter@example.com", subject: "Your My Day export is ready")
             #expect(server.mails(to: "exporter@example.com", subject: "Your My Day export is ready").count == 1)
             #expect(!mail.contains("clocks"))
+            #expect(mail.contains("(Europe/Paris), 4 entries."), "\(mail)")
             let link = try #require(mail.firstMatch(of: /https?:\/\/\S+/).map { String($0.0) })
             #expect(link == export["download_url"] as? String)
             #expect(link.hasPrefix("\(TestServer.publicURL)/v1/blobs/exports/"))

@@ -1,4 +1,5 @@
 import Foundation
+import MyDayModels
 import MyDaySearch
 import Observation
 
@@ -42,7 +43,7 @@ public final class DayViewModel {
     /// "2 entries · mood 3 of 5 · sea, friends".
     public var summary: String {
         guard let page else { return "" }
-        var parts = [page.entries.count == 1 ? "1 entry" : "\(page.entries.count) entries"]
+        var parts = [counted(page.entries.count, "entry", "entries")]
         if let mood = page.mood { parts.append("mood \(mood) of 5") }
         if !page.tags.isEmpty { parts.append(page.tags.joined(separator: ", ")) }
         return parts.joined(separator: " · ")

@@ -1,4 +1,5 @@
 import Foundation
+import MyDayModels
 import MyDaySearch
 import Observation
 
@@ -47,7 +48,7 @@ public final class InsightsViewModel {
     /// "Current streak: 3 days · longest: 12 days".
     public var streakSummary: String {
         guard let insights else { return "" }
-        func days(_ count: Int) -> String { count == 1 ? "1 day" : "\(count) days" }
+        func days(_ count: Int) -> String { counted(count, "day", "days") }
         return "Current streak: \(days(insights.currentStreak)) · longest: \(days(insights.longestStreak))"
     }
 
@@ -105,9 +106,9 @@ public final class InsightsViewModel {
         let name = noon.formatted(
             Date.FormatStyle(date: .long, time: .omitted, locale: Locale(identifier: "en_GB"), timeZone: .gmt))
         guard let day, day.entries > 0 else { return "\(name): no entry" }
-        var parts = [day.entries == 1 ? "1 entry" : "\(day.entries) entries"]
+        var parts = [counted(day.entries, "entry", "entries")]
         let minutes = Int((day.seconds / 60).rounded())
-        if day.seconds > 0 { parts.append(minutes == 1 ? "1 minute recorded" : "\(minutes) minutes recorded") }
+        if day.seconds > 0 { parts.append(counted(minutes, "minute", "minutes") + " recorded") }
         if let mood = day.mood { parts.append("mood \(mood) of 5") }
         return "\(name): " + parts.joined(separator: ", ")
     }

@@ -1,4 +1,5 @@
 import Foundation
+import MyDayModels
 import Observation
 
 /// "On this day" on Home: the entries of the same date a week, a month and each year before, each opening its day.
@@ -44,7 +45,7 @@ public final class OnThisDayViewModel {
             switch day.unit {
             case .week: day.count == 1 ? "A week ago" : "\(day.count) weeks ago"
             case .month: day.count == 1 ? "A month ago" : "\(day.count) months ago"
-            case .year: day.count == 1 ? "1 year ago" : "\(day.count) years ago"
+            case .year: counted(day.count, "year", "years") + " ago"
             }
         let first = day.entries.first
         let words = first?.title ?? first?.transcriptClean ?? ""

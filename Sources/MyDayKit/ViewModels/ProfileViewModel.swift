@@ -1,4 +1,5 @@
 import Foundation
+import MyDayModels
 import Observation
 
 /// The Profile screen: totals and streaks, export of a date range, sign out, delete account.
@@ -55,13 +56,13 @@ public final class ProfileViewModel {
 
     public var totalsText: String {
         guard let stats else { return "" }
-        let entries = stats.totalEntries == 1 ? "1 entry" : "\(stats.totalEntries) entries"
+        let entries = counted(stats.totalEntries, "entry", "entries")
         return "\(entries) · \(formattedDuration(stats.totalDuration)) recorded"
     }
 
     public var streakText: String {
         guard let stats else { return "" }
-        let days = stats.currentStreakDays == 1 ? "1 day" : "\(stats.currentStreakDays) days"
+        let days = counted(stats.currentStreakDays, "day", "days")
         return "Streak: \(days) (longest \(stats.longestStreakDays))"
     }
 

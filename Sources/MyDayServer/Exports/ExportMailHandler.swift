@@ -1,6 +1,7 @@
 import Foundation
 import Logging
 import MyDayMail
+import MyDayModels
 import SQLKit
 
 /// Runs `mail_export` jobs: sends the ready export's signed link to the account's verified address, as a link on the
@@ -32,7 +33,7 @@ struct ExportMailHandler: JobHandler {
         let link = RequestOrigin.$current.withValue(origin) { links.exportDownload(key: key, expires: expires) }
         let body = """
             Your My Day export is ready: the days from \(export.from) to \(export.to) (\(export.timeZone)), \
-            \(export.entryCount ?? 0) entries.
+            \(counted(export.entryCount ?? 0, "entry", "entries")).
 
             Download it here until \(expires.formatted(Date.ISO8601FormatStyle())):
             \(link.url)
