@@ -808,12 +808,14 @@ def mailed_link(server, subject, page):
 
 @contextlib.contextmanager
 def mailing_server():
-    """A server of its own that mails (into its outbox), with its public URL on a port chosen here."""
+    """A server of its own that mails (into its outbox), with its public URL on a port chosen here; an address may be
+    mailed a few links a minute."""
     with socket.socket() as probe:
         probe.bind(("127.0.0.1", 0))
         port = probe.getsockname()[1]
     data = tempfile.mkdtemp(prefix="myday-web-")
-    server = Server(data, port=str(port), MYDAY_PUBLIC_URL=f"http://127.0.0.1:{port}")
+    server = Server(data, port=str(port), MYDAY_PUBLIC_URL=f"http://127.0.0.1:{port}",
+                    MYDAY_RATE_LIMIT_ACCOUNT_MAILS_PER_MINUTE="5")
     try:
         yield server
     finally:
@@ -829,6 +831,17 @@ def test_confirm_the_address_export_delete_and_forgot_password(browser):
         driver.find_element(By.CSS_SELECTOR, "[aria-label=Profile]").click()
         wait(driver, lambda d: d.find_element(By.CSS_SELECTOR, "[data-slot=unverified]").is_displayed())
         assert driver.find_element(By.CSS_SELECTOR, "[data-action=resend]").is_displayed()
+        # Sent again twice: the second time it says the earlier link no longer works, and so it is
+        first_link = mailed_link(server, "Confirm your email address", "verify")
+        for sent in (2, 3):
+            driver.find_element(By.CSS_SELECTOR, "[data-action=resend]").click()
+            poll(lambda: len(mails(server, "Confirm your email address")) == sent, message="the link was not sent again")
+        wait(driver, lambda d: "the one in the earlier mail no longer does" in text_of(d, "[data-slot=resent]"),
+             message="sending again did not say the earlier link stopped working")
+        driver.get(first_link)
+        wait(driver, lambda d: "is confirmed" not in d.find_element(By.CSS_SELECTOR, "[data-slot=status]").text
+             and d.find_element(By.CSS_SELECTOR, "[data-slot=status]").text != "", message="the earlier link did not answer")
+        assert "is confirmed" not in driver.find_element(By.CSS_SELECTOR, "[data-slot=status]").text
         driver.get(mailed_link(server, "Confirm your email address", "verify"))
         wait(driver, lambda d: "is confirmed" in d.find_element(By.CSS_SELECTOR, "[data-slot=status]").text)
         assert_accessible(driver)

@@ -302,10 +302,14 @@ export function profileView({ onSignedOut }) {
     }
   });
 
+  let resends = 0;
   view.action("resend").addEventListener("click", async () => {
     try {
       await api.call("POST", "/v1/me/email/verification");
-      view.slot("resent").textContent = "Sent. Open the link in the mail to confirm your address.";
+      resends += 1;
+      view.slot("resent").textContent = resends === 1
+        ? "Sent. Open the link in the mail to confirm your address."
+        : "Sent again. Only the newest link works: the one in the earlier mail no longer does.";
     } catch (failure) {
       view.slot("resent").textContent = failure.message;
     }
