@@ -294,9 +294,14 @@ def test_type_instead_export_and_form_feedback(server, browser):
     assert text_of(driver, "[data-slot=typed-error]") == ""
     driver.find_element(By.CSS_SELECTOR, "[data-form=typed] button[type=submit]").click()
     wait(driver, lambda d: len(server_entries(server, d)) == 1, message="the typed entry never reached the server")
+    # (and one from more than a year ago, outside the export's usual last 30 days)
+    in_page(driver, """
+        await api.call('POST', '/v1/entries', { id: crypto.randomUUID(), created_at: new Date(Date.now() - 400 * 86400000).toISOString(),
+                                                tz: 'UTC', duration_s: 0, kind: 'text', text: 'An old page from last year.' });
+        return true;""")
 
     driver.find_element(By.CSS_SELECTOR, "[aria-label=Profile]").click()
-    wait(driver, lambda d: d.find_element(By.CSS_SELECTOR, "[data-slot=count]").text == "1")
+    wait(driver, lambda d: d.find_element(By.CSS_SELECTOR, "[data-slot=count]").text == "2")
     look(driver, "profile")
     assert_accessible(driver)
     driver.find_element(By.CSS_SELECTOR, "[data-form=export] button[type=submit]").click()
@@ -310,6 +315,24 @@ def test_type_instead_export_and_form_feedback(server, browser):
     with zipfile.ZipFile(io.BytesIO(archive)) as opened:
         texts = [opened.read(name).decode() for name in opened.namelist() if name.endswith(".txt") and name != "README.txt"]
     assert any("Wrote this one instead of speaking." in text for text in texts), texts
+    assert not any("An old page" in text for text in texts), texts
+    # "Everything" exports the whole diary, the old page too
+    driver.find_element(By.CSS_SELECTOR, "[data-action=export-all]").click()
+    assert not driver.find_element(By.CSS_SELECTOR, "[data-form=export] [name=from]").is_displayed()
+    driver.find_element(By.CSS_SELECTOR, "[data-form=export] button[type=submit]").click()
+    wait(driver, lambda d: "Ready: 2 entries." in text_of(d, "[data-slot=export-status]"), timeout=2 * DEADLINE,
+         message="exporting everything did not hold both entries")
+    with urllib.request.urlopen(driver.find_element(By.CSS_SELECTOR, "[data-slot=download]").get_attribute("href"),
+                                timeout=DEADLINE) as response:
+        with zipfile.ZipFile(io.BytesIO(response.read())) as opened:
+            assert any("An old page from last year." in opened.read(name).decode(errors="replace")
+                       for name in opened.namelist() if name.endswith(".txt")), opened.namelist()
+    # (the old page goes again, for what follows)
+    in_page(driver, """
+        const page = await api.call('GET', '/v1/entries?limit=10');
+        const old = page.entries.find((entry) => entry.transcript_clean === 'An old page from last year.');
+        await api.call('DELETE', `/v1/entries/${old.id}`);
+        return true;""")
 
     # Search finds it, and says so when nothing matches; a title, tags and mood can be set; deleting asks first
     driver.find_element(By.CSS_SELECTOR, "[aria-label=Library]").click()

@@ -242,6 +242,21 @@ export function profileView({ onSignedOut }) {
     view.form("vocabulary").hidden = on;
   }
 
+  // "Everything": from the first day of the first month with entries to today (or the last such month's end).
+  const exportAll = view.action("export-all");
+  const everything = () => exportAll.getAttribute("aria-pressed") === "true";
+  exportAll.addEventListener("click", () => {
+    exportAll.setAttribute("aria-pressed", String(!everything()));
+    view.slot("export-days").hidden = everything();
+  });
+  async function wholeDiary() {
+    const months = (await api.call("GET", `/v1/me/stats?tz=${encodeURIComponent(zone)}`)).months.map((m) => m.month).sort();
+    const today = localDay(new Date(), zone);
+    if (!months.length) return { from: today, to: today };
+    const [year, month] = months.at(-1).split("-").map(Number);
+    const lastDay = new Date(Date.UTC(year, month, 0)).toISOString().slice(0, 10);
+    return { from: `${months[0]}-01`, to: lastDay > today ? lastDay : today };
+  }
   exportForm.addEventListener("submit", async (event) => {
     event.preventDefault();
     const status = view.slot("export-status");
@@ -249,12 +264,12 @@ export function profileView({ onSignedOut }) {
     download.hidden = true;
     const { from, to, password } = exportForm.elements;
     view.action("delete-export").hidden = true;
-    if (from.value > to.value) {
+    if (!everything() && from.value > to.value) {
       status.textContent = "The first day comes after the last.";
       return;
     }
     try {
-      const body = { from: from.value, to: to.value, tz: zone };
+      const body = everything() ? { ...(await wholeDiary()), tz: zone } : { from: from.value, to: to.value, tz: zone };
       if (password.value) body.reauthentication = { password: password.value };
       password.value = "";
       let job;
