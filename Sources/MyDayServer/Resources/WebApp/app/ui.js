@@ -75,3 +75,28 @@ export function chips(entry) {
 export function localDay(date, timeZone) {
   return new Intl.DateTimeFormat("en-CA", { timeZone, year: "numeric", month: "2-digit", day: "2-digit" }).format(date);
 }
+
+/** A pause this long (seconds) after a sentence starts a new paragraph of a transcript. */
+const PARAGRAPH_PAUSE_S = 1.5;
+/** And a paragraph has at most this many sentences. */
+const PARAGRAPH_SENTENCES = 5;
+
+/**
+ * Where a transcript's paragraphs end: the indexes of the words after which a new paragraph starts. A paragraph
+ * ends after a sentence followed by a pause (when the words have times), or after `PARAGRAPH_SENTENCES` sentences.
+ * `words` are `{ word, start?, end? }` in order.
+ */
+export function paragraphEnds(words) {
+  const ends = [];
+  let sentences = 0;
+  for (let i = 0; i < words.length - 1; i++) {
+    if (!/[.!?…]["”’)]?$/.test(words[i].word)) continue;
+    sentences++;
+    const gap = words[i + 1].start != null && words[i].end != null ? words[i + 1].start - words[i].end : 0;
+    if (gap >= PARAGRAPH_PAUSE_S || sentences >= PARAGRAPH_SENTENCES) {
+      ends.push(i);
+      sentences = 0;
+    }
+  }
+  return ends;
+}

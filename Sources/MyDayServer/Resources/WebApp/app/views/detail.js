@@ -1,7 +1,7 @@
 import { call, currentAccount, isOffline } from "../api.js";
 import * as db from "../db.js";
 import * as uploads from "../uploads.js";
-import { announce, chips, duration, fromTemplate, pill } from "../ui.js";
+import { announce, chips, duration, fromTemplate, paragraphEnds, pill } from "../ui.js";
 
 const LONGEST_TITLE = 200;
 const PLAYS_ONLINE = "You are offline: the recording plays once My Day can reach its server.";
@@ -232,15 +232,22 @@ function followedWords(view, currentEntry) {
     current = -1;
     spans = [];
     const parts = text.split(/(\s+)/);
-    const usable = timed && timed.length === parts.filter((part) => part && !/^\s+$/.test(part)).length;
+    const written = parts.filter((part) => part && !/^\s+$/.test(part));
+    const usable = timed && timed.length === written.length;
+    // A recording's words run on: they are shown in paragraphs, at pauses after a sentence (the person's own line
+    // breaks stay as they are).
+    const breaks = currentEntry()?.kind === "audio" && !text.includes("\n")
+      ? new Set(paragraphEnds(usable ? written.map((word, i) => ({ ...timed[i], word })) : written.map((word) => ({ word }))))
+      : new Set();
     if (!usable) {
-      box.textContent = text;
+      let count = -1;
+      box.textContent = parts.filter(Boolean).map((part) => (/^\s+$/.test(part) ? (breaks.has(count) ? "\n\n" : part) : (count++, part))).join("");
       view.slot("unsure-note").hidden = true;
       return;
     }
     let index = 0;
     const nodes = parts.filter(Boolean).map((part) => {
-      if (/^\s+$/.test(part)) return document.createTextNode(part);
+      if (/^\s+$/.test(part)) return document.createTextNode(breaks.has(index - 1) ? "\n\n" : part);
       const word = timed[index++];
       const span = document.createElement("span");
       span.className = "word";
