@@ -220,7 +220,7 @@ let package = Package(
                 "MyDaySpeech", "MyDayTestSupport", "OpenAIStandIns", .product(name: "HTTPTypes", package: "swift-http-types"),
             ]
         ),
-        .testTarget(name: "MyDayKitTests", dependencies: ["MyDayKit", "MyDayTestSupport"]),
+        .testTarget(name: "MyDayKitTests", dependencies: ["MyDayKit", "MyDayModels", "MyDaySearch", "MyDayTestSupport"]),
         /// The `myday` executable run as a child process, against the real server or on its own.
         .testTarget(
             name: "MyDayCLITests",

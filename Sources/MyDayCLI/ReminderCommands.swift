@@ -7,7 +7,8 @@ struct ReminderCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "reminder",
         abstract: "A daily reminder when a day has no entry yet: show it, set it, or turn it off.",
-        subcommands: [ReminderShow.self, ReminderSet.self, ReminderOff.self], defaultSubcommand: ReminderShow.self)
+        subcommands: [ReminderShow.self, ReminderSet.self, ReminderOff.self, ReminderBrowsers.self],
+        defaultSubcommand: ReminderShow.self)
 
     static func describe(_ reminder: ReminderSettings?) -> String {
         guard let reminder else { return "No reminder is set. Set one with: myday reminder set 21:00" }
@@ -70,5 +71,33 @@ struct ReminderOff: AsyncParsableCommand {
     func run() async throws {
         try await Workspace(options: server).core.client.deleteReminder()
         Output().line("No reminder now.")
+    }
+}
+
+/// `myday reminder browsers [--stop ID]`: the browsers the reminder goes to as a notification (turned on in the web app).
+struct ReminderBrowsers: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "browsers", abstract: "List the browsers notified of the reminder, or stop one.")
+
+    @OptionGroup var server: ServerOptions
+    @Option(help: "Stop notifying the browser with this id.") var stop: String?
+
+    func run() async throws {
+        let client = try Workspace(options: server).core.client
+        if let stop {
+            guard let id = UUID(uuidString: stop) else { throw ValidationError("'\(stop)' is not a browser's id.") }
+            try await client.stopNotifying(id)
+            Output().line("That browser gets no more notifications.")
+            return
+        }
+        let browsers = try await client.notifiedBrowsers()
+        guard !browsers.isEmpty else {
+            Output().line("No browser is notified. Turn notifications on in the web app's Profile, under the reminder.")
+            return
+        }
+        for browser in browsers {
+            let since = browser.since.formatted(.iso8601.year().month().day())
+            Output().line("\(browser.id.uuidString.lowercased())  \(browser.maker), since \(since)")
+        }
     }
 }

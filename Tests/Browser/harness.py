@@ -134,12 +134,12 @@ def register(driver, server, email=None):
     return email
 
 
-def sign_in(driver, server, email):
+def sign_in(driver, server, email, password=PASSWORD):
     """Signs in to an existing account through the web app's own form."""
     driver.get(server.url + "/")
     form = wait(driver, lambda d: d.find_element(By.CSS_SELECTOR, "[data-form=signin]"))
     form.find_element(By.NAME, "email").send_keys(email)
-    form.find_element(By.NAME, "password").send_keys(PASSWORD)
+    form.find_element(By.NAME, "password").send_keys(password)
     form.find_element(By.CSS_SELECTOR, "[data-slot=submit]").click()
     wait(driver, lambda d: d.find_elements(By.CSS_SELECTOR, "[data-slot=record]"), message="not signed in")
 

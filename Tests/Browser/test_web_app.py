@@ -18,7 +18,7 @@ import urllib.request
 import zipfile
 
 import pytest
-from axe_selenium_python import Axe
+from selenium_axe_python import Axe
 from selenium.common.exceptions import NoSuchElementException, StaleElementReferenceException
 from selenium.webdriver.common.action_chains import ActionChains
 from selenium.webdriver.common.by import By
@@ -43,6 +43,7 @@ def look(driver, name):
             driver.execute_cdp_cmd("Emulation.setEmulatedMedia", {"features": [{"name": "prefers-color-scheme", "value": scheme}]})
             if not driver.execute_script("return typeof window.axe === 'object'"):
                 axe.inject()
+            assert driver.execute_script("return axe.version").startswith("4."), "axe-core is not a 4.x release"
             # axe-core scrolls to the elements it checks: the screenshot is of the screen as it was
             scrolled = driver.execute_script("return [scrollX, scrollY]")
             violations = axe.run()["violations"]
@@ -372,6 +373,8 @@ def test_type_instead_export_and_form_feedback(server, browser):
     chips = lambda d, where: d.execute_script(
         "return [...document.querySelectorAll(arguments[0] + ' .chip')].map((chip) => chip.textContent)", where)
     assert chips(driver, "[data-slot=chips]") == ["home", "reading", "Mood 4/5"]
+    # (back at the top of the page, where a person finds the way back)
+    driver.execute_script("scrollTo(0, 0)")
     driver.find_element(By.CSS_SELECTOR, "[data-action=back]").click()
     wait(driver, lambda d: chips(d, ".entry") == ["home", "reading", "Mood 4/5"], message="the Library shows no tags and mood")
     look(driver, "library-tags")
@@ -641,6 +644,93 @@ def test_reading_is_comfortable_at_320_px_with_a_large_browser_font(server, brow
           { word: 'rain.', start: 3.0, end: 3.4 }, { word: 'Home', start: 3.6, end: 3.9 }, { word: 'Mr.', start: 4.0, end: 4.2 },
         ])));""")
     assert ends == [1], ends
+
+
+def test_the_password_is_changed_and_every_device_signed_out_from_the_profile(server, browser, speech):
+    driver = browser
+    email = register(driver, server)
+    # Given the same account signed in on a second device
+    other = start_chromium(speech)
+    try:
+        sign_in(other, server, email)
+        click(driver, "[aria-label=Profile]")
+        form = wait(driver, lambda d: d.find_element(By.CSS_SELECTOR, "[data-form=password]"))
+        assert_accessible(driver)
+        look(driver, "profile-settings")
+        # A wrong current password and a weak new one are refused next to their fields, changing nothing
+        form.find_element(By.NAME, "current").send_keys("not my password")
+        form.find_element(By.NAME, "next").send_keys("a brand new diary password")
+        form.find_element(By.CSS_SELECTOR, "button[type=submit]").click()
+        wait(driver, lambda d: "wrong" in text_of(d, "[data-slot=current-error]"), message="a wrong password was not refused")
+        assert form.find_element(By.NAME, "current").get_attribute("aria-invalid") == "true"
+        form.find_element(By.NAME, "current").clear()
+        form.find_element(By.NAME, "current").send_keys(PASSWORD)
+        form.find_element(By.NAME, "next").clear()
+        form.find_element(By.NAME, "next").send_keys("password1")
+        form.find_element(By.CSS_SELECTOR, "button[type=submit]").click()
+        wait(driver, lambda d: text_of(d, "[data-slot=next-error]") != "", message="a common password was not refused")
+        # When it is changed, this browser stays signed in and the other device is signed out
+        form.find_element(By.NAME, "next").clear()
+        form.find_element(By.NAME, "next").send_keys("a brand new diary password")
+        form.find_element(By.CSS_SELECTOR, "button[type=submit]").click()
+        wait(driver, lambda d: "this one stays signed in" in text_of(d, "[data-slot=password-status]"), message="not changed")
+        other.refresh()
+        wait(other, lambda d: d.find_elements(By.CSS_SELECTOR, "[data-form=signin]"), message="the other device stayed signed in")
+        driver.refresh()
+        wait(driver, lambda d: d.find_elements(By.CSS_SELECTOR, "[data-form=password]"), message="this browser was signed out")
+        # Signing out everywhere asks, then ends every sign-in, this one's too
+        sign_in(other, server, email, password="a brand new diary password")
+        click(driver, "[data-action=signout-everywhere]")
+        wait(driver, expected_conditions.alert_is_present(), message="signing out everywhere did not ask").accept()
+        wait(driver, lambda d: d.find_elements(By.CSS_SELECTOR, "[data-form=signin]"), message="not signed out here")
+        other.refresh()
+        wait(other, lambda d: d.find_elements(By.CSS_SELECTOR, "[data-form=signin]"), message="not signed out on the other device")
+    finally:
+        quit_chromium(other)
+
+
+def test_an_entry_is_backdated_and_moved_to_another_day(server, browser):
+    driver = browser
+    register(driver, server)
+    zone = driver.execute_script("return Intl.DateTimeFormat().resolvedOptions().timeZone")
+
+    def set_when(form, value):
+        driver.execute_script(
+            "arguments[0].value = arguments[1]; arguments[0].dispatchEvent(new Event('input', { bubbles: true }))",
+            driver.find_element(By.CSS_SELECTOR, f"{form} [name=when]"), value)
+
+    # A note about three days ago at 20:15 belongs to that day; a time still to come is refused at its field
+    three_days_ago = driver.execute_script(
+        "const d = new Date(Date.now() - 3 * 86400000); return d.toLocaleDateString('en-CA', { timeZone: arguments[0] })", zone)
+    driver.find_element(By.CSS_SELECTOR, "[data-action=type]").click()
+    driver.find_element(By.NAME, "text").send_keys("The concert with Przemek.")
+    set_when("[data-form=typed]", "2099-01-01T10:00")
+    driver.find_element(By.CSS_SELECTOR, "[data-form=typed] button[type=submit]").click()
+    wait(driver, lambda d: "has not come yet" in text_of(d, "[data-slot=typed-error]"), message="a future time was not refused")
+    assert outbox(driver) == []
+    set_when("[data-form=typed]", f"{three_days_ago}T20:15")
+    driver.find_element(By.CSS_SELECTOR, "[data-form=typed] button[type=submit]").click()
+    wait(driver, lambda d: len(server_entries(server, d)) == 1, message="the backdated note never reached the server")
+    entry = server_entries(server, driver)[0]
+    shown = driver.execute_script(
+        "return new Date(arguments[0]).toLocaleString('sv-SE', { timeZone: arguments[1] }).slice(0, 16)", entry["created_at"], zone)
+    assert shown == f"{three_days_ago} 20:15", (shown, entry)
+    assert driver.find_element(By.CSS_SELECTOR, ".home [data-slot=today]").get_attribute("hidden") is not None
+    # Moved in the entry to the 2nd of that month at 07:05, it is that day's in the Library
+    day = three_days_ago[:8] + "02"
+    click(driver, "[aria-label=Library]")
+    click(driver, ".entry")
+    wait(driver, lambda d: d.find_element(By.CSS_SELECTOR, "[data-form=edit] [name=when]").get_attribute("value") == f"{three_days_ago}T20:15",
+         message="the entry does not show when it was made")
+    set_when("[data-form=edit]", f"{day}T07:05")
+    driver.find_element(By.CSS_SELECTOR, "[data-form=edit] button[type=submit]").click()
+    wait(driver, lambda d: text_of(d, "[data-slot=saved]") == "Saved", message="the new date was not saved")
+    moved = server_entries(server, driver)[0]
+    assert driver.execute_script(
+        "return new Date(arguments[0]).toLocaleString('sv-SE', { timeZone: arguments[1] }).slice(0, 16)",
+        moved["created_at"], zone) == f"{day} 07:05", moved
+    page = in_page(driver, f"return await api.call('GET', '/v1/days/{day}?tz={zone}');")
+    assert [listed["id"] for listed in page["entries"]] == [moved["id"]], page
 
 
 def test_signing_out_offline_ends_the_session(server, browser):

@@ -186,6 +186,12 @@ import Testing
         #expect(try await client.run(["reminder", "show"]).text == "21:30 Europe/Berlin, mon, fri, by mail too\n")
         #expect(try await client.run(["reminder", "off"]).status == 0)
         #expect(try await client.run(["reminder"]).text.contains("No reminder is set"))
+        // No browser is notified yet; a browser's id must be one
+        #expect(try await client.run(["reminder", "browsers"]).text.contains("No browser is notified"))
+        let notAnID = try await client.run(["reminder", "browsers", "--stop", "chrome"])
+        #expect(notAnID.status != 0 && notAnID.errorText.contains("not a browser's id"), "\(notAnID.errorText)")
+        let unknown = try await client.run(["reminder", "browsers", "--stop", UUID().uuidString])
+        #expect(unknown.status != 0, "\(unknown.text)")
     }
 
     @Test func searchFindsMarksFiltersAndFallsBackToTheDevice() async throws {

@@ -2340,6 +2340,17 @@ extension Components {
             ///
             /// - Remark: Generated from `#/components/schemas/EntryEdit/mood`.
             package var mood: Swift.Int?
+            /// Moves the entry to another moment (a backdated note, a phone whose clock was wrong), with the rules of
+            /// creation: between 2000-01-01 and tomorrow. The day it is grouped under, search's date filters, On this
+            /// day and exports follow.
+            ///
+            ///
+            /// - Remark: Generated from `#/components/schemas/EntryEdit/created_at`.
+            package var createdAt: Foundation.Date?
+            /// The IANA time zone it was made in; alone, the moment stays and its day may change.
+            ///
+            /// - Remark: Generated from `#/components/schemas/EntryEdit/tz`.
+            package var tz: Swift.String?
             /// Creates a new `EntryEdit`.
             ///
             /// - Parameters:
@@ -2347,22 +2358,30 @@ extension Components {
             ///   - text: Replaces the clean transcript.
             ///   - tags:
             ///   - mood: 1 to 5; 0 removes the mood.
+            ///   - createdAt: Moves the entry to another moment (a backdated note, a phone whose clock was wrong), with the rules of
+            ///   - tz: The IANA time zone it was made in; alone, the moment stays and its day may change.
             package init(
                 title: Swift.String? = nil,
                 text: Swift.String? = nil,
                 tags: [Swift.String]? = nil,
-                mood: Swift.Int? = nil
+                mood: Swift.Int? = nil,
+                createdAt: Foundation.Date? = nil,
+                tz: Swift.String? = nil
             ) {
                 self.title = title
                 self.text = text
                 self.tags = tags
                 self.mood = mood
+                self.createdAt = createdAt
+                self.tz = tz
             }
             package enum CodingKeys: String, CodingKey {
                 case title
                 case text
                 case tags
                 case mood
+                case createdAt = "created_at"
+                case tz
             }
             package init(from decoder: any Swift.Decoder) throws {
                 let container = try decoder.container(keyedBy: CodingKeys.self)
@@ -2382,11 +2401,21 @@ extension Components {
                     Swift.Int.self,
                     forKey: .mood
                 )
+                self.createdAt = try container.decodeIfPresent(
+                    Foundation.Date.self,
+                    forKey: .createdAt
+                )
+                self.tz = try container.decodeIfPresent(
+                    Swift.String.self,
+                    forKey: .tz
+                )
                 try decoder.ensureNoAdditionalProperties(knownKeys: [
                     "title",
                     "text",
                     "tags",
-                    "mood"
+                    "mood",
+                    "created_at",
+                    "tz"
                 ])
             }
         }

@@ -174,7 +174,9 @@ public struct LiveMyDayClient: MyDayClient {
     }
 
     public func edit(_ id: UUID, _ edit: EntryEdit) async throws -> ServerEntry {
-        let body = Components.Schemas.EntryEdit(title: edit.title, text: edit.text, tags: edit.tags, mood: edit.mood)
+        let body = Components.Schemas.EntryEdit(
+            title: edit.title, text: edit.text, tags: edit.tags, mood: edit.mood, createdAt: edit.moment?.createdAt,
+            tz: edit.moment?.timeZone)
         let output = try await call {
             try await client.updateEntry(path: .init(id: id.uuidString.lowercased()), body: .json(body))
         }
@@ -337,6 +339,23 @@ public struct LiveMyDayClient: MyDayClient {
 
     public func deleteReminder() async throws {
         let output = try await call { try await client.deleteReminder() }
+        guard case .noContent = output else { throw unexpected(output) }
+    }
+
+    public func notifiedBrowsers() async throws -> [NotifiedBrowser] {
+        let output = try await call { try await client.listPushSubscriptions() }
+        guard case .ok(let ok) = output else { throw unexpected(output) }
+        return try ok.body.json.subscriptions.map { subscription in
+            NotifiedBrowser(
+                id: try Conversions.uuid(subscription.id), pushService: URL(string: subscription.endpoint)?.host ?? "",
+                since: subscription.createdAt)
+        }
+    }
+
+    public func stopNotifying(_ browser: UUID) async throws {
+        let output = try await call {
+            try await client.deletePushSubscription(path: .init(id: browser.uuidString.lowercased()))
+        }
         guard case .noContent = output else { throw unexpected(output) }
     }
 

@@ -57,6 +57,10 @@ public protocol MyDayClient: Sendable {
     func setReminder(_ reminder: ReminderSettings) async throws -> ReminderSettings
     /// Ends the daily reminder (no error when there is none).
     func deleteReminder() async throws
+    /// The browsers that get the reminder as a notification (Web Push), newest first.
+    func notifiedBrowsers() async throws -> [NotifiedBrowser]
+    /// Stops notifications to one browser.
+    func stopNotifying(_ browser: UUID) async throws
 
     /// The words the recognizer is taught for this person: their own and those learned from titles, tags and corrections.
     func vocabulary() async throws -> [VocabularyWord]

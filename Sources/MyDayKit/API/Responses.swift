@@ -341,6 +341,31 @@ public struct DiaryQuestion: Sendable, Equatable {
     }
 }
 
+/// A browser that gets the daily reminder as a notification: subscribed in the web app, ended here or there.
+public struct NotifiedBrowser: Sendable, Equatable, Identifiable {
+    public let id: UUID
+    /// The push service's host, which names the browser's maker (`fcm.googleapis.com` for Chrome, …).
+    public let pushService: String
+    public let since: Date
+
+    public init(id: UUID, pushService: String, since: Date) {
+        self.id = id
+        self.pushService = pushService
+        self.since = since
+    }
+
+    /// The browser's maker, as people know it, from its push service.
+    public var maker: String {
+        switch pushService {
+        case let host where host.hasSuffix("googleapis.com"): "Chrome or another Chromium browser"
+        case let host where host.hasSuffix("mozilla.com"): "Firefox"
+        case let host where host.hasSuffix("push.apple.com"): "Safari"
+        case let host where host.hasSuffix("notify.windows.com"): "Edge"
+        default: "A browser"
+        }
+    }
+}
+
 /// A daily reminder: at `hour`:`minute` in `timeZone`, on `days`, when the day has no entry yet; by mail when `email`.
 public struct ReminderSettings: Sendable, Equatable {
     /// Monday first, as the server names them.

@@ -111,13 +111,17 @@ public struct LocalEntry: Codable, Sendable, Equatable, Identifiable, FetchableR
     /// This entry with `edit`'s fields applied.
     func applying(_ edit: EntryEdit) -> LocalEntry {
         var entry = self
-        edit.apply(title: &entry.title, text: &entry.transcriptClean, tags: &entry.tags, mood: &entry.mood)
+        edit.apply(
+            title: &entry.title, text: &entry.transcriptClean, tags: &entry.tags, mood: &entry.mood,
+            createdAt: &entry.createdAt, timeZone: &entry.timeZone)
         return entry
     }
 
-    /// The four editable fields as they are, with removal spelled as an edit spells it ("" title, 0 mood).
+    /// The editable fields as they are, with removal spelled as an edit spells it ("" title, 0 mood).
     var editableValues: EntryEdit {
-        EntryEdit(title: title ?? "", text: transcriptClean ?? "", tags: tags, mood: mood ?? 0)
+        EntryEdit(
+            title: title ?? "", text: transcriptClean ?? "", tags: tags, mood: mood ?? 0,
+            moment: EntryMoment(createdAt: createdAt, timeZone: timeZone))
     }
 
     /// The request that creates this entry on the server.

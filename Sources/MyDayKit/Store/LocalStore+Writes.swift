@@ -159,6 +159,7 @@ extension LocalStore {
             if edit.text != nil { base.text = base.text ?? before.text }
             if edit.tags != nil { base.tags = base.tags ?? before.tags }
             if edit.mood != nil { base.mood = base.mood ?? before.mood }
+            if edit.moment != nil { base.moment = base.moment ?? before.moment }
             entry.editBase = base
             entry = entry.applying(edit)
             entry.pendingEdit = (entry.pendingEdit ?? EntryEdit()).merged(with: edit)
@@ -324,6 +325,7 @@ extension LocalStore {
         if let text = edit.text, newer || theirs.text == base.text { kept.text = text }
         if let tags = edit.tags, newer || theirs.tags == base.tags { kept.tags = tags }
         if let mood = edit.mood, newer || theirs.mood == base.mood { kept.mood = mood }
+        if let moment = edit.moment, newer || theirs.moment == base.moment { kept.moment = moment }
         guard !kept.isEmpty else { return merged }
         merged = merged.applying(kept)
         merged.pendingEdit = kept

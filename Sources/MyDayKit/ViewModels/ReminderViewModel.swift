@@ -2,14 +2,17 @@ import Foundation
 import MyDaySearch
 import Observation
 
-/// The daily reminder in Profile: on or off, its time and days, and whether it also comes by mail. The device shows it
-/// itself too (the iPhone as local notifications, planned by `notificationTimes`).
+/// The daily reminder in Profile: on or off, its time and days, whether it also comes by mail, and the browsers it goes
+/// to as notifications. The device shows it itself too (the iPhone as local notifications, planned by
+/// `notificationTimes`).
 @MainActor
 @Observable
 public final class ReminderViewModel {
     public private(set) var reminder: ReminderSettings?
     public private(set) var errorMessage: String?
     public private(set) var isLoaded = false
+    /// Browsers subscribed in the web app; each can be stopped from here.
+    public private(set) var browsers: [NotifiedBrowser] = []
 
     private let core: ClientCore
     private let timeZone: TimeZone
@@ -23,6 +26,26 @@ public final class ReminderViewModel {
         do {
             reminder = try await core.client.reminder()
             isLoaded = true
+            errorMessage = nil
+        } catch {
+            errorMessage = LibraryViewModel.message(for: error)
+        }
+    }
+
+    /// Fetches the browsers the reminder goes to.
+    public func loadBrowsers() async {
+        do {
+            browsers = try await core.client.notifiedBrowsers()
+        } catch {
+            errorMessage = LibraryViewModel.message(for: error)
+        }
+    }
+
+    /// Stops notifications to one browser.
+    public func stopNotifying(_ browser: NotifiedBrowser) async {
+        do {
+            try await core.client.stopNotifying(browser.id)
+            browsers.removeAll { $0.id == browser.id }
             errorMessage = nil
         } catch {
             errorMessage = LibraryViewModel.message(for: error)

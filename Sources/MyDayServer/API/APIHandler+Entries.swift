@@ -40,16 +40,25 @@ extension APIHandler {
         guard case .json(let body) = input.body else { throw APIError.badRequest("Send a JSON body.") }
         let user = try RequestUser.required()
         let id = try Validation.id(input.path.id)
-        let edit = EntryEdit(
+        var edit = EntryEdit(
             title: try Validation.title(body.title), text: try Validation.text(body.text), tags: try Validation.tags(body.tags),
             mood: try Validation.mood(body.mood))
-        guard edit.title != nil || edit.text != nil || edit.tags != nil || edit.mood != nil else {
-            throw APIError.unprocessable("Name at least one of 'title', 'text', 'tags' or 'mood'.")
+        let createdAt = try body.createdAt.map { try Validation.recordingStart($0) }
+        let zone = try body.tz.map { try Validation.timeZone($0) }
+        guard !edit.isEmpty || createdAt != nil || zone != nil else {
+            throw APIError.unprocessable("Name at least one of 'title', 'text', 'tags', 'mood', 'created_at' or 'tz'.")
         }
-        if edit.text != nil {
+        if edit.text != nil || createdAt != nil || zone != nil {
             let current = try await ownedEntry(input.path.id)
-            guard current.status == .transcribed || current.status == .failed else {
-                throw APIError.conflict("The transcript is not ready yet; edit its text once it is.")
+            if edit.text != nil {
+                guard current.status == .transcribed || current.status == .failed else {
+                    throw APIError.conflict("The transcript is not ready yet; edit its text once it is.")
+                }
+            }
+            if createdAt != nil || zone != nil {
+                // Only the part named changes: a new zone alone keeps the moment (and may change its day).
+                edit.moment = EntryMoment(
+                    createdAt: createdAt ?? current.createdAt, timeZone: zone?.identifier ?? current.timeZone)
             }
         }
         let edited: EntryRecord?

@@ -45,7 +45,8 @@ enum Validation {
                 "'\(field)' must be 8 to 128 characters long, not counting spaces at either end.")
         }
         guard !CommonPasswords.contains(password) else {
-            throw APIError.unprocessable("'\(field)' is one of the most common passwords; choose one that is harder to guess.")
+            throw APIError.unprocessable(
+                "'\(field)' is, or is made from, one of the most common passwords; choose one that is harder to guess.")
         }
         guard password.lowercased() != email.lowercased(),
             password.lowercased() != email.split(separator: "@").first.map({ $0.lowercased() })

@@ -264,7 +264,16 @@ struct EntryStore: Sendable {
             guard var entry = try await Self.liveEntry(db, id: id, userID: userID) else { return nil }
             let textBytesBefore = try await Self.textBytes(id: id, in: db)
             let before = entry
-            edit.apply(title: &entry.title, text: &entry.transcriptClean, tags: &entry.tags, mood: &entry.mood)
+            edit.apply(
+                title: &entry.title, text: &entry.transcriptClean, tags: &entry.tags, mood: &entry.mood,
+                createdAt: &entry.createdAt, timeZone: &entry.timeZone)
+            // Moved to another moment: its file name and the day it belongs to follow.
+            let zone = TimeZone(identifier: entry.timeZone) ?? .gmt
+            if edit.moment != nil {
+                entry.filename = RecordingFilename.make(
+                    id: entry.id, start: entry.createdAt, timeZone: zone,
+                    fileExtension: (entry.filename as NSString).pathExtension)
+            }
             if edit.text != nil {
                 // Words the person wrote themselves have been looked at; a recording's are theirs now, unless they went
                 // back to what was heard.
@@ -279,6 +288,8 @@ struct EntryStore: Sendable {
             try await db.raw(
                 """
                 UPDATE entries SET title = \(bind: entry.title), transcript_clean = \(bind: entry.transcriptClean),
+                    created_at = \(bind: StoredTime.milliseconds(entry.createdAt)), tz = \(bind: entry.timeZone),
+                    filename = \(bind: entry.filename), local_day = \(bind: LocalDay(entry.createdAt, in: zone).number),
                     review_reason = \(bind: entry.reviewReason), words_edited = \(bind: entry.wordsEdited ? 1 : 0),
                     tags = \(bind: tags), mood = \(bind: entry.mood), change_seq = \(bind: entry.changeSeq), updated_at = \(bind: now)
                 WHERE id = \(bind: id.lowercased)

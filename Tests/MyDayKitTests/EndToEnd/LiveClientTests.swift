@@ -1,5 +1,6 @@
 import Foundation
 import HTTPTypes
+import MyDayModels
 import MyDayTestSupport
 import OpenAPIRuntime
 import Testing
@@ -124,6 +125,18 @@ import Testing
         #expect(try laptop.store.entry(id)?.transcriptClean == "Wrote this on the phone.")
         // (through the feed it opened once, not by polling after failures)
         #expect(transport.count(of: "followChanges") == 1)
+
+        // And moved to the evening before on the phone, it shows there at once and moves on the laptop too
+        let written = try #require(try phone.store.entry(id)).createdAt
+        let evening = EntryMoment(
+            createdAt: Date(timeIntervalSince1970: (written.timeIntervalSince1970 - 86_400).rounded()), timeZone: "Europe/Berlin")
+        try phone.store.editEntry(id, EntryEdit(moment: evening))
+        #expect(try phone.store.entry(id)?.createdAt == evening.createdAt)
+        _ = try await phone.syncEngine.sync()
+        try await pollUntil("the laptop has the move", every: .milliseconds(100)) {
+            try laptop.store.entry(id)?.timeZone == "Europe/Berlin"
+        }
+        #expect(try laptop.store.entry(id)?.createdAt == evening.createdAt)
     }
 
     @Test func signingOutWhileTheServerCannotBeReachedEndsTheSessionOnTheDeviceAtOnce() async throws {

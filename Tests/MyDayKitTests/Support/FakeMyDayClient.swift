@@ -36,6 +36,8 @@ struct FakeMyDayClient: MyDayClient {
     var onReminder: @Sendable () async throws -> ReminderSettings? = unexpected("reminder")
     var onSetReminder: @Sendable (ReminderSettings) async throws -> ReminderSettings = unexpected("setReminder")
     var onDeleteReminder: @Sendable () async throws -> Void = unexpected("deleteReminder")
+    var onNotifiedBrowsers: @Sendable () async throws -> [NotifiedBrowser] = unexpected("notifiedBrowsers")
+    var onStopNotifying: @Sendable (UUID) async throws -> Void = unexpected("stopNotifying")
     var onSuggestions: @Sendable (UUID) async throws -> Suggestions = unexpected("suggestions")
     var onVocabulary: @Sendable () async throws -> [VocabularyWord] = unexpected("vocabulary")
     var onReplaceVocabulary: @Sendable ([String]) async throws -> [VocabularyWord] = unexpected("replaceVocabulary")
@@ -70,6 +72,8 @@ struct FakeMyDayClient: MyDayClient {
     func reminder() async throws -> ReminderSettings? { try await onReminder() }
     func setReminder(_ reminder: ReminderSettings) async throws -> ReminderSettings { try await onSetReminder(reminder) }
     func deleteReminder() async throws { try await onDeleteReminder() }
+    func notifiedBrowsers() async throws -> [NotifiedBrowser] { try await onNotifiedBrowsers() }
+    func stopNotifying(_ browser: UUID) async throws { try await onStopNotifying(browser) }
     func onThisDay(_ date: String?, timeZone: String) async throws -> [PastDay] { try await onOnThisDay(date, timeZone) }
     func insights(from: String?, to: String?, timeZone: String) async throws -> Insights {
         try await onInsights(from, to, timeZone)

@@ -53,6 +53,24 @@ import Testing
         await model.turnOff()
         #expect(model.reminder == nil)
     }
+
+    @Test func theBrowsersNotifiedAreListedByTheirMakerAndStoppedOneByOne() async {
+        // Given a Chrome and a Firefox subscribed in the web app
+        let chrome = NotifiedBrowser(id: UUID(), pushService: "fcm.googleapis.com", since: at("2026-03-01T10:00:00Z"))
+        let firefox = NotifiedBrowser(
+            id: UUID(), pushService: "updates.push.services.mozilla.com", since: at("2026-02-01T10:00:00Z"))
+        let stopped = Mutex<[UUID]>([])
+        var client = FakeMyDayClient()
+        client.onNotifiedBrowsers = { [chrome, firefox] }
+        client.onStopNotifying = { id in stopped.withLock { $0.append(id) } }
+        let model = ReminderViewModel(core: harness.core(client), timeZone: Given.paris)
+        await model.loadBrowsers()
+        #expect(model.browsers.map(\.maker) == ["Chrome or another Chromium browser", "Firefox"])
+        // When one is stopped, only it is asked to stop, and it leaves the list
+        await model.stopNotifying(chrome)
+        #expect(stopped.withLock { $0 } == [chrome.id])
+        #expect(model.browsers == [firefox] && model.errorMessage == nil)
+    }
 }
 
 /// What the fake server was sent.

@@ -2,7 +2,8 @@ import MyDayKit
 import MyDayModels
 import SwiftUI
 
-/// Edits an entry's title, tags and mood; only the fields that changed are sent.
+/// Edits an entry's title, tags, mood and when it was made (in its own time zone); only the fields that changed are
+/// sent.
 struct EntryEditSheet: View {
     let entry: LocalEntry
     let save: (EntryEdit) -> Void
@@ -10,6 +11,7 @@ struct EntryEditSheet: View {
     @State private var title: String
     @State private var tags: String
     @State private var mood: Int
+    @State private var when: Date
     @Environment(\.dismiss) private var dismiss
 
     init(entry: LocalEntry, save: @escaping (EntryEdit) -> Void) {
@@ -18,6 +20,7 @@ struct EntryEditSheet: View {
         _title = State(initialValue: entry.title ?? "")
         _tags = State(initialValue: entry.tags.joined(separator: ", "))
         _mood = State(initialValue: entry.mood ?? 0)
+        _when = State(initialValue: entry.createdAt)
     }
 
     var body: some View {
@@ -42,6 +45,14 @@ struct EntryEditSheet: View {
                     Text("Tags")
                 } footer: {
                     Text("Separate tags with commas.")
+                }
+                Section {
+                    DatePicker("When", selection: $when, in: Self.earliest...Date.now)
+                        .environment(\.timeZone, TimeZone(identifier: entry.timeZone) ?? .current)
+                } footer: {
+                    Text(
+                        "In \(entry.timeZone.replacingOccurrences(of: "_", with: " ")) time. A new date moves the entry to that day."
+                    )
                 }
                 Section("Mood") {
                     Picker("Mood", selection: $mood) {
@@ -78,6 +89,11 @@ struct EntryEditSheet: View {
         return EntryEdit(
             title: newTitle == (entry.title ?? "") ? nil : newTitle,
             tags: newTags == entry.tags ? nil : newTags,
-            mood: mood == (entry.mood ?? 0) ? nil : mood)
+            mood: mood == (entry.mood ?? 0) ? nil : mood,
+            moment: abs(when.timeIntervalSince(entry.createdAt)) < 1
+                ? nil : EntryMoment(createdAt: when, timeZone: entry.timeZone))
     }
+
+    /// The earliest moment an entry may have, as the server allows.
+    private static let earliest = Date(timeIntervalSince1970: 946_684_800)
 }

@@ -2,7 +2,8 @@ import MyDayKit
 import SwiftUI
 
 /// "Daily reminder": on or off, its time and days, and whether it also comes by mail; planned on this iPhone as local
-/// notifications, skipped on a day that already has an entry.
+/// notifications, skipped on a day that already has an entry. The browsers it also goes to (turned on in the web app)
+/// are listed, each stopped with a swipe.
 struct ReminderSection: View {
     @State var viewModel: ReminderViewModel
     @State private var isOn = false
@@ -39,6 +40,16 @@ struct ReminderSection: View {
                     Task { await save() }
                 }
                 .disabled(days.isEmpty)
+                ForEach(viewModel.browsers) { browser in
+                    LabeledContent(
+                        browser.maker, value: "Notified since \(browser.since.formatted(date: .abbreviated, time: .omitted))"
+                    )
+                    .swipeActions {
+                        Button("Stop", role: .destructive) {
+                            Task { await viewModel.stopNotifying(browser) }
+                        }
+                    }
+                }
             }
             if let message = viewModel.errorMessage {
                 Text(message.localizedForDisplay)
@@ -51,6 +62,7 @@ struct ReminderSection: View {
         }
         .task {
             await viewModel.load()
+            await viewModel.loadBrowsers()
             guard let reminder = viewModel.reminder else { return }
             isOn = true
             time = Calendar.current.date(from: DateComponents(hour: reminder.hour, minute: reminder.minute)) ?? time

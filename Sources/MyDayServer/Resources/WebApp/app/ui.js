@@ -100,3 +100,25 @@ export function paragraphEnds(words) {
   }
   return ends;
 }
+
+/** `date` as a wall clock in `timeZone`, as a `datetime-local` input shows it: "2026-04-20T23:00". */
+export function wallClock(date, timeZone) {
+  const parts = Object.fromEntries(new Intl.DateTimeFormat("en-CA", {
+    timeZone, year: "numeric", month: "2-digit", day: "2-digit", hour: "2-digit", minute: "2-digit", hourCycle: "h23",
+  }).formatToParts(date).map((part) => [part.type, part.value]));
+  return `${parts.year}-${parts.month}-${parts.day}T${parts.hour}:${parts.minute}`;
+}
+
+/** The moment a wall clock ("2026-04-20T23:00") in `timeZone` shows; a time the clocks skip moves to after the gap. */
+export function momentOf(clock, timeZone) {
+  const asUTC = (text) => {
+    const [day, time] = text.split("T");
+    const [year, month, date] = day.split("-").map(Number);
+    const [hour, minute] = time.split(":").map(Number);
+    return Date.UTC(year, month - 1, date, hour, minute);
+  };
+  const wanted = asUTC(clock);
+  let guess = wanted;
+  for (let round = 0; round < 3; round++) guess += wanted - asUTC(wallClock(new Date(guess), timeZone));
+  return new Date(guess);
+}

@@ -41,10 +41,10 @@ export async function enqueueRecording({ id, owner, createdAt, tz, duration, blo
   kick();
 }
 
-export async function enqueueNote(text) {
+export async function enqueueNote(text, createdAt = new Date()) {
   const id = newID();
   await db.put("outbox", {
-    id, kind: "text", owner: currentAccount()?.id ?? null, createdAt: new Date().toISOString(), tz: timeZone(), duration: 0, text,
+    id, kind: "text", owner: currentAccount()?.id ?? null, createdAt: createdAt.toISOString(), tz: timeZone(), duration: 0, text,
     state: "queued", attempts: 0, nextAttemptAt: 0, lastError: null,
   });
   changed();

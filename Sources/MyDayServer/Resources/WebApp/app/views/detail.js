@@ -1,7 +1,7 @@
 import { call, currentAccount, isOffline } from "../api.js";
 import * as db from "../db.js";
 import * as uploads from "../uploads.js";
-import { announce, chips, duration, fromTemplate, paragraphEnds, pill } from "../ui.js";
+import { announce, chips, duration, fromTemplate, momentOf, paragraphEnds, pill, wallClock } from "../ui.js";
 
 const LONGEST_TITLE = 200;
 const PLAYS_ONLINE = "You are offline: the recording plays once My Day can reach its server.";
@@ -59,7 +59,10 @@ function syncedView(first, { back }) {
   });
 
   function fields() {
-    return { title: form.elements.title.value, tags: form.elements.tags.value, mood: form.elements.mood.value };
+    return {
+      title: form.elements.title.value, tags: form.elements.tags.value, mood: form.elements.mood.value,
+      when: form.elements.when.value,
+    };
   }
 
   function render() {
@@ -93,7 +96,11 @@ function syncedView(first, { back }) {
     original.setAttribute("aria-pressed", String(showingOriginal));
     view.action("retry").hidden = entry.status !== "failed";
     view.action("retranscribe").hidden = entry.kind !== "audio" || entry.status !== "transcribed";
-    const next = { title: entry.title ?? "", tags: (entry.tags ?? []).join(", "), mood: String(entry.mood ?? 0) };
+    const next = {
+      title: entry.title ?? "", tags: (entry.tags ?? []).join(", "), mood: String(entry.mood ?? 0),
+      when: wallClock(new Date(entry.created_at), entry.tz),
+    };
+    view.slot("when-zone").textContent = `In ${entry.tz.replaceAll("_", " ")} time. A new date moves the entry to that day.`;
     const now = fields();
     for (const name of Object.keys(next)) {
       if (shown[name] === undefined || now[name] === shown[name]) form.elements[name].value = next[name];
@@ -165,7 +172,10 @@ function syncedView(first, { back }) {
     const tags = form.elements.tags.value.split(",").map((tag) => tag.trim()).filter(Boolean);
     try {
       shown = {};
-      await saved(await call("PATCH", `/v1/entries/${id}`, { title: form.elements.title.value.trim(), tags, mood: Number(form.elements.mood.value) }));
+      const change = { title: form.elements.title.value.trim(), tags, mood: Number(form.elements.mood.value) };
+      const when = form.elements.when.value;
+      if (when && when !== wallClock(new Date(entry.created_at), entry.tz)) change.created_at = momentOf(when, entry.tz).toISOString();
+      await saved(await call("PATCH", `/v1/entries/${id}`, change));
       savedNote.textContent = "Saved";
       announce("Changes saved");
     } catch (failure) {

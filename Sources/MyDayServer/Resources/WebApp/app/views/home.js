@@ -3,7 +3,7 @@ import * as sync from "../sync.js";
 import * as uploads from "../uploads.js";
 import { HOLD_MS, wireHold } from "../hold.js";
 import { Recording } from "../recorder.js";
-import { announce, duration, el, fromTemplate, localDay } from "../ui.js";
+import { announce, duration, el, fromTemplate, localDay, momentOf, wallClock } from "../ui.js";
 import { Waveform } from "../waveform.js";
 import { entryRow } from "./library.js";
 import { recordingBar } from "./recording-bar.js";
@@ -177,8 +177,11 @@ export function homeView({ bar, goHome, openDay, openEntry }) {
     typedError.textContent = "";
     typed.elements.text.removeAttribute("aria-invalid");
   }
+  let openedAt = "";
   view.action("type").addEventListener("click", () => {
     typing(true);
+    openedAt = wallClock(new Date(), uploads.timeZone());
+    typed.elements.when.value = openedAt;
     status.textContent = "";
     typed.elements.text.focus();
   });
@@ -196,7 +199,17 @@ export function homeView({ bar, goHome, openDay, openEntry }) {
       typed.elements.text.focus();
       return;
     }
-    await uploads.enqueueNote(text);
+    // Written about another day: the entry belongs to that day; never to one that has not come yet.
+    const when = typed.elements.when.value;
+    const at = when && when !== openedAt ? momentOf(when, uploads.timeZone()) : new Date();
+    if (at.getTime() > Date.now() + 60_000) {
+      typedError.textContent = "That time has not come yet: choose one that has.";
+      typed.elements.when.setAttribute("aria-invalid", "true");
+      typed.elements.when.focus();
+      return;
+    }
+    typed.elements.when.removeAttribute("aria-invalid");
+    await uploads.enqueueNote(text, at);
     typed.elements.text.value = "";
     typing(false);
     status.textContent = "Saved";

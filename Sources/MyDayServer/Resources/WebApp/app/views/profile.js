@@ -30,6 +30,7 @@ export function profileView({ onSignedOut }) {
       view.slot("streak").textContent = counted(stats.current_streak_days, "day", "days");
       view.slot("storage").textContent = `Storage: ${bytes(stats.storage_used_bytes)} of ${bytes(stats.storage_quota_bytes)} used`;
       showSignIns(me, await api.call("GET", "/v1/me/identities"));
+      passwordForm.hidden = !me.has_password;
       showVocabulary((await api.call("GET", "/v1/me/vocabulary")).words);
       showReminder(await api.call("GET", "/v1/me/reminder").catch((failure) => {
         if (failure.status === 404) return null;
@@ -328,6 +329,56 @@ export function profileView({ onSignedOut }) {
     } catch (failure) {
       view.slot("resent").textContent = failure.message;
     }
+  });
+
+  // A new password: the server ends every sign-in, so this browser signs in again at once with the new one.
+  const passwordForm = view.form("password");
+  passwordForm.addEventListener("submit", async (event) => {
+    event.preventDefault();
+    const { current, next } = passwordForm.elements;
+    const currentError = view.slot("current-error");
+    const nextError = view.slot("next-error");
+    const status = view.slot("password-status");
+    for (const field of [current, next]) field.removeAttribute("aria-invalid");
+    currentError.textContent = nextError.textContent = status.textContent = "";
+    const refuse = (field, slot, message) => {
+      slot.textContent = message;
+      field.setAttribute("aria-invalid", "true");
+      field.focus();
+    };
+    if (!current.value) return refuse(current, currentError, "Enter your current password.");
+    if (next.value.trim().length < 8) return refuse(next, nextError, "Use at least 8 characters besides spaces at either end.");
+    try {
+      await api.call("POST", "/v1/me/password", { current_password: current.value, new_password: next.value });
+    } catch (failure) {
+      if (failure.status === 401 || failure.code === "reauthentication_needed") return refuse(current, currentError, failure.message);
+      if (failure.status === 422) return refuse(next, nextError, failure.message);
+      status.textContent = failure.message;
+      return;
+    }
+    try {
+      await api.login(api.currentAccount().email, next.value);
+      status.textContent = "Password changed. Every other device is signed out; this one stays signed in.";
+    } catch {
+      status.textContent = "Password changed. Sign in again here with the new one.";
+    }
+    current.value = next.value = "";
+    announce(status.textContent);
+  });
+
+  // Sign out everywhere: every sign-in of the account ends, this browser's with them.
+  view.action("signout-everywhere").addEventListener("click", async () => {
+    if (!confirm("Sign out on every device, this one too? Export links stop working as well.")) return;
+    try {
+      await api.call("POST", "/v1/auth/logout-all");
+    } catch (failure) {
+      error.textContent = failure.message;
+      return;
+    }
+    await push.unsubscribe().catch(() => {});
+    await api.logout();
+    await db.clearDiary();
+    onSignedOut();
   });
 
   view.action("signout").addEventListener("click", async () => {
