@@ -80,11 +80,15 @@ import Yams
         switch schema["type"] as? String {
         case "object":
             let properties = schema["properties"] as? [String: Any] ?? [:]
-            return properties.mapValues { example(of: $0, schemas: schemas) }
+            // A time zone must name one: an operation checks it before it looks for the object.
+            return properties.reduce(into: [String: Any]()) { body, property in
+                body[property.key] = property.key == "tz" ? "Europe/Paris" : example(of: property.value, schemas: schemas)
+            }
         case "array": return [example(of: schema["items"] ?? [:], schemas: schemas)]
         case "integer": return max(schema["minimum"] as? Int ?? 1, 1)
         case "number": return 1
         case "boolean": return false
+        case "string" where schema["format"] as? String == "date-time": return "2026-05-01T08:30:00Z"
         default: return "x"
         }
     }
