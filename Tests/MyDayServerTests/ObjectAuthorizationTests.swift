@@ -77,13 +77,12 @@ import Yams
             schema = target as? [String: Any] ?? [:]
         }
         if let options = schema["enum"] as? [Any], let first = options.first { return first }
+        // The document's own example, where a value must mean something (a time zone checked before the object is)
+        if let example = schema["example"] { return example }
         switch schema["type"] as? String {
         case "object":
             let properties = schema["properties"] as? [String: Any] ?? [:]
-            // A time zone must name one: an operation checks it before it looks for the object.
-            return properties.reduce(into: [String: Any]()) { body, property in
-                body[property.key] = property.key == "tz" ? "Europe/Paris" : example(of: property.value, schemas: schemas)
-            }
+            return properties.mapValues { example(of: $0, schemas: schemas) }
         case "array": return [example(of: schema["items"] ?? [:], schemas: schemas)]
         case "integer": return max(schema["minimum"] as? Int ?? 1, 1)
         case "number": return 1

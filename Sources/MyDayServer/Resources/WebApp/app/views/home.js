@@ -217,15 +217,19 @@ export function homeView({ bar, goHome, openDay, openEntry }) {
   });
 
   // Today: this day's entries, newest first, each with its state (waiting, uploading, transcribing, or its words).
+  /** Whether a moment (ISO 8601) made in `tz` falls on today, as the Library groups days. */
+  function isToday(createdAt, tz) {
+    const zone = uploads.timeZone();
+    return localDay(new Date(createdAt), tz || zone) === localDay(new Date(), zone);
+  }
+
   const todayList = view.slot("today-list");
   let todayShown = "";
   async function showToday() {
     const zone = uploads.timeZone();
-    const today = localDay(new Date(), zone);
-    const isToday = (entry) => localDay(new Date(entry.created_at), entry.tz || zone) === today;
-    const waiting = (await uploads.pendingEntries()).filter(isToday);
+    const waiting = (await uploads.pendingEntries()).filter((entry) => isToday(entry.created_at, entry.tz));
     const known = new Set(waiting.map((entry) => entry.id));
-    const synced = (await sync.entries()).filter((entry) => isToday(entry) && !known.has(entry.id));
+    const synced = (await sync.entries()).filter((entry) => isToday(entry.created_at, entry.tz) && !known.has(entry.id));
     const entries = [...waiting, ...synced].sort((a, b) => b.created_at.localeCompare(a.created_at));
     // Drawn again only when something shown changed: a redraw under a finger would lose the tap.
     const signature = JSON.stringify(entries.map((entry) => [entry.id, entry.status, entry.needs_review, entry.title, entry.transcript_clean, entry.tags, entry.mood]));
@@ -237,9 +241,7 @@ export function homeView({ bar, goHome, openDay, openEntry }) {
 
   const pending = view.slot("pending");
   async function showPending() {
-    const zone = uploads.timeZone();
-    const today = localDay(new Date(), zone);
-    const items = (await uploads.pending()).filter((item) => localDay(new Date(item.createdAt), item.tz || zone) !== today);
+    const items = (await uploads.pending()).filter((item) => !isToday(item.createdAt, item.tz));
     pending.replaceChildren(
       ...items.map((item) => {
         const row = el("li", { "data-id": item.id, "data-state": item.state });
