@@ -1508,7 +1508,7 @@ def test_suggestions_change_nothing_until_one_is_accepted(server, browser):
     assert_accessible(driver)
     # One tap accepts the title, and only the title
     suggested_title = text_of(driver, ".suggested li").split("“", 1)[1].rsplit("”", 1)[0]
-    driver.find_element(By.CSS_SELECTOR, ".suggested li button").click()
+    click(driver, ".suggested li button")
     poll(lambda: server_entries(server, driver)[0].get("title") == suggested_title, message="the title was not accepted")
     entry = server_entries(server, driver)[0]
     assert entry["tags"] == [] and entry.get("mood") is None, entry

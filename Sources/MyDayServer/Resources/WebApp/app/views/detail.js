@@ -447,30 +447,36 @@ function suggested(view, { entry, accept }) {
   const list = view.slot("suggested");
   let fetchedFor = null;
   let offered = null;
+  let drawn = null;
 
   function draw() {
     const current = entry();
     const items = [];
     if (offered?.title && offered.title !== current.title) {
-      items.push(item(`Title: “${offered.title}”`, `Use “${offered.title}” as the title`, { title: offered.title }));
+      items.push(item(`Title: “${offered.title}”`, `Use “${offered.title}” as the title`, () => ({ title: offered.title })));
     }
     const fresh = (offered?.tags ?? []).filter((tag) => !(current.tags ?? []).includes(tag));
     if (fresh.length) {
-      items.push(item(`Tags: ${fresh.join(", ")}`, `Add the tags ${fresh.join(", ")}`, { tags: [...(current.tags ?? []), ...fresh] }));
+      items.push(item(`Tags: ${fresh.join(", ")}`, `Add the tags ${fresh.join(", ")}`, () => ({ tags: [...new Set([...(entry().tags ?? []), ...fresh])] })));
     }
     if (offered?.mood && offered.mood !== current.mood) {
-      items.push(item(`Mood: ${offered.mood} of 5`, `Set the mood to ${offered.mood} of 5`, { mood: offered.mood }));
+      items.push(item(`Mood: ${offered.mood} of 5`, `Set the mood to ${offered.mood} of 5`, () => ({ mood: offered.mood })));
     }
+    // Redrawn only when the offer changed, so a focused "Use" button keeps its focus through refreshes.
+    const signature = items.map((row) => row.textContent).join("\n");
+    if (signature === drawn) return;
+    drawn = signature;
     list.replaceChildren(...items);
     card.hidden = items.length === 0;
   }
 
+  /** `edit` is asked at the tap, so it adds to the entry as it is then. */
   function item(text, label, edit) {
     const row = document.createElement("li");
     const words = Object.assign(document.createElement("span"), { textContent: text });
     const use = Object.assign(document.createElement("button"), { type: "button", className: "secondary", textContent: "Use" });
     use.setAttribute("aria-label", label);
-    use.addEventListener("click", () => accept(edit).catch((failure) => (view.slot("error").textContent = failure.message)));
+    use.addEventListener("click", () => accept(edit()).catch((failure) => (view.slot("error").textContent = failure.message)));
     row.append(words, use);
     return row;
   }
@@ -481,6 +487,7 @@ function suggested(view, { entry, accept }) {
       const key = `${current.id}:${current.updated_at}`;
       if (current.status !== "transcribed" || current.no_speech) {
         card.hidden = true;
+        drawn = null;
         return;
       }
       if (fetchedFor !== key) {
