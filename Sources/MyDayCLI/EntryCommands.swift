@@ -148,7 +148,8 @@ struct PlayURL: AsyncParsableCommand {
 
 /// `myday delete ID`: deletes an entry here and, at once or at the next sync, on the server.
 struct Delete: AsyncParsableCommand {
-    static let configuration = CommandConfiguration(abstract: "Delete an entry and its audio, here and on the server.")
+    static let configuration = CommandConfiguration(
+        abstract: "Delete an entry, here and on the server; `myday deleted` brings it back for 30 days.")
 
     @OptionGroup var server: ServerOptions
     @Argument(help: "The entry's id or its first characters.") var id: String
@@ -159,7 +160,7 @@ struct Delete: AsyncParsableCommand {
         if let path = try workspace.core.store.deleteEntry(entry.id) { workspace.core.library.removeAudio(path) }
         do {
             try await workspace.core.syncEngine.sync()
-            Output().line("Deleted \(entry.id.short).")
+            Output().line("Deleted \(entry.id.short). For 30 days, `myday deleted --restore \(entry.id.short)` brings it back.")
         } catch {
             Output().line("Deleted \(entry.id.short) here; the server learns of it at the next sync (\(error)).")
         }

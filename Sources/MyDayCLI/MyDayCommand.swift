@@ -10,7 +10,8 @@ struct MyDayCommand: AsyncParsableCommand {
         subcommands: [
             Register.self, Login.self, Logout.self, Add.self, Note.self, Sync.self, List.self, Search.self, Show.self,
             PlayURL.self,
-            Delete.self, Export.self, DeleteExport.self, Stats.self, Status.self, Password.self, Email.self,
+            Delete.self, RecentlyDeletedCommand.self, Export.self, DeleteExport.self, Stats.self, Status.self, Password.self,
+            Email.self,
             SignIns.self, Words.self, Day.self, OnThisDayCommand.self, InsightsCommand.self,
             ReminderCommand.self, QuestionCommand.self,
         ]

@@ -70,6 +70,18 @@ import Testing
         let library = try RecordingLibrary(root: first.home.appendingPathComponent("library"))
         #expect(!FileManager.default.fileExists(atPath: library.url(of: try #require(doomed.audioPath)).path))
         #expect(try firstStore.entries().count == 2)
+
+        // When the first device lists Recently deleted and brings it back, then it is there again, with its words
+        let short = String(doomed.id.uuidString.prefix(8)).lowercased()
+        #expect(try await first.run(["deleted"]).text.contains(short))
+        let restored = try await first.run(["deleted", "--restore", short])
+        #expect(restored.status == 0 && restored.text.contains("Brought back"), "\(restored.errorText)")
+        #expect(try firstStore.entry(doomed.id)?.transcriptRaw == doomed.transcriptRaw)
+        // And deleted again, then for good, it is in no list
+        #expect(try await second.run(["sync"]).status == 0)
+        #expect(try await second.run(["delete", short]).status == 0)
+        #expect(try await second.run(["deleted", "--erase", short]).status == 0)
+        #expect(try await second.run(["deleted"]).text.contains("Nothing was deleted"))
     }
 
     @Test func aServerWithABucketTakesTheRecordingThereAndTranscribesIt() async throws {

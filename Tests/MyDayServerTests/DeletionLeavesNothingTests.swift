@@ -4,8 +4,8 @@ import Testing
 
 @testable import MyDayServer
 
-/// Deleted means gone on the embedded store: after an entry is deleted, or an account closed, no file under the data
-/// directory holds its words (the full-text index's postings, the write-ahead log and freed pages included).
+/// Deleted means gone on the embedded store: after an entry is deleted for good, or an account closed, no file under the
+/// data directory holds its words (the full-text index's postings, the write-ahead log and freed pages included).
 @Suite struct DeletionLeavesNothingTests {
     /// Canary words that share no first letters with each other or the rest of the entry, and the middle of each: the
     /// index stores a term after the letters it shares with the one before it, so the middle is what any copy keeps.
@@ -58,8 +58,9 @@ import Testing
             // (the title and the tag taught the vocabulary their words)
             let learned = try await api.send(.get, "/v1/me/vocabulary", token: session.accessToken).text
             #expect(learned.contains(Self.canaries[0]) && learned.contains(Self.canaries[1]), "\(learned)")
-            // When the entry is deleted
+            // When the entry is deleted, and then deleted for good from Recently deleted
             #expect(try await api.send(.delete, "/v1/entries/\(id)", token: session.accessToken).status == .noContent)
+            #expect(try await api.send(.delete, "/v1/recently-deleted/\(id)", token: session.accessToken).status == .noContent)
             // Then no file under the data directory holds its words
             try await pollUntil("no file holds a deleted entry's words", deadline: .seconds(30), every: .milliseconds(200)) {
                 Self.found(Self.middles, under: folder).isEmpty

@@ -301,10 +301,13 @@ import Testing
                 #expect(reply.status == status && reply.errorMessage?.isEmpty == false, "\(bad) → \(reply.status) \(reply.text)")
             }
 
+            // Deleted, it waits in Recently deleted with its audio; deleted for good, the audio goes
             #expect(try await api.send(.delete, "/v1/entries/\(id)", token: session.accessToken).status == .noContent)
-            #expect(server.storedBlobs().isEmpty)
+            #expect(server.storedBlobs().count == 1)
             #expect(try await api.send(.get, "/v1/entries/\(id)", token: session.accessToken).status == .notFound)
             #expect(try await api.send(.delete, "/v1/entries/\(id)", token: session.accessToken).status == .notFound)
+            #expect(try await api.send(.delete, "/v1/recently-deleted/\(id)", token: session.accessToken).status == .noContent)
+            #expect(server.storedBlobs().isEmpty)
             let recreate = try await api.createAudioEntry(session, id: id, sizeBytes: 10)
             #expect(recreate.reply.status == .conflict)
         }

@@ -111,7 +111,8 @@ import Testing
             let user = try await users.registerEmailUser(email: "a@example.com", passwordHash: "x")
             let entry = try await entries.create(textEntry("a private thought"), userID: user.id).entry
             _ = try await entries.edit(id: entry.id, userID: user.id, EntryEdit(title: "Secret", tags: ["private"], mood: 2))
-            #expect(try await entries.delete(id: entry.id, userID: user.id).found)
+            #expect(try await entries.moveToRecentlyDeleted(id: entry.id, userID: user.id, retention: 60) != .notFound)
+            #expect(try await entries.erase(id: entry.id, userID: user.id).found)
 
             let row = try await driver.read { db in
                 try await db.raw("SELECT \(unsafeRaw: EntryRecord.columns) FROM entries WHERE id = \(bind: entry.id.lowercased)")
@@ -121,7 +122,8 @@ import Testing
             #expect(tombstone.deletedAt != nil)
             #expect(tombstone.title == nil && tombstone.transcriptClean == nil && tombstone.tags.isEmpty && tombstone.mood == nil)
             #expect(try await entries.entry(id: entry.id, userID: user.id) == nil)
-            #expect(try await entries.delete(id: entry.id, userID: user.id).found == false)
+            #expect(try await entries.moveToRecentlyDeleted(id: entry.id, userID: user.id, retention: 60) == .notFound)
+            #expect(try await entries.erase(id: entry.id, userID: user.id).found == false)
         }
     }
 

@@ -47,7 +47,7 @@ import Testing
             let other = try await api.register()
             #expect(try await api.createAudioEntry(other, sizeBytes: 600_000).reply.status == .created)
 
-            // And deleting the first entry makes room again
+            // And deleting the first entry makes room again (its recording never came: there is nothing to keep)
             let firstID = try #require(first.entry["id"] as? String)
             #expect(try await api.send(.delete, "/v1/entries/\(firstID)", token: session.accessToken).status == .noContent)
             #expect(try await api.createAudioEntry(session, sizeBytes: 600_000).reply.status == .created)

@@ -2454,6 +2454,52 @@ extension Components {
                 case hasMore = "has_more"
             }
         }
+        /// - Remark: Generated from `#/components/schemas/RecentlyDeleted`.
+        package struct RecentlyDeleted: Codable, Hashable, Sendable {
+            /// - Remark: Generated from `#/components/schemas/RecentlyDeleted/entries`.
+            package var entries: [Components.Schemas.DeletedEntry]
+            /// Creates a new `RecentlyDeleted`.
+            ///
+            /// - Parameters:
+            ///   - entries:
+            package init(entries: [Components.Schemas.DeletedEntry]) {
+                self.entries = entries
+            }
+            package enum CodingKeys: String, CodingKey {
+                case entries
+            }
+        }
+        /// - Remark: Generated from `#/components/schemas/DeletedEntry`.
+        package struct DeletedEntry: Codable, Hashable, Sendable {
+            /// - Remark: Generated from `#/components/schemas/DeletedEntry/entry`.
+            package var entry: Components.Schemas.Entry
+            /// - Remark: Generated from `#/components/schemas/DeletedEntry/deleted_at`.
+            package var deletedAt: Foundation.Date
+            /// When it goes for good unless brought back.
+            ///
+            /// - Remark: Generated from `#/components/schemas/DeletedEntry/purge_at`.
+            package var purgeAt: Foundation.Date
+            /// Creates a new `DeletedEntry`.
+            ///
+            /// - Parameters:
+            ///   - entry:
+            ///   - deletedAt:
+            ///   - purgeAt: When it goes for good unless brought back.
+            package init(
+                entry: Components.Schemas.Entry,
+                deletedAt: Foundation.Date,
+                purgeAt: Foundation.Date
+            ) {
+                self.entry = entry
+                self.deletedAt = deletedAt
+                self.purgeAt = purgeAt
+            }
+            package enum CodingKeys: String, CodingKey {
+                case entry
+                case deletedAt = "deleted_at"
+                case purgeAt = "purge_at"
+            }
+        }
         /// - Remark: Generated from `#/components/schemas/SearchResults`.
         package struct SearchResults: Codable, Hashable, Sendable {
             /// - Remark: Generated from `#/components/schemas/SearchResults/hits`.

@@ -405,11 +405,39 @@ package protocol APIProtocol: Sendable {
     /// - Remark: HTTP `PATCH /v1/entries/{id}`.
     /// - Remark: Generated from `#/paths//v1/entries/{id}/patch(updateEntry)`.
     func updateEntry(_ input: Operations.UpdateEntry.Input) async throws -> Operations.UpdateEntry.Output
-    /// Delete an entry and its audio. Other devices learn of it from `deleted_ids`.
+    /// Delete an entry. It waits in Recently deleted for 30 days, then goes for good with its audio.
+    ///
+    /// The entry leaves every list, search, day, export and figure at once, and other devices learn of it
+    /// from `deleted_ids`. Until its `purge_at` it can be brought back (`restoreEntry`) or deleted for
+    /// good sooner (`eraseEntry`). An audio entry whose recording has not been uploaded yet has nothing to
+    /// keep: it goes for good at once.
+    ///
     ///
     /// - Remark: HTTP `DELETE /v1/entries/{id}`.
     /// - Remark: Generated from `#/paths//v1/entries/{id}/delete(deleteEntry)`.
     func deleteEntry(_ input: Operations.DeleteEntry.Input) async throws -> Operations.DeleteEntry.Output
+    /// The entries deleted in the last 30 days, the last deleted first, with when each goes for good.
+    ///
+    /// - Remark: HTTP `GET /v1/recently-deleted`.
+    /// - Remark: Generated from `#/paths//v1/recently-deleted/get(listRecentlyDeleted)`.
+    func listRecentlyDeleted(_ input: Operations.ListRecentlyDeleted.Input) async throws -> Operations.ListRecentlyDeleted.Output
+    /// Delete an entry of Recently deleted for good, now.
+    ///
+    /// Nothing readable is left of it: its words, audio, and the words it taught the vocabulary go.
+    ///
+    ///
+    /// - Remark: HTTP `DELETE /v1/recently-deleted/{id}`.
+    /// - Remark: Generated from `#/paths//v1/recently-deleted/{id}/delete(eraseEntry)`.
+    func eraseEntry(_ input: Operations.EraseEntry.Input) async throws -> Operations.EraseEntry.Output
+    /// Bring an entry back from Recently deleted, as it was.
+    ///
+    /// The entry is back in lists, search and days, and goes out to other devices in the next delta. A
+    /// recording whose transcription was under way when it was deleted is transcribed again.
+    ///
+    ///
+    /// - Remark: HTTP `POST /v1/recently-deleted/{id}/restore`.
+    /// - Remark: Generated from `#/paths//v1/recently-deleted/{id}/restore/post(restoreEntry)`.
+    func restoreEntry(_ input: Operations.RestoreEntry.Input) async throws -> Operations.RestoreEntry.Output
     /// The words of the entry's text, with when each was said.
     ///
     /// The clean (or edited) text split into words, in order. A word that is one the recognizer heard has
@@ -1150,7 +1178,13 @@ extension APIProtocol {
             body: body
         ))
     }
-    /// Delete an entry and its audio. Other devices learn of it from `deleted_ids`.
+    /// Delete an entry. It waits in Recently deleted for 30 days, then goes for good with its audio.
+    ///
+    /// The entry leaves every list, search, day, export and figure at once, and other devices learn of it
+    /// from `deleted_ids`. Until its `purge_at` it can be brought back (`restoreEntry`) or deleted for
+    /// good sooner (`eraseEntry`). An audio entry whose recording has not been uploaded yet has nothing to
+    /// keep: it goes for good at once.
+    ///
     ///
     /// - Remark: HTTP `DELETE /v1/entries/{id}`.
     /// - Remark: Generated from `#/paths//v1/entries/{id}/delete(deleteEntry)`.
@@ -1159,6 +1193,46 @@ extension APIProtocol {
         headers: Operations.DeleteEntry.Input.Headers = .init()
     ) async throws -> Operations.DeleteEntry.Output {
         try await deleteEntry(Operations.DeleteEntry.Input(
+            path: path,
+            headers: headers
+        ))
+    }
+    /// The entries deleted in the last 30 days, the last deleted first, with when each goes for good.
+    ///
+    /// - Remark: HTTP `GET /v1/recently-deleted`.
+    /// - Remark: Generated from `#/paths//v1/recently-deleted/get(listRecentlyDeleted)`.
+    package func listRecentlyDeleted(headers: Operations.ListRecentlyDeleted.Input.Headers = .init()) async throws -> Operations.ListRecentlyDeleted.Output {
+        try await listRecentlyDeleted(Operations.ListRecentlyDeleted.Input(headers: headers))
+    }
+    /// Delete an entry of Recently deleted for good, now.
+    ///
+    /// Nothing readable is left of it: its words, audio, and the words it taught the vocabulary go.
+    ///
+    ///
+    /// - Remark: HTTP `DELETE /v1/recently-deleted/{id}`.
+    /// - Remark: Generated from `#/paths//v1/recently-deleted/{id}/delete(eraseEntry)`.
+    package func eraseEntry(
+        path: Operations.EraseEntry.Input.Path,
+        headers: Operations.EraseEntry.Input.Headers = .init()
+    ) async throws -> Operations.EraseEntry.Output {
+        try await eraseEntry(Operations.EraseEntry.Input(
+            path: path,
+            headers: headers
+        ))
+    }
+    /// Bring an entry back from Recently deleted, as it was.
+    ///
+    /// The entry is back in lists, search and days, and goes out to other devices in the next delta. A
+    /// recording whose transcription was under way when it was deleted is transcribed again.
+    ///
+    ///
+    /// - Remark: HTTP `POST /v1/recently-deleted/{id}/restore`.
+    /// - Remark: Generated from `#/paths//v1/recently-deleted/{id}/restore/post(restoreEntry)`.
+    package func restoreEntry(
+        path: Operations.RestoreEntry.Input.Path,
+        headers: Operations.RestoreEntry.Input.Headers = .init()
+    ) async throws -> Operations.RestoreEntry.Output {
+        try await restoreEntry(Operations.RestoreEntry.Input(
             path: path,
             headers: headers
         ))

@@ -189,6 +189,25 @@ public struct LiveMyDayClient: MyDayClient {
         guard case .noContent = output else { throw unexpected(output) }
     }
 
+    public func recentlyDeleted() async throws -> [DeletedEntry] {
+        let output = try await call { try await client.listRecentlyDeleted() }
+        guard case .ok(let ok) = output else { throw unexpected(output) }
+        return try ok.body.json.entries.map {
+            DeletedEntry(entry: try Conversions.entry($0.entry), deletedAt: $0.deletedAt, purgeAt: $0.purgeAt)
+        }
+    }
+
+    public func restoreEntry(_ id: UUID) async throws -> ServerEntry {
+        let output = try await call { try await client.restoreEntry(path: .init(id: id.uuidString.lowercased())) }
+        guard case .ok(let ok) = output else { throw unexpected(output) }
+        return try Conversions.entry(try ok.body.json)
+    }
+
+    public func eraseEntry(_ id: UUID) async throws {
+        let output = try await call { try await client.eraseEntry(path: .init(id: id.uuidString.lowercased())) }
+        guard case .noContent = output else { throw unexpected(output) }
+    }
+
     public func retranscribe(_ id: UUID) async throws -> ServerEntry {
         let output = try await call { try await client.retranscribeEntry(path: .init(id: id.uuidString.lowercased())) }
         guard case .accepted(let accepted) = output else { throw unexpected(output) }

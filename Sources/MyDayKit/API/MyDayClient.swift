@@ -31,7 +31,14 @@ public protocol MyDayClient: Sendable {
     func changeFeed() async throws -> AsyncThrowingStream<Int, any Error>
     func entry(_ id: UUID) async throws -> ServerEntry
     func edit(_ id: UUID, _ edit: EntryEdit) async throws -> ServerEntry
+    /// Moves the entry to Recently deleted (for 30 days); an entry whose audio never reached the server goes for good.
     func deleteEntry(_ id: UUID) async throws
+    /// The entries in Recently deleted, the last deleted first.
+    func recentlyDeleted() async throws -> [DeletedEntry]
+    /// Brings an entry back from Recently deleted, as it was.
+    func restoreEntry(_ id: UUID) async throws -> ServerEntry
+    /// Deletes an entry of Recently deleted for good, now.
+    func eraseEntry(_ id: UUID) async throws
     func retranscribe(_ id: UUID) async throws -> ServerEntry
     func audioLink(for id: UUID) async throws -> SignedLink
     /// The words of the entry's text as it reads now, each with when it was said (none for words typed by the person).

@@ -25,6 +25,19 @@ public struct CreatedEntry: Sendable, Equatable {
     }
 }
 
+/// An entry in Recently deleted: hidden everywhere, until `purgeAt`, when it goes for good unless brought back.
+public struct DeletedEntry: Sendable, Equatable {
+    public var entry: ServerEntry
+    public var deletedAt: Date
+    public var purgeAt: Date
+
+    public init(entry: ServerEntry, deletedAt: Date, purgeAt: Date) {
+        self.entry = entry
+        self.deletedAt = deletedAt
+        self.purgeAt = purgeAt
+    }
+}
+
 /// A signed, time-bound link that needs no bearer token.
 public struct SignedLink: Sendable, Equatable {
     public var url: URL

@@ -73,19 +73,26 @@ extension APIHandler {
 
     func deleteEntry(_ input: Operations.DeleteEntry.Input) async throws -> Operations.DeleteEntry.Output {
         let user = try RequestUser.required()
-        let result = try await entries.delete(id: try Validation.id(input.path.id), userID: user.id)
-        guard result.found else { throw APIError.notFound }
-        if let key = result.audioKey {
-            do {
-                try await blobs.delete(key: key)
-                try await blobs.delete(key: BlobKey.incoming(ofAudio: key))
-            } catch {
-                logger.error("the audio of a deleted entry could not be removed", metadata: ["key": "\(key)"])
-            }
+        let deletion = try await entries.moveToRecentlyDeleted(
+            id: try Validation.id(input.path.id), userID: user.id, retention: EntryStore.productionRetention)
+        switch deletion {
+        case .notFound: throw APIError.notFound
+        case .kept: break
+        case .erased(let key): await removeAudio(key)
         }
         // Archives holding the entry had their links ended with it; their files go now.
         try await housekeeping.deleteExpiredArchives(userID: user.id)
         return .noContent(.init())
+    }
+
+    /// Removes an erased entry's audio; a failure is logged, not answered (the entry is gone either way).
+    func removeAudio(_ key: String?) async {
+        guard let key else { return }
+        do {
+            try await blobs.deleteAudio(key: key)
+        } catch {
+            logger.error("the audio of a deleted entry could not be removed", metadata: ["key": "\(key)"])
+        }
     }
 
     func completeEntryUpload(_ input: Operations.CompleteEntryUpload.Input) async throws -> Operations.CompleteEntryUpload.Output

@@ -5,8 +5,8 @@ import ServiceLifecycle
 
 /// Removes what nobody may keep any longer, once an interval, in every process that runs jobs: export archives whose
 /// link expired or was ended (the export stays listed, `expired`), entries whose upload never came (a retry of the
-/// entry brings it back), blob folders of accounts that are gone, and mail files in the outbox older than the links
-/// they carry. Each round is idempotent, so processes running it side by side do no harm.
+/// entry brings it back), entries whose time in Recently deleted ended, blob folders of accounts that are gone, and
+/// mail files in the outbox older than the links they carry. Each round is idempotent, so processes running it side by side do no harm.
 struct HousekeepingService: Service {
     let entries: EntryStore
     let exports: ExportStore
@@ -33,6 +33,7 @@ struct HousekeepingService: Service {
     func round(now: Date = Date()) async throws {
         try await deleteExpiredArchives(now: now)
         try await sweepAbandonedUploads(now: now)
+        try await eraseExpiredDeletions(now: now)
         try await sweepStrayUploads()
         try await deleteFoldersOfGoneAccounts()
         let unfinished = try await blobs.removeAbandonedWrites(startedBefore: now.addingTimeInterval(-Self.abandonedWriteAge))
@@ -65,6 +66,20 @@ struct HousekeepingService: Service {
             if incoming.count < 100 { break }
         }
         if count > 0 { logger.info("abandoned uploads removed", metadata: ["count": "\(count)"]) }
+        return count
+    }
+
+    /// Deletes for good the entries whose 30 days in Recently deleted ended before `now`, with their audio; answers how many.
+    @discardableResult
+    func eraseExpiredDeletions(now: Date = Date()) async throws -> Int {
+        var count = 0
+        while true {
+            let round = try await entries.eraseExpired(now: now)
+            for key in round.audioKeys { try await blobs.deleteAudio(key: key) }
+            count += round.erased
+            if round.erased < 100 { break }
+        }
+        if count > 0 { logger.info("entries deleted 30 days ago erased", metadata: ["count": "\(count)"]) }
         return count
     }
 

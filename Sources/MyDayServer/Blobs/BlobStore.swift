@@ -35,6 +35,14 @@ protocol BlobStore: Sendable {
     func withReadableURL<T: Sendable>(key: String, _ body: (URL) async throws -> T) async throws -> T
 }
 
+extension BlobStore {
+    /// Removes an entry's audio and whatever of it is still arriving.
+    func deleteAudio(key: String) async throws {
+        try await delete(key: key)
+        try await delete(key: BlobKey.incoming(ofAudio: key))
+    }
+}
+
 enum BlobStoreError: Error, Equatable {
     case tooLarge(limit: Int)
     case notFound

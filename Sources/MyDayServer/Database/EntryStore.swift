@@ -4,7 +4,8 @@ import MyDaySearch
 import MyDaySpeech
 import SQLKit
 
-/// Diary entries: creation, the upload's completion, edits, tombstones and the change feed for sync.
+/// Diary entries: creation, the upload's completion, edits, tombstones and the change feed for sync (Recently deleted:
+/// `EntryStore+RecentlyDeleted.swift`).
 ///
 /// Every change takes the next number of its user's change sequence in the same transaction. The
 /// counter lives on the user's row, so a user's changes commit in sequence order and a sync cursor
@@ -102,7 +103,7 @@ struct EntryStore: Sendable {
     }
 
     /// Counted after the insert, under the user's row lock `nextChange` took: parallel creates cannot both fit.
-    private static func checkQuota(userID: UUID, adding size: Int, quotaBytes: Int, in db: any SQLDatabase) async throws {
+    static func checkQuota(userID: UUID, adding size: Int, quotaBytes: Int, in db: any SQLDatabase) async throws {
         let used = try await StorageUsage.bytes(userID: userID, in: db)
         if used > quotaBytes {
             throw QuotaExceeded(usedBytes: used - size, quotaBytes: quotaBytes, neededBytes: size)
@@ -322,29 +323,9 @@ struct EntryStore: Sendable {
         }
     }
 
-    private static func textBytes(id: UUID, in db: any SQLDatabase) async throws -> Int {
+    static func textBytes(id: UUID, in db: any SQLDatabase) async throws -> Int {
         try await db.raw("SELECT text_bytes FROM entries WHERE id = \(bind: id.lowercased)").first()?
             .decode(column: "text_bytes", as: Int.self) ?? 0
-    }
-
-    /// Turns the entry into a tombstone: its content is erased and its id goes out in the next delta. Every other copy
-    /// of its words goes in the same transaction: a transcription job's payload (a phone's transcript rides there; a
-    /// running job finds its job gone and stops) and the exports that hold it (their links end).
-    /// Answers the audio key whose blob the caller must now remove; nil when the user has no such entry.
-    func delete(id: UUID, userID: UUID) async throws -> (found: Bool, audioKey: String?) {
-        try await transaction { db in
-            guard let entry = try await Self.liveEntry(db, id: id, userID: userID) else { return (false, nil) }
-            try await Self.tombstone(entry, keepingUploadDeadline: false, in: db)
-            try await db.raw(
-                """
-                DELETE FROM jobs WHERE user_id = \(bind: userID.lowercased) AND kind = \(bind: TranscriptionHandler.kind)
-                    AND state IN ('queued', 'running') AND payload LIKE \(bind: "%\(id.lowercased)%")
-                """
-            ).run()
-            try await ExportStore.endExports(holding: entry.createdAt, userID: userID, in: db)
-            driver.scrubAfterCommit()
-            return (true, entry.audioKey)
-        }
     }
 
     /// Removes entries whose upload did not arrive by `deadline` (their upload URL expired before it, with a margin for
@@ -381,7 +362,8 @@ struct EntryStore: Sendable {
         return incoming
     }
 
-    private static func tombstone(_ entry: EntryRecord, keepingUploadDeadline: Bool, in db: any SQLDatabase) async throws {
+    /// Turns the entry into a tombstone: its content is erased and its id goes out in the next delta.
+    static func tombstone(_ entry: EntryRecord, keepingUploadDeadline: Bool, in db: any SQLDatabase) async throws {
         try await VocabularyStore.forget(learnedFrom: entry.id, userID: entry.userID, in: db)
         let seq = try await nextChange(db, userID: entry.userID)
         let now = StoredTime.now()
@@ -390,13 +372,13 @@ struct EntryStore: Sendable {
             """
             UPDATE entries SET deleted_at = \(bind: now), change_seq = \(bind: seq), updated_at = \(bind: now),
                 title = NULL, tags = '[]', mood = NULL, transcript_raw = NULL, transcript_clean = NULL, words = NULL,
-                failure_reason = NULL, language = NULL, audio_key = NULL, review_reason = NULL\(deadline)
+                failure_reason = NULL, language = NULL, audio_key = NULL, review_reason = NULL, purge_at = NULL\(deadline)
             WHERE id = \(bind: entry.id.lowercased)
             """
         ).run()
     }
 
-    private static func liveEntry(_ db: any SQLDatabase, id: UUID, userID: UUID) async throws -> EntryRecord? {
+    static func liveEntry(_ db: any SQLDatabase, id: UUID, userID: UUID) async throws -> EntryRecord? {
         try await db.raw(
             """
             SELECT \(unsafeRaw: EntryRecord.columns) FROM entries

@@ -214,6 +214,7 @@ package enum Migrator {
         ReminderStore.migration,
         PushSubscriptionStore.migration,
         EntryRecord.wordsEditedMigration,
+        EntryStore.recentlyDeletedMigration,
     ]
 
     /// Applies every migration the database lacks and answers their versions. Safe to run from many processes at once.

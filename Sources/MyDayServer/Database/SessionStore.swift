@@ -44,7 +44,6 @@ struct SessionStore: Sendable {
 
     /// Marks the token behind `presentedHash` used and adds `newHash` to its family, in one transaction.
     func rotate(presentedHash: String, newHash: String) async throws -> Rotation {
-        let now = StoredTime.now()
         let graceMS = Int(retryGrace.seconds * 1000)
         // On PostgreSQL, lock the token and its user: refreshes racing with one token are decided one after the
         // other, and a sign-out everywhere (which updates the user row) waits for the rotation, or it for the sign-out.
@@ -59,6 +58,8 @@ struct SessionStore: Sendable {
                     """
                 ).first()
             else { return .invalid }
+            // Read once the token is locked: a refresh that waited for another must not see its use in the future.
+            let now = StoredTime.now()
             let tokenID = try row.decode(column: "id", as: String.self)
             let userID = try row.decodeUUID(column: "user_id")
             let familyID = try row.decode(column: "family_id", as: String.self)

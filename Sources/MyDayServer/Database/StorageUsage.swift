@@ -1,7 +1,8 @@
 import Foundation
 import SQLKit
 
-/// What a user's diary takes on the server, as the storage quota counts it: the audio of every live entry (declared
+/// What a user's diary takes on the server, as the storage quota counts it: the audio of every live entry and every
+/// entry in Recently deleted (declared
 /// sizes, so audio still on its way is counted too), the text of every live entry (title, tags and transcripts, as
 /// UTF-8 bytes, kept in `text_bytes` by a trigger on every write) and every export archive not yet deleted.
 /// (PostgreSQL sums BIGINTs as NUMERIC: the casts bring the figures back to integers.)
@@ -11,7 +12,7 @@ enum StorageUsage {
             """
             SELECT CAST(
                 COALESCE((SELECT SUM(COALESCE(size_bytes, 0) + text_bytes) FROM entries
-                    WHERE user_id = \(bind: userID.lowercased) AND deleted_at IS NULL), 0)
+                    WHERE user_id = \(bind: userID.lowercased) AND (deleted_at IS NULL OR purge_at IS NOT NULL)), 0)
                 + COALESCE((SELECT SUM(size_bytes) FROM exports
                     WHERE user_id = \(bind: userID.lowercased) AND blob_key IS NOT NULL AND size_bytes IS NOT NULL), 0)
                 AS BIGINT) AS used

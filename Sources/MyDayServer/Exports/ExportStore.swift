@@ -159,12 +159,8 @@ struct ExportStore: Sendable {
                     """
                 ).first()
             else { throw NotFound() }
-            try await db.raw(
-                """
-                DELETE FROM jobs WHERE user_id = \(bind: userID.lowercased) AND state = 'queued'
-                    AND kind IN ('build_export', 'mail_export') AND payload LIKE \(bind: "%\(id.lowercased)%")
-                """
-            ).run()
+            try await JobQueue.remove(
+                kinds: ["build_export", "mail_export"], states: ["queued"], naming: id, userID: userID, in: db)
             return try row.decodeOptional(column: "blob_key", as: String.self)
         }
     }

@@ -21,6 +21,8 @@ enum AllowedMethods {
         ("/v1/entries/{id}", [.get, .patch, .delete]), ("/v1/entries/{id}/complete", [.post]),
         ("/v1/entries/{id}/retranscribe", [.post]), ("/v1/entries/{id}/audio", [.get]),
         ("/v1/entries/{id}/words", [.get]), ("/v1/entries/{id}/suggestions", [.get]), ("/v1/events", [.get]),
+        ("/v1/recently-deleted", [.get]), ("/v1/recently-deleted/{id}", [.delete]),
+        ("/v1/recently-deleted/{id}/restore", [.post]),
         ("/v1/search", [.get]), ("/v1/days/{date}", [.get]),
         ("/v1/exports", [.post, .get]), ("/v1/exports/{id}", [.get, .delete]),
         ("/v1/blobs/audio/{user_id}/{entry_id}", [.put, .get]), ("/v1/blobs/exports/{user_id}/{export_id}", [.get]),

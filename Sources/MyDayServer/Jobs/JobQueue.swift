@@ -33,6 +33,19 @@ struct JobQueue: Sendable {
         return id
     }
 
+    /// Removes, in the transaction of `db`, the user's jobs of `kinds` in `states` whose payload names `id` (payloads
+    /// spell ids in either case, and PostgreSQL's LIKE minds case: both sides are lowered).
+    static func remove(
+        kinds: [String], states: [String], naming id: UUID, userID: UUID, in db: any SQLDatabase
+    ) async throws {
+        try await db.raw(
+            """
+            DELETE FROM jobs WHERE user_id = \(bind: userID.lowercased) AND kind IN (\(binds: kinds))
+                AND state IN (\(binds: states)) AND LOWER(payload) LIKE \(bind: "%\(id.lowercased)%")
+            """
+        ).run()
+    }
+
     /// Takes a due job (queued, or running with an expired lease) of the given kinds: the oldest of the user with the
     /// fewest jobs running now, so one user's fifty recordings take their turn beside everyone else's, not before them.
     /// On PostgreSQL, `FOR UPDATE SKIP LOCKED` lets many workers claim side by side without waiting

@@ -48,6 +48,12 @@ struct UploadCompletion: Sendable {
             of: entry.id, userID: userID, transcript: nil, durationSeconds: nil, fromStatuses: [.transcribed, .failed])
     }
 
+    /// Queues again the transcription a deletion stopped, for an entry brought back from Recently deleted.
+    func transcribeRestored(_ entry: EntryRecord, userID: UUID) async throws -> EntryRecord? {
+        try await queueTranscription(
+            of: entry.id, userID: userID, transcript: nil, durationSeconds: nil, fromStatuses: [.uploaded, .transcribing])
+    }
+
     /// Marks the entry uploaded, when its status is one of `fromStatuses`, and queues its transcription in the same
     /// transaction; then wakes this process's worker.
     private func queueTranscription(

@@ -22,6 +22,9 @@ struct FakeMyDayClient: MyDayClient {
     var onResendVerification: @Sendable () async throws -> Void = unexpected("resendVerificationEmail")
     var onStats: @Sendable (String) async throws -> DiaryStatistics = unexpected("stats")
     var onRetranscribe: @Sendable (UUID) async throws -> ServerEntry = unexpected("retranscribe")
+    var onRecentlyDeleted: @Sendable () async throws -> [DeletedEntry] = unexpected("recentlyDeleted")
+    var onRestoreEntry: @Sendable (UUID) async throws -> ServerEntry = unexpected("restoreEntry")
+    var onEraseEntry: @Sendable (UUID) async throws -> Void = unexpected("eraseEntry")
     var onAudioLink: @Sendable (UUID) async throws -> SignedLink = unexpected("audioLink")
     var onLogout: @Sendable () async throws -> Void = unexpected("logout")
     var onLogoutEverywhere: @Sendable () async throws -> Void = unexpected("logoutEverywhere")
@@ -64,6 +67,9 @@ struct FakeMyDayClient: MyDayClient {
     func edit(_ id: UUID, _ edit: EntryEdit) async throws -> ServerEntry { try await onEdit(id, edit) }
     func deleteEntry(_ id: UUID) async throws { try await onDeleteEntry(id) }
     func retranscribe(_ id: UUID) async throws -> ServerEntry { try await onRetranscribe(id) }
+    func recentlyDeleted() async throws -> [DeletedEntry] { try await onRecentlyDeleted() }
+    func restoreEntry(_ id: UUID) async throws -> ServerEntry { try await onRestoreEntry(id) }
+    func eraseEntry(_ id: UUID) async throws { try await onEraseEntry(id) }
     func audioLink(for id: UUID) async throws -> SignedLink { try await onAudioLink(id) }
     func words(of id: UUID) async throws -> [TimedWord] { try await onWords(id) }
     func day(_ date: String, timeZone: String) async throws -> DayPage { try await onDay(date, timeZone) }

@@ -1,0 +1,66 @@
+import Foundation
+import Synchronization
+import Testing
+
+@testable import MyDayKit
+
+@MainActor
+@Suite struct RecentlyDeletedViewModelTests {
+    let harness = CoreHarness()
+
+    @Test func anEntryBroughtBackIsInTheLibraryAgainAndOneDeletedForGoodLeavesTheList() async throws {
+        // Given two entries deleted on another device: the server lists them, this device synced their deletion
+        let (back, gone) = (UUID(), UUID())
+        try harness.synced([Given.serverEntry(back, transcript: "Lunch by the harbour."), Given.serverEntry(gone)])
+        try harness.store.applyServerChanges(
+            EntryChanges(entries: [], deletedIDs: [back, gone], nextCursor: "2", hasMore: false))
+        let deletedAt = Date(timeIntervalSince1970: 1_800_000_000)
+        let listed = [back, gone].map {
+            DeletedEntry(entry: Given.serverEntry($0), deletedAt: deletedAt, purgeAt: deletedAt.addingTimeInterval(30 * 86_400))
+        }
+        let asked = Mutex<[String]>([])
+        var client = FakeMyDayClient()
+        client.onRecentlyDeleted = { listed }
+        client.onRestoreEntry = { id in
+            asked.withLock { $0.append("restore \(id == back)") }
+            return Given.serverEntry(id, transcript: "Lunch by the harbour.")
+        }
+        client.onEraseEntry = { id in asked.withLock { $0.append("erase \(id == gone)") } }
+        client.onChanges = { _, _ in
+            EntryChanges(
+                entries: [Given.serverEntry(back, transcript: "Lunch by the harbour.")], deletedIDs: [], nextCursor: "3",
+                hasMore: false)
+        }
+        let model = RecentlyDeletedViewModel(core: harness.core(client), now: { deletedAt.addingTimeInterval(86_400) })
+        await model.load()
+        #expect(model.entries.map(\.entry.id) == [back, gone])
+        #expect(model.timeLeft(model.entries[0]) == "Deleted for good in 29 days")
+        #expect(try harness.store.entry(back) == nil)
+
+        // When one is brought back
+        await model.restore(model.entries[0])
+        // Then the server is asked, the list no longer shows it, and the Library has it again after the sync
+        #expect(model.entries.map(\.entry.id) == [gone] && model.notice == "Brought back.")
+        #expect(try harness.store.entry(back)?.transcriptClean == "Lunch by the harbour.")
+
+        // When the other is deleted for good, it leaves the list
+        await model.erase(model.entries[0])
+        #expect(model.entries.isEmpty && model.notice == "Deleted for good." && model.errorMessage == nil)
+        #expect(asked.withLock { $0 } == ["restore true", "erase true"])
+    }
+
+    @Test func aFailureIsSaidAndTheListStays() async throws {
+        let id = UUID()
+        let now = Date(timeIntervalSince1970: 1_800_000_000)
+        var client = FakeMyDayClient()
+        client.onRecentlyDeleted = {
+            [DeletedEntry(entry: Given.serverEntry(id), deletedAt: now, purgeAt: now.addingTimeInterval(3_600))]
+        }
+        client.onEraseEntry = { _ in throw URLError(.notConnectedToInternet) }
+        let model = RecentlyDeletedViewModel(core: harness.core(client), now: { now })
+        await model.load()
+        #expect(model.timeLeft(model.entries[0]) == "Deleted for good today")
+        await model.erase(model.entries[0])
+        #expect(model.entries.count == 1 && model.errorMessage != nil && model.notice == nil)
+    }
+}
