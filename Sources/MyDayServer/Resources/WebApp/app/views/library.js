@@ -3,6 +3,7 @@ import * as search from "../search.js";
 import * as sync from "../sync.js";
 import * as uploads from "../uploads.js";
 import { announce, chips, counted, duration, el, entryPill, fromTemplate, localDay } from "../ui.js";
+import { calendarView } from "./calendar.js";
 
 const OFFLINE = "You are offline: showing what is on this device.";
 const OFFLINE_SEARCH = "You are offline: searching what is on this device.";
@@ -19,9 +20,10 @@ export function matches(entry, query) {
 }
 
 /**
- * Library: entries by month and day (in each entry's time zone), newest first, with status pills. Searching shows
- * the server's hits best first, each with its date, title and a snippet whose matched words are marked, filters as
- * removable chips, and more pages on demand; offline, the device's own copy searched by the same rules.
+ * Library: entries by month and day (in each entry's time zone), newest first, with status pills, and a month calendar
+ * of them. Searching shows the server's hits best first, each with its date, title and a snippet whose matched words
+ * are marked, filters as removable chips, and more pages on demand; offline, the device's own copy searched by the
+ * same rules.
  */
 export function libraryView({ open }) {
   const view = fromTemplate("library-template");
@@ -36,6 +38,8 @@ export function libraryView({ open }) {
   const panel = view.slot("filters");
   const toggle = view.action("filters");
   const moreButton = view.action("more");
+  const calendar = calendarView({ toggle: view.action("calendar") });
+  view.slot("calendar").replaceWith(calendar.root);
 
   let query = "";
   // A date phrase ("last week") is a filter unless the person took its chip off (then its words are words).
@@ -124,6 +128,7 @@ export function libraryView({ open }) {
     if (person) personWaiting = true;
     person ||= personWaiting;
     const current = () => mine === sequence && (person || askedBefore === moreAsked);
+    calendar.refresh().catch((failure) => (error.textContent = failure.message));
     const waiting = await uploads.pendingEntries();
     if (!searching()) {
       let entries = await sync.entries();
