@@ -381,10 +381,6 @@ def test_type_instead_export_and_form_feedback(server, browser):
     click(driver, ".entry")
     wait(driver, lambda d: d.find_elements(By.CSS_SELECTOR, "[data-action=delete]"))
     driver.find_element(By.CSS_SELECTOR, "[data-action=delete]").click()
-    wait(driver, expected_conditions.alert_is_present(), message="deleting did not ask").dismiss()
-    assert len(server_entries(server, driver)) == 1
-    driver.find_element(By.CSS_SELECTOR, "[data-action=delete]").click()
-    wait(driver, expected_conditions.alert_is_present(), message="deleting did not ask").accept()
     wait(driver, lambda d: d.current_url.endswith("#/library"))
     wait(driver, lambda d: server_entries(server, d) == [], message="not deleted on the server")
 
@@ -1670,3 +1666,68 @@ def test_the_gentle_question_is_off_until_turned_on_and_put_away_for_the_day(ser
     driver.refresh()
     wait(driver, lambda d: d.find_elements(By.CSS_SELECTOR, ".home .on-this-day"), message="no Home")
     assert driver.find_element(By.CSS_SELECTOR, ".home [data-slot=question]").get_attribute("hidden") is not None
+
+
+def test_a_deleted_entry_is_undone_or_brought_back_from_recently_deleted(server, browser):
+    driver = browser
+    register(driver, server)
+    type_entry(driver, "Lunch with Siobhan by the harbour.")
+    type_entry(driver, "A quiet evening at home.")
+    poll(lambda: len(server_entries(server, driver)) == 2, message="the entries did not reach the server")
+    click(driver, "[aria-label=Library]")
+
+    # When an entry is deleted, nothing asks: it leaves the Library and the server's lists, and Undo is offered
+    def open_harbour(d):
+        try:
+            d.find_element(By.XPATH, "//*[contains(@class, 'entry') and contains(., 'harbour')]").click()
+            return True
+        except (NoSuchElementException, StaleElementReferenceException):
+            return False
+    wait(driver, open_harbour, message="could not open the entry about the harbour")
+    wait(driver, lambda d: d.find_elements(By.CSS_SELECTOR, "[data-action=delete]"))
+    driver.find_element(By.CSS_SELECTOR, "[data-action=delete]").click()
+    wait(driver, lambda d: d.current_url.endswith("#/library"))
+    wait(driver, lambda d: d.find_element(By.ID, "undo").is_displayed(), message="no Undo was offered")
+    assert "Recently deleted" in text_of(driver, "#undo")
+    poll(lambda: ["harbour" not in e.get("transcript_clean", "") for e in server_entries(server, driver)] == [True],
+         message="the entry is still in the server's list")
+    wait(driver, lambda d: "harbour" not in text_of(d, "[data-slot=list]"), message="the Library still shows it")
+    assert_accessible(driver)
+    # When Undo is pressed, it is back, on the server and in the Library
+    click(driver, "#undo [data-action=undo]")
+    poll(lambda: len(server_entries(server, driver)) == 2, message="Undo did not bring it back on the server")
+    wait(driver, lambda d: "harbour" in page_text(d), message="Undo did not open the entry again")
+    assert not driver.find_element(By.ID, "undo").is_displayed()
+
+    # When it is deleted again and the Undo is let go (another screen), Recently deleted still has it
+    driver.find_element(By.CSS_SELECTOR, "[data-action=delete]").click()
+    wait(driver, lambda d: d.find_element(By.ID, "undo").is_displayed(), message="no Undo was offered")
+    click(driver, ".recently-deleted-link")
+    wait(driver, lambda d: d.current_url.endswith("#/deleted"))
+    wait(driver, lambda d: not d.find_element(By.ID, "undo").is_displayed(), message="Undo outlived its screen")
+    wait(driver, lambda d: d.find_elements(By.CSS_SELECTOR, ".deleted-entry"), message="Recently deleted is empty")
+    row = text_of(driver, ".deleted-entry")
+    assert "harbour" in row and "Deleted for good in 29 days" in row, row
+    assert_accessible(driver)
+    look(driver, "recently-deleted")
+    # And Bring back returns it to the Library
+    click(driver, ".deleted-entry [data-action=restore]")
+    wait(driver, lambda d: "Brought back" in text_of(d, "[data-slot=notice]"), message="no word that it came back")
+    assert not driver.find_elements(By.CSS_SELECTOR, ".deleted-entry")
+    poll(lambda: len(server_entries(server, driver)) == 2, message="Bring back did not reach the server")
+    click(driver, "[data-action=back]")
+    wait(driver, lambda d: "harbour" in text_of(d, "[data-slot=list]"), message="the Library did not get it back")
+
+    # When deleted once more, Delete now asks once, then deletes it for good
+    in_page(driver, """
+        const hit = (await api.call('GET', '/v1/entries')).entries.find((e) => e.transcript_clean.includes('harbour'));
+        await api.call('DELETE', `/v1/entries/${hit.id}`);""")
+    driver.get(server.url + "/#/deleted")
+    wait(driver, lambda d: d.find_elements(By.CSS_SELECTOR, ".deleted-entry [data-action=erase]"))
+    click(driver, ".deleted-entry [data-action=erase]")
+    wait(driver, lambda d: text_of(d, ".deleted-entry [data-action=erase]") == "Delete for good?")
+    assert driver.find_elements(By.CSS_SELECTOR, ".deleted-entry")
+    click(driver, ".deleted-entry [data-action=erase]")
+    wait(driver, lambda d: "Deleted for good" in text_of(d, "[data-slot=notice]"), message="no word that it went for good")
+    assert in_page(driver, "return (await api.call('GET', '/v1/recently-deleted')).entries.length") == 0
+    assert driver.find_element(By.CSS_SELECTOR, "[data-slot=empty]").is_displayed()

@@ -213,6 +213,10 @@ final class AppModel {
         InsightsViewModel(core: core)
     }
 
+    func makeRecentlyDeletedViewModel() -> RecentlyDeletedViewModel {
+        RecentlyDeletedViewModel(core: core)
+    }
+
     func makeProfileViewModel() -> ProfileViewModel {
         ProfileViewModel(core: core)
     }

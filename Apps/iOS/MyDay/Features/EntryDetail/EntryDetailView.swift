@@ -81,7 +81,7 @@ struct EntryDetailView: View {
                 perform { await viewModel.delete() }
             }
         } message: {
-            Text("Delete this entry and its recording? This cannot be undone.")
+            Text("It waits in Recently deleted, at the Library's menu, for 30 days.")
         }
         .task { await viewModel.observe() }
         .task(id: entry.serverUpdatedAt) {

@@ -59,6 +59,13 @@ struct LibraryView: View {
             ToolbarItem(placement: .primaryAction) {
                 SearchFiltersMenu(search: search)
             }
+            ToolbarItem(placement: .secondaryAction) {
+                NavigationLink {
+                    RecentlyDeletedView(viewModel: appModel.makeRecentlyDeletedViewModel())
+                } label: {
+                    Label("Recently deleted", systemImage: "trash")
+                }
+            }
         }
         .refreshable { await refresh() }
         .task { await viewModel.observe() }

@@ -1,6 +1,6 @@
 // My Day in the browser: signs in, then shows Home, the Library (top left), an entry, or the Profile
-// (top right), by the address's hash (#/, #/library, #/entry/<id>, #/day/<date>, #/insights, #/profile). Mailed links open
-// #/reset/<token> (a new password) and #/verify/<token> (the address confirmed), signed in or not.
+// (top right), by the address's hash (#/, #/library, #/entry/<id>, #/day/<date>, #/deleted, #/insights, #/profile).
+// Mailed links open #/reset/<token> (a new password) and #/verify/<token> (the address confirmed), signed in or not.
 
 import * as api from "./api.js";
 import * as db from "./db.js";
@@ -9,6 +9,7 @@ import { recoverInterrupted } from "./recorder.js";
 import * as sync from "./sync.js";
 import * as uploads from "./uploads.js";
 import { dayView } from "./views/day.js";
+import { deletedView } from "./views/deleted.js";
 import { detailView } from "./views/detail.js";
 import { homeView } from "./views/home.js";
 import { insightsView } from "./views/insights.js";
@@ -43,6 +44,8 @@ async function route() {
       show(await detailView(id, { back: () => (location.hash = "#/library"), reopen: route }));
     } else if (page === "day" && id) {
       show(await dayView(id, { back: () => (location.hash = "#/library"), open: (entry) => (location.hash = `#/entry/${entry}`) }));
+    } else if (page === "deleted") {
+      show(await deletedView({ back: () => (location.hash = "#/library") }));
     } else if (page === "insights") {
       show(await insightsView({
         back: () => (location.hash = "#/profile"),

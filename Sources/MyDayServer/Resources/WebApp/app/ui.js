@@ -122,3 +122,27 @@ export function momentOf(clock, timeZone) {
   for (let round = 0; round < 3; round++) guess += wanted - asUTC(wallClock(new Date(guess), timeZone));
   return new Date(guess);
 }
+
+/**
+ * Says `text` with an Undo button that runs `undo`, until it is used, dismissed, or the person goes to another screen.
+ * No timer takes it away: whoever reads slowly or with a screen reader keeps the chance.
+ */
+export function offerUndo(text, undo) {
+  const box = document.getElementById("undo");
+  const action = box.querySelector("[data-action=undo]");
+  const close = () => {
+    box.hidden = true;
+    action.onclick = null;
+    removeEventListener("hashchange", close);
+  };
+  box.querySelector("[data-slot=text]").textContent = text;
+  box.querySelector("[data-action=dismiss]").onclick = close;
+  action.onclick = async () => {
+    close();
+    await undo();
+  };
+  box.hidden = false;
+  announce(`${text} Undo is at the bottom of the screen.`);
+  // Registered after the navigation that brought this screen has been handled.
+  setTimeout(() => addEventListener("hashchange", close, { once: true }));
+}

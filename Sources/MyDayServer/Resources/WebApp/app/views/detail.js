@@ -1,7 +1,8 @@
 import { call, currentAccount, isOffline } from "../api.js";
 import * as db from "../db.js";
 import * as uploads from "../uploads.js";
-import { announce, chips, duration, fromTemplate, momentOf, paragraphEnds, pill, wallClock } from "../ui.js";
+import { announce, chips, duration, fromTemplate, momentOf, offerUndo, paragraphEnds, pill, wallClock } from "../ui.js";
+import { restoreEntry } from "./deleted.js";
 
 const LONGEST_TITLE = 200;
 const PLAYS_ONLINE = "You are offline: the recording plays once My Day can reach its server.";
@@ -183,11 +184,18 @@ function syncedView(first, { back }) {
     }
   });
   view.action("delete").addEventListener("click", async () => {
-    if (!confirm("Delete this entry and its recording? This cannot be undone.")) return;
     try {
       await call("DELETE", `/v1/entries/${id}`);
       await db.remove("entries", id);
       back();
+      offerUndo("Moved to Recently deleted.", async () => {
+        try {
+          await restoreEntry(id);
+          location.hash = `#/entry/${id}`;
+        } catch (failure) {
+          announce(failure.message);
+        }
+      });
     } catch (failure) {
       error.textContent = failure.message;
     }
