@@ -47,8 +47,24 @@ struct Password: AsyncParsableCommand {
 /// `myday email verify|resend`: confirm the account's address.
 struct Email: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
-        abstract: "Confirm the account's address (export links are mailed only to a confirmed address).",
-        subcommands: [Verify.self, Resend.self])
+        abstract: "Confirm the account's address (export links are mailed only to a confirmed address), or change it.",
+        subcommands: [Verify.self, Resend.self, Change.self])
+
+    /// `myday email change NEW`
+    struct Change: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Change the account's address: a link goes to the new one, and it changes when the link is opened.")
+
+        @OptionGroup var server: ServerOptions
+        @Argument(help: "The new address.") var email: String
+        @OptionGroup var password: PasswordOptions
+
+        func run() async throws {
+            let workspace = try Workspace(options: server)
+            try await workspace.core.client.changeEmail(to: email, password: try password.resolve(prompt: "Your password: "))
+            Output().line("A link is on its way to \(email). Open it (or run `myday email verify <link>`) to make the change.")
+        }
+    }
 
     /// `myday email verify TOKEN`
     struct Verify: AsyncParsableCommand {
@@ -61,7 +77,7 @@ struct Email: AsyncParsableCommand {
             let workspace = try Workspace(options: server)
             do {
                 let email = try await workspace.core.client.verifyEmail(token: MailedLink.token(in: token, page: "verify"))
-                Output().line("\(email) is confirmed.")
+                Output().line("\(email) is confirmed: it is the account's address.")
             } catch MyDayClientError.server(403, "confirmation_needs_sign_in", _, _) {
                 throw CLIError(
                     "Only the account's maker confirms its address: run `myday login` first. If you did not make the account, "

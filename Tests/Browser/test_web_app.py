@@ -1731,3 +1731,41 @@ def test_a_deleted_entry_is_undone_or_brought_back_from_recently_deleted(server,
     wait(driver, lambda d: "Deleted for good" in text_of(d, "[data-slot=notice]"), message="no word that it went for good")
     assert in_page(driver, "return (await api.call('GET', '/v1/recently-deleted')).entries.length") == 0
     assert driver.find_element(By.CSS_SELECTOR, "[data-slot=empty]").is_displayed()
+
+
+def test_the_address_is_changed_by_the_link_mailed_to_the_new_one(browser):
+    driver = browser
+    with mailing_server() as server:
+        # Given an account signed in just now
+        email = register(driver, server)
+        new = "new-" + email
+        click(driver, "[aria-label=Profile]")
+        form = wait(driver, lambda d: d.find_element(By.CSS_SELECTOR, "[data-form=email]"))
+        assert email in text_of(driver, "[data-slot=email-now]")
+        # A bad address, the same address and a wrong password are refused next to their fields, changing nothing
+        form.find_element(By.NAME, "email").send_keys("not an address")
+        form.find_element(By.CSS_SELECTOR, "button[type=submit]").click()
+        wait(driver, lambda d: text_of(d, "[data-slot=email-error]") != "", message="a bad address was not refused")
+        assert form.find_element(By.NAME, "email").get_attribute("aria-invalid") == "true"
+        form.find_element(By.NAME, "email").clear()
+        form.find_element(By.NAME, "email").send_keys(new)
+        form.find_element(By.NAME, "password").send_keys("not my password")
+        form.find_element(By.CSS_SELECTOR, "button[type=submit]").click()
+        wait(driver, lambda d: "wrong" in text_of(d, "[data-slot=email-password-error]"), message="a wrong password was not refused")
+        assert mails(server, "Confirm your new address") == []
+        assert_accessible(driver)
+        # When the right password is given, a link goes to the new address and the Profile says so
+        form.find_element(By.NAME, "password").clear()
+        form.find_element(By.NAME, "password").send_keys(PASSWORD)
+        form.find_element(By.CSS_SELECTOR, "button[type=submit]").click()
+        wait(driver, lambda d: new in text_of(d, "[data-slot=email-status]"), message="no word of the link")
+        link = mailed_link(server, "Confirm your new address", "verify")
+        assert f"To: {new}" in mails(server, "Confirm your new address")[-1]
+        # When the link is opened, the address is the new one, and the old one is told
+        driver.get(link)
+        wait(driver, lambda d: f"{new} is confirmed" in d.find_element(By.CSS_SELECTOR, "[data-slot=status]").text,
+             message="the link did not change the address")
+        told = poll(lambda: (mails(server, "Your My Day address was changed") or [None])[-1], message="the old address was not told")
+        assert f"To: {email}" in told and new in told
+        driver.get(server.url + "/#/profile")
+        wait(driver, lambda d: new in text_of(d, "[data-slot=email-now]"), message="the Profile shows the old address")

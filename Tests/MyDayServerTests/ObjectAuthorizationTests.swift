@@ -24,7 +24,7 @@ import Yams
         "signInWithAppleOnWeb", "signInWithGoogleOnWeb", "forgotPassword", "resetPassword", "resetPasswordOnWeb",
         "verifyEmail", "resendVerificationEmail", "followChanges", "searchEntries", "getVocabulary", "replaceVocabulary",
         "getDay", "getOnThisDay", "getInsights", "getReminder", "setReminder", "deleteReminder", "stopReminders",
-        "getQuestion", "listPushSubscriptions", "addPushSubscription", "listRecentlyDeleted",
+        "getQuestion", "listPushSubscriptions", "addPushSubscription", "listRecentlyDeleted", "changeEmail",
     ]
     /// Operations that answer a stream that does not end: ChangeFeedTests reads them as a client does.
     static let streams: Set<String> = ["followChanges"]

@@ -19,7 +19,7 @@ package enum PublicOperations {
             let trimmed = line.trimmingCharacters(in: .whitespaces)
             if trimmed.hasPrefix("operationId:") {
                 current = String(trimmed.dropFirst("operationId:".count)).trimmingCharacters(in: .whitespaces)
-            } else if !line.hasPrefix("    ") {
+            } else if !line.hasPrefix("    ") && !trimmed.isEmpty {
                 current = nil
             } else if trimmed == "security: []", let operation = current {
                 found.insert(operation)

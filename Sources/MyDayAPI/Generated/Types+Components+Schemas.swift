@@ -976,6 +976,44 @@ extension Components {
                 case email
             }
         }
+        /// - Remark: Generated from `#/components/schemas/EmailChange`.
+        package struct EmailChange: Codable, Hashable, Sendable {
+            /// - Remark: Generated from `#/components/schemas/EmailChange/email`.
+            package var email: Swift.String
+            /// - Remark: Generated from `#/components/schemas/EmailChange/reauthentication`.
+            package var reauthentication: Components.Schemas.Reauthentication?
+            /// Creates a new `EmailChange`.
+            ///
+            /// - Parameters:
+            ///   - email:
+            ///   - reauthentication:
+            package init(
+                email: Swift.String,
+                reauthentication: Components.Schemas.Reauthentication? = nil
+            ) {
+                self.email = email
+                self.reauthentication = reauthentication
+            }
+            package enum CodingKeys: String, CodingKey {
+                case email
+                case reauthentication
+            }
+            package init(from decoder: any Swift.Decoder) throws {
+                let container = try decoder.container(keyedBy: CodingKeys.self)
+                self.email = try container.decode(
+                    Swift.String.self,
+                    forKey: .email
+                )
+                self.reauthentication = try container.decodeIfPresent(
+                    Components.Schemas.Reauthentication.self,
+                    forKey: .reauthentication
+                )
+                try decoder.ensureNoAdditionalProperties(knownKeys: [
+                    "email",
+                    "reauthentication"
+                ])
+            }
+        }
         /// Proof of a recent sign-in; send the password, or a provider's fresh token.
         ///
         /// - Remark: Generated from `#/components/schemas/Reauthentication`.

@@ -60,6 +60,8 @@ package protocol APIProtocol: Sendable {
     /// with it (signed in on this device). Anyone else gets 403 `confirmation_needs_sign_in` and the link stays good:
     /// whoever did not create the account sets a password with it (`POST /v1/auth/password/reset`), which ends every
     /// other way into the account. (The bearer token is optional here, so the operation is listed as public.)
+    /// The same confirms a new address (`changeEmail`'s link, within 24 hours): the account's address becomes the
+    /// new one, confirmed, and the old address is told. 409 when another account took that address meanwhile.
     ///
     ///
     /// - Remark: HTTP `POST /v1/auth/email/verify`.
@@ -131,6 +133,18 @@ package protocol APIProtocol: Sendable {
     /// - Remark: HTTP `DELETE /v1/me`.
     /// - Remark: Generated from `#/paths//v1/me/delete(deleteMe)`.
     func deleteMe(_ input: Operations.DeleteMe.Input) async throws -> Operations.DeleteMe.Output
+    /// Change the account's address; it changes when the link mailed to the new address is opened.
+    ///
+    /// Needs a recent sign-in (within 5 minutes), or its proof in `reauthentication`. The new address gets a link
+    /// (`…/#/verify/<token>`, for `verifyEmail`) that works once, within 24 hours; a newer request replaces it. Until
+    /// it is opened nothing changes; then the old address is told. The answer is the same whether or not another
+    /// account has the new address (opening the link then says so). One mail per address a minute. 409
+    /// `mail_unavailable` when the server sends no mail.
+    ///
+    ///
+    /// - Remark: HTTP `POST /v1/me/email`.
+    /// - Remark: Generated from `#/paths//v1/me/email/post(changeEmail)`.
+    func changeEmail(_ input: Operations.ChangeEmail.Input) async throws -> Operations.ChangeEmail.Output
     /// Mail the link that confirms the account's address again.
     ///
     /// One mail per address a minute. A newer link replaces the older ones.
@@ -605,6 +619,8 @@ extension APIProtocol {
     /// with it (signed in on this device). Anyone else gets 403 `confirmation_needs_sign_in` and the link stays good:
     /// whoever did not create the account sets a password with it (`POST /v1/auth/password/reset`), which ends every
     /// other way into the account. (The bearer token is optional here, so the operation is listed as public.)
+    /// The same confirms a new address (`changeEmail`'s link, within 24 hours): the account's address becomes the
+    /// new one, confirmed, and the old address is told. 409 when another account took that address meanwhile.
     ///
     ///
     /// - Remark: HTTP `POST /v1/auth/email/verify`.
@@ -726,6 +742,26 @@ extension APIProtocol {
         body: Operations.DeleteMe.Input.Body? = nil
     ) async throws -> Operations.DeleteMe.Output {
         try await deleteMe(Operations.DeleteMe.Input(
+            headers: headers,
+            body: body
+        ))
+    }
+    /// Change the account's address; it changes when the link mailed to the new address is opened.
+    ///
+    /// Needs a recent sign-in (within 5 minutes), or its proof in `reauthentication`. The new address gets a link
+    /// (`…/#/verify/<token>`, for `verifyEmail`) that works once, within 24 hours; a newer request replaces it. Until
+    /// it is opened nothing changes; then the old address is told. The answer is the same whether or not another
+    /// account has the new address (opening the link then says so). One mail per address a minute. 409
+    /// `mail_unavailable` when the server sends no mail.
+    ///
+    ///
+    /// - Remark: HTTP `POST /v1/me/email`.
+    /// - Remark: Generated from `#/paths//v1/me/email/post(changeEmail)`.
+    package func changeEmail(
+        headers: Operations.ChangeEmail.Input.Headers = .init(),
+        body: Operations.ChangeEmail.Input.Body
+    ) async throws -> Operations.ChangeEmail.Output {
+        try await changeEmail(Operations.ChangeEmail.Input(
             headers: headers,
             body: body
         ))

@@ -264,6 +264,12 @@ public struct LiveMyDayClient: MyDayClient {
         guard case .accepted = output else { throw unexpected(output) }
     }
 
+    public func changeEmail(to email: String, password: String?) async throws {
+        let proof = password.map { Components.Schemas.Reauthentication(password: $0) }
+        let output = try await call { try await client.changeEmail(body: .json(.init(email: email, reauthentication: proof))) }
+        guard case .accepted = output else { throw unexpected(output) }
+    }
+
     public func deleteAccount(password: String?) async throws {
         let body = password.map { Operations.DeleteMe.Input.Body.json(.init(password: $0)) }
         let output = try await call { try await client.deleteMe(body: body) }

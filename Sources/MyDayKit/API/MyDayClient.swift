@@ -89,6 +89,9 @@ public protocol MyDayClient: Sendable {
     func verifyEmail(token: String) async throws -> String
     /// Mails the link that confirms the signed-in account's address again.
     func resendVerificationEmail() async throws
+    /// Asks for a new address: a link goes there, and the address changes when it is opened (`verifyEmail`). Without a
+    /// sign-in in the last 5 minutes the server wants `password`.
+    func changeEmail(to email: String, password: String?) async throws
     /// Deletes the account and every entry; `password` proves a recent sign-in for email accounts.
     func deleteAccount(password: String?) async throws
     /// The account's ways to sign in: the password (when it has one) and each linked Apple or Google account.

@@ -32,6 +32,8 @@ public final class ProfileViewModel {
     public private(set) var account: Account?
     /// Said after the confirmation link was sent again.
     public private(set) var verificationNotice: String?
+    /// Where the link that confirms a new address went, once it was asked for.
+    public private(set) var emailChangeMessage: String?
     /// The password and linked Apple and Google accounts, once `loadSignInMethods` read them.
     public private(set) var signInMethods: [SignInMethod] = []
     /// What the last removal of a way to sign in did.
@@ -198,6 +200,22 @@ public final class ProfileViewModel {
         do {
             try await core.deleteAccount(password: password)
             isSignedOut = true
+        } catch {
+            errorMessage = LibraryViewModel.message(for: error)
+        }
+    }
+
+    /// Asks for `newEmail` as the account's address; `emailChangeMessage` says where the link went.
+    public func changeEmail(to newEmail: String, password: String?) async {
+        let address = newEmail.trimmingCharacters(in: .whitespacesAndNewlines)
+        guard address.contains("@"), address.lowercased() != account?.email.lowercased() else {
+            errorMessage = address.isEmpty ? "Type the new address." : "Type a new address, not the one the account has."
+            return
+        }
+        do {
+            try await core.client.changeEmail(to: address, password: password?.isEmpty == false ? password : nil)
+            emailChangeMessage = "A link is on its way to \(address). Your address changes when you open it."
+            errorMessage = nil
         } catch {
             errorMessage = LibraryViewModel.message(for: error)
         }

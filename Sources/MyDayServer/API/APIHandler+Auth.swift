@@ -124,7 +124,17 @@ extension APIHandler {
     func verifyEmail(_ input: Operations.VerifyEmail.Input) async throws -> Operations.VerifyEmail.Output {
         guard case .json(let body) = input.body else { throw APIError.badRequest("Send a JSON body.") }
         try await limits.authRequest(from: ClientAddress.current)
-        switch try await users.verifyEmail(tokenHash: RefreshTokens.hash(body.token), openedBy: RequestUser.current?.id) {
+        let tokenHash = RefreshTokens.hash(body.token)
+        switch try await users.confirmEmailChange(tokenHash: tokenHash) {
+        case .changed(let user):
+            logger.info("email address changed", metadata: ["user": "\(user.id.lowercased)"])
+            return .ok(.init(body: .json(.init(email: user.email))))
+        case .addressTaken:
+            throw APIError.conflict("Another My Day account uses this address now, so yours stays as it was.")
+        case .invalid:
+            break
+        }
+        switch try await users.verifyEmail(tokenHash: tokenHash, openedBy: RequestUser.current?.id) {
         case .verified(let user):
             logger.info("email address confirmed", metadata: ["user": "\(user.id.lowercased)"])
             return .ok(.init(body: .json(.init(email: user.email))))

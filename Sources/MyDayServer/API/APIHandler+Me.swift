@@ -109,6 +109,21 @@ extension APIHandler {
         }
     }
 
+    func changeEmail(_ input: Operations.ChangeEmail.Input) async throws -> Operations.ChangeEmail.Output {
+        guard case .json(let body) = input.body else { throw APIError.badRequest("Send a JSON body.") }
+        let user = try RequestUser.required()
+        let email = try Validation.email(body.email)
+        guard email != user.email else { throw APIError.unprocessable("This is the account's address already.") }
+        guard publicURL != nil else { throw APIError.mailUnavailable }
+        try await requireRecentSignIn(
+            user, proof: body.reauthentication,
+            otherwise: "Changing the address needs a recent sign-in: send the password, or sign in again first.")
+        try await limits.accountMail(to: email, askedFrom: ClientAddress.current)
+        try await users.queueEmailChange(userID: user.id, newEmail: email)
+        logger.info("address change asked for", metadata: ["user": "\(user.id.lowercased)"])
+        return .accepted(.init())
+    }
+
     func resendVerificationEmail(_ input: Operations.ResendVerificationEmail.Input) async throws
         -> Operations.ResendVerificationEmail.Output
     {

@@ -48,7 +48,7 @@ func makeJobWorker(_ parts: ServerParts, metrics: PipelineMetrics) async throws 
     var settings = JobWorker.Settings()
     settings.slots = configuration.workers
     settings.lease = configuration.jobLease
-    let handlers: [any JobHandler] = [
+    var handlers: [any JobHandler] = [
         transcription,
         AccountDeletionHandler(users: parts.users, blobs: parts.blobs, logger: logger),
         AppleTokenRevocationHandler(apple: parts.appleTokens, sealer: parts.providerTokenSealer, logger: logger),
@@ -58,16 +58,15 @@ func makeJobWorker(_ parts: ServerParts, metrics: PipelineMetrics) async throws 
         ExportMailHandler(
             exports: parts.exports, users: parts.users, links: parts.links, mailer: mailer,
             publicURL: configuration.publicURL, logger: logger),
-        AccountMailHandler(
-            mail: .verification, users: parts.users, mailer: mailer, publicURL: configuration.publicURL, logger: logger),
-        AccountMailHandler(
-            mail: .passwordReset, users: parts.users, mailer: mailer, publicURL: configuration.publicURL, logger: logger),
         ReminderMailHandler(
             reminders: parts.reminders, users: parts.users, stopTokens: parts.reminderStopTokens, mailer: mailer,
             publicURL: configuration.publicURL, logger: logger),
         ReminderPushHandler(
             reminders: parts.reminders, subscriptions: parts.pushSubscriptions, sender: parts.pushSender, logger: logger),
     ]
+    handlers += AccountMail.Kind.allCases.map { mail -> any JobHandler in
+        AccountMailHandler(mail: mail, users: parts.users, mailer: mailer, publicURL: configuration.publicURL, logger: logger)
+    }
     return (JobWorker(queue: parts.jobs, handlers: handlers, settings: settings, logger: logger), speech)
 }
 

@@ -1,18 +1,21 @@
 import Foundation
 import SQLKit
 
-/// The single-use links mailed to an account's address (verify it, reset the password): only their SHA-256 is
+/// The single-use links mailed to an account's address (verify it, reset the password, or confirm a new one): only their SHA-256 is
 /// stored, each names the address it was sent to, expires, and a newer link of the same purpose replaces older ones.
 enum EmailTokens {
     enum Purpose: String, Sendable {
         case verification = "verify_email"
         case passwordReset = "reset_password"
+        /// Confirms a new address for the account; the token names the new address.
+        case emailChange = "change_email"
 
         /// How long a mailed link works.
         var lifetime: TimeInterval {
             switch self {
             case .verification: 7 * 24 * 3600
             case .passwordReset: 30 * 60
+            case .emailChange: 24 * 3600
             }
         }
     }

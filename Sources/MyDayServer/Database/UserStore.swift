@@ -525,7 +525,7 @@ struct UserStore: Sendable {
         return try await liveUser(userID, in: db)
     }
 
-    private static func liveUser(_ userID: UUID, in db: any SQLDatabase) async throws -> UserRecord? {
+    static func liveUser(_ userID: UUID, in db: any SQLDatabase) async throws -> UserRecord? {
         try await db.raw(
             "SELECT \(unsafeRaw: Self.columns) FROM users WHERE id = \(bind: userID.lowercased) AND deleted_at IS NULL"
         ).first().map(Self.user(from:))

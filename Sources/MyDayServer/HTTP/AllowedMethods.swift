@@ -11,7 +11,7 @@ enum AllowedMethods {
         ("/v1/auth/web/login", [.post]), ("/v1/auth/web/apple", [.post]), ("/v1/auth/web/google", [.post]),
         ("/v1/auth/web/refresh", [.post]), ("/v1/auth/web/logout", [.post]), ("/v1/auth/web/password/reset", [.post]),
         ("/v1/auth/password/forgot", [.post]), ("/v1/auth/password/reset", [.post]), ("/v1/auth/email/verify", [.post]),
-        ("/v1/me/email/verification", [.post]),
+        ("/v1/me/email", [.post]), ("/v1/me/email/verification", [.post]),
         ("/v1/me", [.get, .delete]), ("/v1/me/password", [.post, .delete]), ("/v1/me/stats", [.get]),
         ("/v1/me/vocabulary", [.get, .put]), ("/v1/me/on-this-day", [.get]), ("/v1/me/insights", [.get]),
         ("/v1/me/reminder", [.get, .put, .delete]), ("/v1/reminders/stop", [.post]), ("/v1/me/question", [.get]),

@@ -29,6 +29,7 @@ struct FakeMyDayClient: MyDayClient {
     var onLogout: @Sendable () async throws -> Void = unexpected("logout")
     var onLogoutEverywhere: @Sendable () async throws -> Void = unexpected("logoutEverywhere")
     var onDeleteAccount: @Sendable (String?) async throws -> Void = unexpected("deleteAccount")
+    var onChangeEmail: @Sendable (String, String?) async throws -> Void = unexpected("changeEmail")
     var onSignInMethods: @Sendable () async throws -> [SignInMethod] = unexpected("signInMethods")
     var onRemoveSignInMethod: @Sendable (SignInMethod.Kind) async throws -> Void = unexpected("removeSignInMethod")
     var onWords: @Sendable (UUID) async throws -> [TimedWord] = unexpected("words")
@@ -70,6 +71,7 @@ struct FakeMyDayClient: MyDayClient {
     func recentlyDeleted() async throws -> [DeletedEntry] { try await onRecentlyDeleted() }
     func restoreEntry(_ id: UUID) async throws -> ServerEntry { try await onRestoreEntry(id) }
     func eraseEntry(_ id: UUID) async throws { try await onEraseEntry(id) }
+    func changeEmail(to email: String, password: String?) async throws { try await onChangeEmail(email, password) }
     func audioLink(for id: UUID) async throws -> SignedLink { try await onAudioLink(id) }
     func words(of id: UUID) async throws -> [TimedWord] { try await onWords(id) }
     func day(_ date: String, timeZone: String) async throws -> DayPage { try await onDay(date, timeZone) }

@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 import Testing
 
 @testable import MyDayKit
@@ -24,6 +25,32 @@ import Testing
         #expect(profile.totalsText == "12 entries · 12:34 recorded")
         #expect(profile.streakText == "Streak: 1 day (longest 5)")
         #expect(profile.storageText == "Storage: 1.2 GB of 10 GB used")
+    }
+
+    @Test func aNewAddressIsAskedForOnceAndTheOldOneIsNotSentAgain() async throws {
+        // Given the Profile of me@example.com
+        let asked = Mutex<[String]>([])
+        var client = FakeMyDayClient()
+        client.onStats = { zone in
+            DiaryStatistics(
+                timeZone: zone, totalEntries: 0, totalDuration: 0, words: 0, currentStreakDays: 0, longestStreakDays: 0,
+                months: [], storageUsedBytes: 0, storageQuotaBytes: 1)
+        }
+        client.onMe = {
+            Account(id: UUID(), email: "me@example.com", name: nil, hasPassword: true, createdAt: Given.now, emailVerified: true)
+        }
+        client.onChangeEmail = { email, password in asked.withLock { $0.append("\(email) \(password ?? "-")") } }
+        let profile = ProfileViewModel(core: harness.core(client), timeZone: Given.paris)
+        await profile.load()
+        // When the same address, or nothing, is typed, the server is not asked
+        await profile.changeEmail(to: " ME@example.com ", password: nil)
+        #expect(profile.errorMessage == "Type a new address, not the one the account has.")
+        await profile.changeEmail(to: "", password: nil)
+        #expect(asked.withLock { $0 }.isEmpty)
+        // When a new one is, the server gets it with the password, and the Profile says where the link went
+        await profile.changeEmail(to: "new@example.com", password: "pass phrase")
+        #expect(asked.withLock { $0 } == ["new@example.com pass phrase"])
+        #expect(profile.emailChangeMessage?.contains("new@example.com") == true && profile.errorMessage == nil)
     }
 
     @Test func anExportIsFollowedUntilItsLinkIsReady() async throws {

@@ -48,6 +48,13 @@ export function resumeOffline() {
   return account;
 }
 
+/** Reads the signed-in account again (its address changed, say). */
+export async function reloadAccount() {
+  account = { ...account, ...(await call("GET", "/v1/me")) };
+  localStorage.setItem(REMEMBERED, JSON.stringify({ id: account.id, email: account.email }));
+  return account;
+}
+
 function adopt(session) {
   accessToken = session.access_token;
   expiresAt = Date.now() + session.expires_in * 1000;

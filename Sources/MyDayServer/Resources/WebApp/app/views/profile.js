@@ -366,6 +366,47 @@ export function profileView({ onSignedOut }) {
     announce(status.textContent);
   });
 
+  // A new address: a link goes there, and the address changes when it is opened.
+  const emailForm = view.form("email");
+  const account = api.currentAccount();
+  view.slot("email-now").textContent = `Now: ${account.email}`;
+  if (!account.has_password) view.slot("email-password-label").hidden = true;
+  emailForm.addEventListener("submit", async (event) => {
+    event.preventDefault();
+    const { email, password } = emailForm.elements;
+    const emailError = view.slot("email-error");
+    const passwordError = view.slot("email-password-error");
+    const status = view.slot("email-status");
+    for (const field of [email, password]) field.removeAttribute("aria-invalid");
+    emailError.textContent = passwordError.textContent = status.textContent = "";
+    const refuse = (field, slot, message) => {
+      slot.textContent = message;
+      field.setAttribute("aria-invalid", "true");
+      field.focus();
+    };
+    const address = email.value.trim();
+    if (!/^[^@\s]+@[^@\s]+\.[^@\s]+$/.test(address)) return refuse(email, emailError, "Type an email address, like name@example.com.");
+    if (address.toLowerCase() === account.email.toLowerCase()) return refuse(email, emailError, "This is your address already.");
+    if (account.has_password && !password.value) return refuse(password, passwordError, "Enter your password.");
+    const body = { email: address };
+    if (password.value) body.reauthentication = { password: password.value };
+    try {
+      await api.call("POST", "/v1/me/email", body);
+    } catch (failure) {
+      if (failure.code === "reauthentication_needed") {
+        return account.has_password
+          ? refuse(password, passwordError, failure.message)
+          : refuse(email, emailError, "This needs a sign-in in the last 5 minutes: sign out, sign in again, then change it.");
+      }
+      if (failure.status === 422) return refuse(email, emailError, failure.message);
+      status.textContent = failure.message;
+      return;
+    }
+    status.textContent = `A link is on its way to ${address}. Your address changes when you open it.`;
+    email.value = password.value = "";
+    announce(status.textContent);
+  });
+
   // Sign out everywhere: every sign-in of the account ends, this browser's with them.
   view.action("signout-everywhere").addEventListener("click", async () => {
     if (!confirm("Sign out on every device, this one too? Export links stop working as well.")) return;

@@ -138,9 +138,10 @@ export function verifyView({ token, onDone, onSignIn }) {
     ? api.call("POST", "/v1/auth/email/verify", { token })
     : api.callPublic("POST", "/v1/auth/email/verify", { token });
   confirm
-    .then((answer) => {
-      status.textContent = `Thank you: ${answer.email} is confirmed.`;
+    .then(async (answer) => {
+      status.textContent = `Thank you: ${answer.email} is confirmed as your My Day address.`;
       proceed.hidden = false;
+      if (api.currentAccount()) await api.reloadAccount().catch(() => {});
     })
     .catch((failure) => {
       if (failure.code === "confirmation_needs_sign_in") {

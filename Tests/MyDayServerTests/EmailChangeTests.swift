@@ -1,0 +1,81 @@
+import Foundation
+import HTTPTypes
+import MyDayTestSupport
+import Testing
+
+@testable import MyDayServer
+
+/// A new address: it changes only when the link mailed to it is opened, sign-in follows it, and the old address is told.
+@Suite struct EmailChangeTests {
+    private func login(_ api: APIClient, _ email: String) async throws -> HTTPResponse.Status {
+        try await api.send(.post, "/v1/auth/email/login", json: ["email": email, "password": "correct horse battery"]).status
+    }
+
+    @Test(arguments: TestDatabase.available)
+    func theAddressChangesWhenTheNewOnesLinkIsOpenedAndTheOldIsTold(_ database: TestDatabase) async throws {
+        let server = try await TestServer.mailing(database)
+        try await server.run { api in
+            // Given an account with a confirmed address, signed in just now
+            let old = "river-\(UUID().uuidString.prefix(6).lowercased())@example.com"
+            let new = "harbour-\(UUID().uuidString.prefix(6).lowercased())@example.com"
+            let session = try await api.register(old)
+            try await api.confirmAddress(old, session: session, on: server)
+
+            // When a new address is asked for
+            let asked = try await api.send(
+                .post, "/v1/me/email", token: session.accessToken, json: ["email": " \(new.uppercased()) "])
+            #expect(asked.status == .accepted, "\(asked.text)")
+            // Then a link goes to the new address, and nothing has changed yet
+            let mail = try await server.awaitMail(to: new, subject: "Confirm your new address")
+            #expect(mail.contains(old) && mail.contains("\(TestServer.publicURL)/#/verify/"))
+            #expect(try await api.send(.get, "/v1/me", token: session.accessToken).json["email"] as? String == old)
+            #expect(try await login(api, old) == .ok)
+
+            // When the link is opened (signed in or not)
+            let token = try TestServer.token(in: mail, page: "verify")
+            let opened = try await api.send(.post, "/v1/auth/email/verify", json: ["token": token])
+            #expect(opened.status == .ok && opened.json["email"] as? String == new, "\(opened.text)")
+            // Then the account's address is the new one, confirmed; sign-in takes the new one only
+            let me = try await api.send(.get, "/v1/me", token: session.accessToken).json
+            #expect(me["email"] as? String == new && me["email_verified"] as? Bool == true)
+            #expect(try await login(api, new) == .ok)
+            #expect(try await login(api, old) == .unauthorized)
+            // And the old address is told where the account went
+            let told = try await server.awaitMail(to: old, subject: "Your My Day address was changed")
+            #expect(told.contains(new))
+            // And the link works once
+            #expect(try await api.send(.post, "/v1/auth/email/verify", json: ["token": token]).status != .ok)
+        }
+    }
+
+    @Test(arguments: TestDatabase.available)
+    func badRequestsChangeNothingAndATakenAddressIsNotTakenOver(_ database: TestDatabase) async throws {
+        let server = try await TestServer.mailing(database)
+        try await server.run { api in
+            let mine = "mine-\(UUID().uuidString.prefix(6).lowercased())@example.com"
+            let theirs = "theirs-\(UUID().uuidString.prefix(6).lowercased())@example.com"
+            let session = try await api.register(mine)
+            // Bad addresses, and the account's own, are refused
+            for bad in ["not an address", "a@b", mine] {
+                let reply = try await api.send(.post, "/v1/me/email", token: session.accessToken, json: ["email": bad])
+                #expect(reply.status == .unprocessableContent, "\(bad): \(reply.text)")
+            }
+            // A wrong password as the proof is refused
+            let wrong = try await api.send(
+                .post, "/v1/me/email", token: session.accessToken,
+                json: ["email": "other@example.com", "reauthentication": ["password": "not the password"]])
+            #expect(wrong.status == .forbidden && wrong.errorCode == "reauthentication_needed")
+
+            // Given a link for an address that another account then registers
+            try await api.send(.post, "/v1/me/email", token: session.accessToken, json: ["email": theirs], expecting: .accepted)
+            let mail = try await server.awaitMail(to: theirs, subject: "Confirm your new address")
+            _ = try await api.register(theirs)
+            // When the link is opened, it says so, and neither account changes
+            let opened = try await api.send(
+                .post, "/v1/auth/email/verify", json: ["token": try TestServer.token(in: mail, page: "verify")])
+            #expect(opened.status == .conflict, "\(opened.text)")
+            #expect(try await api.send(.get, "/v1/me", token: session.accessToken).json["email"] as? String == mine)
+            #expect(try await login(api, theirs) == .ok)
+        }
+    }
+}
