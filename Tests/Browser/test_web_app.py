@@ -305,6 +305,17 @@ def test_type_instead_export_and_form_feedback(server, browser):
     wait(driver, lambda d: d.find_element(By.CSS_SELECTOR, "[data-slot=count]").text == "2")
     look(driver, "profile")
     assert_accessible(driver)
+    # Days in the wrong order are refused at the days, asking nothing of the server
+    export = driver.find_element(By.CSS_SELECTOR, "[data-form=export]")
+    days = [export.find_element(By.NAME, name).get_attribute("value") for name in ("from", "to")]
+    set_date = "arguments[0].value = arguments[1]"
+    driver.execute_script(set_date, export.find_element(By.NAME, "from"), days[1])
+    driver.execute_script(set_date, export.find_element(By.NAME, "to"), "2001-01-01")
+    export.find_element(By.CSS_SELECTOR, "button[type=submit]").click()
+    wait(driver, lambda d: "comes after" in text_of(d, "[data-slot=export-days-error]"), message="no error at the days")
+    assert export.find_element(By.NAME, "from").get_attribute("aria-invalid") == "true"
+    driver.execute_script(set_date, export.find_element(By.NAME, "from"), days[0])
+    driver.execute_script(set_date, export.find_element(By.NAME, "to"), days[1])
     driver.find_element(By.CSS_SELECTOR, "[data-form=export] button[type=submit]").click()
     link = wait(driver, lambda d: (lambda a: a.is_displayed() and a)(d.find_element(By.CSS_SELECTOR, "[data-slot=download]")),
                 timeout=2 * DEADLINE, message="the export never became ready")
@@ -390,7 +401,9 @@ def test_type_instead_export_and_form_feedback(server, browser):
     form.find_element(By.NAME, "confirm").send_keys("delete")
     form.find_element(By.NAME, "password").send_keys(PASSWORD)
     form.find_element(By.CSS_SELECTOR, "button[type=submit]").click()
-    wait(driver, lambda d: "Type DELETE" in d.find_element(By.CSS_SELECTOR, ".profile > [data-slot=error]").text)
+    wait(driver, lambda d: "Type DELETE" in text_of(d, "[data-slot=delete-confirm-error]"), message="no error at the field")
+    assert form.find_element(By.NAME, "confirm").get_attribute("aria-invalid") == "true"
+    assert driver.execute_script("return document.activeElement.name") == "confirm"
     form.find_element(By.NAME, "confirm").clear()
     form.find_element(By.NAME, "confirm").send_keys("DELETE")
     form.find_element(By.CSS_SELECTOR, "button[type=submit]").click()
@@ -416,7 +429,16 @@ def test_type_instead_export_and_form_feedback(server, browser):
     refused_with(driver)
     driver.find_element(By.CSS_SELECTOR, "[data-action=switch]").click()
     assert error.text == ""
+    # A password the server refuses for a new account is refused at the password field
+    form.find_element(By.NAME, "password").clear()
+    form.find_element(By.NAME, "password").send_keys("password123")
+    driver.find_element(By.CSS_SELECTOR, "[data-slot=submit]").click()
+    wait(driver, lambda d: "common" in text_of(d, "[data-slot=password-error]"), message="no error at the password")
+    assert form.find_element(By.NAME, "password").get_attribute("aria-invalid") == "true" and error.text == ""
+    form.find_element(By.NAME, "password").clear()
+    form.find_element(By.NAME, "password").send_keys("not the password at all")
     driver.find_element(By.CSS_SELECTOR, "[data-action=switch]").click()
+    assert text_of(driver, "[data-slot=password-error]") == ""
     # Too many tries: the server's limit, in words, with the time to wait
     poll(lambda: "Too many attempts — try again in" in refused_with(driver), timeout=DEADLINE,
          message="the sign-in limit never showed", every=0)

@@ -146,3 +146,16 @@ export function offerUndo(text, undo) {
   // Registered after the navigation that brought this screen has been handled.
   setTimeout(() => addEventListener("hashchange", close, { once: true }));
 }
+
+/** Shows `message` in a field's own error line `slot`, marks the field invalid and puts the focus in it. */
+export function refuseField(field, slot, message) {
+  slot.textContent = message;
+  field.setAttribute("aria-invalid", "true");
+  field.focus();
+}
+
+/** Takes away what `refuseField` showed on these fields and error lines. */
+export function clearFieldErrors(fields, slots) {
+  for (const field of fields) field.removeAttribute("aria-invalid");
+  for (const slot of slots) slot.textContent = "";
+}

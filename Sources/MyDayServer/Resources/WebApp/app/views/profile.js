@@ -2,7 +2,7 @@ import * as api from "../api.js";
 import * as db from "../db.js";
 import * as push from "../push.js";
 import * as uploads from "../uploads.js";
-import { announce, counted, duration, fromTemplate, localDay } from "../ui.js";
+import { announce, clearFieldErrors, counted, duration, fromTemplate, localDay, refuseField } from "../ui.js";
 import { QUESTION_ON } from "./home.js";
 
 /** Profile: totals and streak, export by date range, sign out, delete account. */
@@ -264,11 +264,14 @@ export function profileView({ onSignedOut }) {
     const download = view.slot("download");
     download.hidden = true;
     const { from, to, password } = exportForm.elements;
+    const daysError = view.slot("export-days-error");
+    const passwordError = view.slot("export-password-error");
+    clearFieldErrors([from, to, password], [daysError, passwordError, status]);
     view.action("delete-export").hidden = true;
-    if (!everything() && from.value > to.value) {
-      status.textContent = "The first day comes after the last.";
-      return;
+    if (!everything() && (!from.value || !to.value)) {
+      return refuseField(from.value ? to : from, daysError, "Choose the first and the last day, or Everything.");
     }
+    if (!everything() && from.value > to.value) return refuseField(from, daysError, "The first day comes after the last.");
     try {
       const body = everything() ? { ...(await wholeDiary()), tz: zone } : { from: from.value, to: to.value, tz: zone };
       if (password.value) body.reauthentication = { password: password.value };
@@ -280,9 +283,7 @@ export function profileView({ onSignedOut }) {
         if (failure.code !== "reauthentication_needed") throw failure;
         // An export holds the whole diary of its days: after a while signed in, the password again.
         view.slot("password-row").hidden = false;
-        password.focus();
-        status.textContent = failure.message;
-        return;
+        return refuseField(password, passwordError, failure.message);
       }
       view.slot("password-row").hidden = true;
       exportID = job.id;
@@ -302,7 +303,8 @@ export function profileView({ onSignedOut }) {
         status.textContent = `The export ${job.status}: ${job.failure_reason ?? ""}`;
       }
     } catch (failure) {
-      status.textContent = failure.message;
+      if (failure.status === 422 && !everything()) refuseField(from, daysError, failure.message);
+      else status.textContent = failure.message;
     }
   });
 
@@ -339,13 +341,8 @@ export function profileView({ onSignedOut }) {
     const currentError = view.slot("current-error");
     const nextError = view.slot("next-error");
     const status = view.slot("password-status");
-    for (const field of [current, next]) field.removeAttribute("aria-invalid");
-    currentError.textContent = nextError.textContent = status.textContent = "";
-    const refuse = (field, slot, message) => {
-      slot.textContent = message;
-      field.setAttribute("aria-invalid", "true");
-      field.focus();
-    };
+    clearFieldErrors([current, next], [currentError, nextError, status]);
+    const refuse = refuseField;
     if (!current.value) return refuse(current, currentError, "Enter your current password.");
     if (next.value.trim().length < 8) return refuse(next, nextError, "Use at least 8 characters besides spaces at either end.");
     try {
@@ -377,13 +374,8 @@ export function profileView({ onSignedOut }) {
     const emailError = view.slot("email-error");
     const passwordError = view.slot("email-password-error");
     const status = view.slot("email-status");
-    for (const field of [email, password]) field.removeAttribute("aria-invalid");
-    emailError.textContent = passwordError.textContent = status.textContent = "";
-    const refuse = (field, slot, message) => {
-      slot.textContent = message;
-      field.setAttribute("aria-invalid", "true");
-      field.focus();
-    };
+    clearFieldErrors([email, password], [emailError, passwordError, status]);
+    const refuse = refuseField;
     const address = email.value.trim();
     if (!/^[^@\s]+@[^@\s]+\.[^@\s]+$/.test(address)) return refuse(email, emailError, "Type an email address, like name@example.com.");
     if (address.toLowerCase() === account.email.toLowerCase()) return refuse(email, emailError, "This is your address already.");
@@ -437,10 +429,11 @@ export function profileView({ onSignedOut }) {
   view.form("delete").addEventListener("submit", async (event) => {
     event.preventDefault();
     const form = event.target;
-    if (form.elements.confirm.value !== "DELETE") {
-      error.textContent = "Type DELETE to confirm.";
-      return;
-    }
+    const confirmError = view.slot("delete-confirm-error");
+    const passwordError = view.slot("delete-password-error");
+    const deleteError = view.slot("delete-error");
+    clearFieldErrors([form.elements.confirm, form.elements.password], [confirmError, passwordError, deleteError]);
+    if (form.elements.confirm.value !== "DELETE") return refuseField(form.elements.confirm, confirmError, "Type DELETE to confirm.");
     try {
       const password = form.elements.password.value;
       const owner = api.currentAccount()?.id;
@@ -449,7 +442,8 @@ export function profileView({ onSignedOut }) {
       api.forgetAccount();
       onSignedOut();
     } catch (failure) {
-      error.textContent = failure.message;
+      if (failure.code === "reauthentication_needed") refuseField(form.elements.password, passwordError, failure.message);
+      else deleteError.textContent = failure.message;
     }
   });
 

@@ -1,5 +1,5 @@
 import * as api from "../api.js";
-import { fromTemplate } from "../ui.js";
+import { clearFieldErrors, fromTemplate, refuseField } from "../ui.js";
 import { newID } from "../uploads.js";
 
 /** Sign in or create an account; `onSignedIn()` once there is a session. */
@@ -17,7 +17,7 @@ export function signInView({ onSignedIn, config }) {
     form.elements.password.autocomplete = registering ? "new-password" : "current-password";
     view.slot("rule").hidden = !registering;
     form.elements.password.setCustomValidity("");
-    error.textContent = "";
+    clearFieldErrors([form.elements.email, form.elements.password], [error, view.slot("email-error"), view.slot("password-error")]);
   });
 
   // A new password is checked here against the server's rule before it is sent.
@@ -28,15 +28,19 @@ export function signInView({ onSignedIn, config }) {
 
   form.addEventListener("submit", async (event) => {
     event.preventDefault();
-    error.textContent = "";
-    submit.disabled = true;
     const { email, password } = form.elements;
+    clearFieldErrors([email, password], [error, view.slot("email-error"), view.slot("password-error")]);
+    submit.disabled = true;
     try {
       if (registering) await api.register(email.value.trim(), password.value);
       else await api.login(email.value.trim(), password.value);
       onSignedIn();
     } catch (failure) {
-      error.textContent = failure.message || "Could not reach the server.";
+      // What the server refuses about one field is said at that field; the rest (a wrong password, say) under both.
+      const about = failure.status === 422 || failure.status === 409 ? fieldOf(failure.message) : null;
+      if (about === "password") refuseField(password, view.slot("password-error"), failure.message);
+      else if (about === "email") refuseField(email, view.slot("email-error"), failure.message);
+      else error.textContent = failure.message || "Could not reach the server.";
     } finally {
       submit.disabled = false;
     }
@@ -215,4 +219,11 @@ export function stopRemindersView({ token }) {
     .then(() => (status.textContent = "Your daily reminder is stopped. Turn it on again in Profile whenever you like."))
     .catch((failure) => (status.textContent = failure.message));
   return view.root;
+}
+
+/** Which field a refusal of the server is about, by the words it uses; null when it is about neither. */
+function fieldOf(message) {
+  if (/password/i.test(message)) return "password";
+  if (/email|address/i.test(message)) return "email";
+  return null;
 }
