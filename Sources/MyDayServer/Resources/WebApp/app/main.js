@@ -5,7 +5,7 @@
 import * as api from "./api.js";
 import * as db from "./db.js";
 import * as live from "./live.js";
-import { recoverInterrupted } from "./recorder.js";
+import { recoverInterrupted } from "./recovery.js";
 import * as sync from "./sync.js";
 import * as uploads from "./uploads.js";
 import { dayView } from "./views/day.js";
@@ -97,7 +97,9 @@ async function signedIn() {
     openDay: (date) => (location.hash = `#/day/${date}`), openEntry: (id) => (location.hash = `#/entry/${id}`),
   });
   library = libraryView({ open: (id) => (location.hash = `#/entry/${id}`) });
-  for (const recording of await recoverInterrupted()) await uploads.enqueueRecording(recording);
+  const recovered = await recoverInterrupted();
+  for (const recording of recovered) await uploads.enqueueRecording(recording);
+  home.recovered(recovered.filter((recording) => (recording.owner ?? me.id) === me.id));
   addEventListener("myday:session-ended", signedOut, { once: true });
   await uploads.start();
   addEventListener("hashchange", route);

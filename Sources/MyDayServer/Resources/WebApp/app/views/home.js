@@ -1,8 +1,10 @@
 import { call } from "../api.js";
+import { elapsedOf, share, told, watch } from "../elsewhere.js";
 import * as sync from "../sync.js";
 import * as uploads from "../uploads.js";
 import { HOLD_MS, wireHold } from "../hold.js";
 import { Recording } from "../recorder.js";
+import { recoveredMessage } from "../recovery.js";
 import { announce, duration, el, fromTemplate, localDay, momentOf, wallClock } from "../ui.js";
 import { Waveform } from "../waveform.js";
 import { entryRow } from "./library.js";
@@ -17,7 +19,7 @@ const QUESTION_DISMISSED = "myday.question.dismissed";
  * Home: the record button, the waveform, elapsed time, "Type instead", today's entries with their state, and what
  * waits to upload from earlier days. Made
  * once and kept, so a recording goes on while another screen is open, shown there by the bar under
- * the header (`bar`).
+ * the header (`bar`). While another tab records, Home shows that recording instead of the record button.
  */
 export function homeView({ bar, goHome, openDay, openEntry }) {
   const view = fromTemplate("home-template");
@@ -27,6 +29,9 @@ export function homeView({ bar, goHome, openDay, openEntry }) {
   const status = view.slot("status");
   const hint = view.slot("hint");
   const stop = view.action("stop");
+  const resume = view.action("resume");
+  const discard = view.action("discard");
+  const elsewhere = view.slot("elsewhere");
   const typed = view.form("typed");
   const waveform = new Waveform(view.slot("waveform"));
   let recording = null;
@@ -35,6 +40,10 @@ export function homeView({ bar, goHome, openDay, openEntry }) {
   let frame = null;
   // Set while a press on the button has paused the recording until it is known to be a tap or a hold.
   let pressPaused = false;
+  // Another tab's recording, as it last said (elsewhere.js), while it records.
+  let other = null;
+  let drawingOther = null;
+  let discardArmed = false;
   const showBar = recordingBar(bar, { onHome: goHome, onPause: tap, onStop: finish });
 
   function updateBar() {
@@ -50,16 +59,50 @@ export function homeView({ bar, goHome, openDay, openEntry }) {
     view.root.dataset.state = next;
     const labels = {
       idle: "Record", recording: "Recording — tap to pause", paused: "Recording paused — tap to resume", saving: "Recording — saving",
+      elsewhere: "Recording in another tab",
     };
     button.setAttribute("aria-label", labels[next]);
     stop.hidden = !(next === "recording" || next === "paused");
-    view.action("type").hidden = next !== "idle";
+    stop.textContent = next === "paused" ? "Save" : "Stop";
+    resume.hidden = discard.hidden = next !== "paused";
+    armDiscard(false);
+    view.action("type").hidden = !(next === "idle" || next === "elsewhere");
+    elsewhere.hidden = next !== "elsewhere";
+    clearInterval(drawingOther);
+    if (next === "elsewhere") drawingOther = setInterval(drawOther, 500);
+    drawOther();
     updateBar();
+    if (next !== "elsewhere") told();
     if (spoken) {
       status.textContent = spoken;
       announce(spoken);
     }
   }
+
+  /** What this tab records, for the others. */
+  share(() => {
+    if (!recording) return null;
+    return { state: state !== "saving" && recording.paused ? "paused" : state, elapsed: recording.elapsed() };
+  });
+
+  function drawOther() {
+    if (state !== "elsewhere") return;
+    const what = { paused: "Recording paused in another tab", saving: "Saving a recording in another tab" }[other?.state] ?? "Recording in another tab";
+    const seconds = elapsedOf(other);
+    elsewhere.textContent = seconds === null || other.state === "saving" ? what : `${what} — ${duration(seconds)}`;
+  }
+
+  watch((next) => {
+    other = next;
+    if (other && state === "idle") {
+      show("elsewhere");
+      status.textContent = "";
+      announce("Recording in another tab");
+    } else if (!other && state === "elsewhere") {
+      show("idle");
+      announce("Ready to record");
+    } else drawOther();
+  });
 
   let frames = 0;
   function animate() {
@@ -83,20 +126,35 @@ export function homeView({ bar, goHome, openDay, openEntry }) {
       } else if (state === "recording") {
         recording.pause();
         show("paused", "Paused");
-      } else if (state === "paused") {
-        recording.resume();
-        show("recording", "Recording");
-      }
+      } else if (state === "paused") await goOn();
     } finally {
       busy = false;
     }
   }
 
+  async function goOn() {
+    try {
+      await recording.resume();
+    } catch (error) {
+      status.textContent = `The microphone could not be opened again (${error?.message ?? error}). Save keeps what was recorded.`;
+      announce(status.textContent);
+      return;
+    }
+    show("recording", "Recording");
+  }
+
+  function microphone(open) {
+    if (open || state !== "paused") return;
+    status.textContent = "Paused — the microphone is off until you resume";
+    announce(status.textContent);
+  }
+
   async function begin() {
     try {
-      recording = await Recording.start(() => finish());
+      recording = await Recording.start({ onEnded: () => finish(), onMicrophone: microphone });
     } catch (error) {
       const messages = {
+        InUseElsewhere: "A recording is under way in another tab: stop it there to record here.",
         NotAllowedError: "My Day cannot use the microphone. Allow it in the browser's site settings, or type instead.",
         SecurityError: "My Day cannot use the microphone. Allow it in the browser's site settings, or type instead.",
         NotFoundError: "No microphone was found. You can type instead.",
@@ -126,17 +184,54 @@ export function homeView({ bar, goHome, openDay, openEntry }) {
       cancelAnimationFrame(frame);
       await uploads.enqueueRecording(finished);
       current.done();
-      hint.hidden = true;
-      elapsed.textContent = "0:00";
-      waveform.clear();
-      setRing(0);
+      clear();
       show("idle", "Saved");
     } catch (error) {
       show("idle", `The recording could not be saved: ${error.message}. It is kept and will be recovered.`);
       setRing(0);
     } finally {
       busy = false;
+      settleFocus();
     }
+  }
+
+  async function throwAway() {
+    if (!recording || busy) return;
+    busy = true;
+    pressPaused = false;
+    const current = recording;
+    try {
+      await current.discard();
+      recording = null;
+      cancelAnimationFrame(frame);
+      clear();
+      show("idle", "Recording discarded");
+    } finally {
+      busy = false;
+      settleFocus();
+    }
+  }
+
+  function clear() {
+    hint.hidden = true;
+    elapsed.textContent = "0:00";
+    waveform.clear();
+    setRing(0);
+  }
+
+  /** After a recording ends, focus that was on a control now gone goes to the record button (or the screen). */
+  function settleFocus() {
+    const active = document.activeElement;
+    const gone = !active || active === document.body || !active.isConnected || active.getClientRects().length === 0;
+    if (!gone) return;
+    if (view.root.isConnected) button.focus();
+    else document.getElementById("view").focus({ preventScroll: true });
+  }
+
+  function armDiscard(on) {
+    discardArmed = on;
+    discard.textContent = on ? "Discard for good?" : "Discard";
+    discard.classList.toggle("armed", on);
   }
 
   // A press pauses the recording at once, so a hold that stops it is not part of it; a tap or a hold
@@ -154,10 +249,21 @@ export function homeView({ bar, goHome, openDay, openEntry }) {
     onLetGo: () => {
       if (!pressPaused) return;
       pressPaused = false;
-      recording.resume();
+      goOn();
     },
   });
   stop.addEventListener("click", finish);
+  resume.addEventListener("click", tap);
+  // Discarding asks twice: the first press turns the button into the question; moving away takes it back.
+  discard.addEventListener("click", () => {
+    if (discardArmed) return throwAway();
+    armDiscard(true);
+    announce("Press again to discard the recording for good");
+  });
+  discard.addEventListener("blur", () => armDiscard(false));
+  addEventListener("pointerdown", (event) => {
+    if (discardArmed && !discard.contains(event.target)) armDiscard(false);
+  });
   // Closing or reloading the page mid-recording asks first (what was recorded so far is kept either way).
   addEventListener("beforeunload", (event) => {
     if (recording) event.preventDefault();
@@ -325,5 +431,11 @@ export function homeView({ bar, goHome, openDay, openEntry }) {
   async function update() {
     await Promise.all([showPending(), showToday(), showMemories(), showQuestion()]);
   }
-  return { root: view.root, update, shown: updateBar };
+  /** Says which recordings a closed tab or a crash left, now saved. */
+  function recovered(recordings) {
+    if (recordings.length === 0) return;
+    status.textContent = recordings.map(recoveredMessage).join(". ");
+    announce(status.textContent);
+  }
+  return { root: view.root, update, shown: updateBar, recovered };
 }

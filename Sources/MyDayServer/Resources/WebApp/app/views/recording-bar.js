@@ -2,7 +2,7 @@ import { duration } from "../ui.js";
 
 /**
  * The bar under the header that shows a recording under way while another screen is open: its
- * elapsed time, the way back to Home, pause or resume, and stop. Answers `show(state, seconds)`,
+ * elapsed time, the way back to Home, pause or resume, and stop (Save while paused). Answers `show(state, seconds)`,
  * where `state` is "recording", "paused", "saving" or "idle" (hidden).
  */
 export function recordingBar(root, { onHome, onPause, onStop }) {
@@ -19,6 +19,7 @@ export function recordingBar(root, { onHome, onPause, onStop }) {
     slot("recording-state").textContent = { recording: "Recording", paused: "Paused", saving: "Saving…" }[state];
     slot("recording-elapsed").textContent = duration(seconds);
     action("pause").textContent = state === "paused" ? "Resume" : "Pause";
+    action("stop").textContent = state === "paused" ? "Save" : "Stop";
     action("pause").disabled = action("stop").disabled = state === "saving";
   };
 }
