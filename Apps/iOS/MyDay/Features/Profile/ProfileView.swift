@@ -64,6 +64,7 @@ struct ProfileView: View {
             QuestionSection(viewModel: appModel.makeQuestionViewModel())
             VocabularySection(viewModel: appModel.makeVocabularyViewModel())
             SignInMethodsSection(viewModel: viewModel)
+            ChangeEmailSection(viewModel: viewModel)
             SettingsSection(settings: appModel.settings)
             Section("Privacy") {
                 Text(
