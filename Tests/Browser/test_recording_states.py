@@ -510,3 +510,31 @@ def test_stop_is_always_on_screen_zoomed_or_with_a_large_font(server, browser, s
     look(driver, f"library-recording-{screen}")
     click(driver, "#recording-bar [data-action=stop]")
     wait(driver, lambda d: live(d) == "Saved")
+
+
+# Notes each AudioContext the page makes, so a test can suspend it as a phone call would.
+WATCH_AUDIO_CONTEXTS = """
+window.__contexts = [];
+const Original = window.AudioContext;
+window.AudioContext = class extends Original {
+  constructor(...options) {
+    super(...options);
+    window.__contexts.push(this);
+  }
+};
+"""
+
+
+def test_a_recording_the_browser_suspends_is_saved_with_what_was_said(server, browser):
+    driver = browser
+    driver.execute_cdp_cmd("Page.addScriptToEvaluateOnNewDocument", {"source": WATCH_AUDIO_CONTEXTS})
+    register(driver, server)
+    start_recording(driver)
+    wait_until_recorded(driver, 2)
+    # When the browser suspends the audio (a call, another app taking the sound), nothing more reaches the file
+    driver.execute_script("window.__contexts.at(-1).suspend()")
+    # Then the recording ends by itself and is kept, as when the microphone goes away
+    wait(driver, lambda d: label(d) != RECORDING and "Saved" in d.find_element(By.CSS_SELECTOR, ".home").text,
+         message="a suspended recording went on as if it recorded")
+    entries = wait(driver, lambda d: server_entries(server, d) or None, message="the recording was not kept")
+    assert len(entries) == 1 and entries[0]["kind"] == "audio" and entries[0]["duration_s"] >= 1, entries

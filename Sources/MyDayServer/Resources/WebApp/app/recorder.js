@@ -82,6 +82,12 @@ export class Recording {
       }) ?? locked();
     });
     this.context = new AudioContext();
+    // A call or another app may suspend the context (Safari says "interrupted"): nothing would reach the file, so the
+    // recording ends as when the microphone goes, keeping what was said.
+    this.context.addEventListener("statechange", () => {
+      const stopped = this.context.state === "suspended" || this.context.state === "interrupted";
+      if (stopped && this.recorder?.state === "recording") this.onEnded();
+    });
     this.analyser = this.context.createAnalyser();
     this.analyser.fftSize = 2048;
     this.samples = new Float32Array(this.analyser.fftSize);
