@@ -169,6 +169,50 @@ import Testing
     }
 
     @Test(arguments: TestDatabase.available)
+    func aSignInInUseStaysUpToAYearAndOneLeftAloneEnds(_ database: TestDatabase) async throws {
+        try await withStores(database) { (driver, users, _, _) async throws in
+            let sessions = SessionStore(driver: driver, retryGrace: .zero)
+            let user = try await users.registerEmailUser(email: "daily@example.com", passwordHash: "x")
+            let day = 24 * 3600 * 1000
+            // Moves the sign-in of the token `hash` `days` into the past, the token ending `endsIn` days from now.
+            func age(_ hash: String, signedInDaysAgo days: Int, endsIn: Int) async throws {
+                try await driver.write { db in
+                    try await db.raw(
+                        """
+                        UPDATE refresh_tokens SET created_at = \(bind: StoredTime.now() - days * day),
+                            expires_at = \(bind: StoredTime.now() + endsIn * day)
+                        WHERE token_hash = \(bind: hash)
+                        """
+                    ).run()
+                }
+            }
+            func ends(_ hash: String) async throws -> Int {
+                try await driver.read { db in
+                    try await db.raw("SELECT expires_at FROM refresh_tokens WHERE token_hash = \(bind: hash)").first()!
+                        .decode(column: "expires_at", as: Int.self)
+                }
+            }
+            // Given a sign-in of 200 days ago whose token ends tomorrow
+            try await sessions.startFamily(userID: user.id, tokenHash: "old", expiresAt: Date().addingTimeInterval(60))
+            try await age("old", signedInDaysAgo: 200, endsIn: 1)
+            // When it is used, the new token lives 30 days from now
+            #expect(try await sessions.rotate(presentedHash: "old", newHash: "used").rotatedUserID == user.id)
+            let slid = try await ends("used") - StoredTime.now()
+            #expect(slid > 29 * day && slid <= 30 * day)
+            // Given a sign-in of 360 days ago: its new token ends at its first anniversary, not 30 days on
+            try await sessions.startFamily(userID: user.id, tokenHash: "aged", expiresAt: Date().addingTimeInterval(60))
+            try await age("aged", signedInDaysAgo: 360, endsIn: 1)
+            #expect(try await sessions.rotate(presentedHash: "aged", newHash: "last").rotatedUserID == user.id)
+            let bounded = try await ends("last") - StoredTime.now()
+            #expect(bounded > 4 * day && bounded <= 5 * day)
+            // And a token left alone past its end is no way back in
+            try await sessions.startFamily(userID: user.id, tokenHash: "idle", expiresAt: Date().addingTimeInterval(60))
+            try await age("idle", signedInDaysAgo: 31, endsIn: -1)
+            #expect(try await sessions.rotate(presentedHash: "idle", newHash: "never") == .invalid)
+        }
+    }
+
+    @Test(arguments: TestDatabase.available)
     func refreshTokensRotateOnceAndReuseRevokesTheFamily(_ database: TestDatabase) async throws {
         try await withStores(database) { (driver, users, _, _) async throws in
             // Given a store without a retry grace window

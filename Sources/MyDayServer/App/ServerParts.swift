@@ -44,7 +44,7 @@ struct ServerParts: Sendable {
             let (blobs, disk, bucket) = try blobStorage(configuration)
             let parts = ServerParts(
                 configuration: configuration, logger: logger, driver: driver, users: UserStore(driver: driver),
-                sessions: SessionStore(driver: driver),
+                sessions: SessionStore(driver: driver, idleLifetime: configuration.refreshTokenLifetime),
                 entries: EntryStore(driver: driver, rankedMatches: configuration.searchRankedMatches),
                 exports: ExportStore(driver: driver, doorbell: doorbell), vocabulary: VocabularyStore(driver: driver),
                 jobs: JobQueue(driver: driver, doorbell: doorbell),

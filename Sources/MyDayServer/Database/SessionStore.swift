@@ -8,6 +8,10 @@ struct SessionStore: Sendable {
     /// repeated refresh (an answer lost on the way): while the token it was traded for is still unused,
     /// the retry gets a second live token of the family instead of ending it.
     var retryGrace: Duration = .seconds(10)
+    /// A sign-in not used for this long ends: each refresh gives the new token this long again.
+    var idleLifetime: Duration = .seconds(30 * 24 * 3600)
+    /// However often it is used, a sign-in ends this long after it happened.
+    var absoluteLifetime: Duration = .seconds(365 * 24 * 3600)
 
     enum Rotation: Sendable, Equatable {
         /// The token was live (or retried within the grace window); `newHash` is now the family's live token.
@@ -63,13 +67,18 @@ struct SessionStore: Sendable {
             let tokenID = try row.decode(column: "id", as: String.self)
             let userID = try row.decodeUUID(column: "user_id")
             let familyID = try row.decode(column: "family_id", as: String.self)
-            // A new token inherits the family's end: a sign-in lasts its lifetime from the day it happened, however
-            // often it is refreshed.
-            let familyEnds = try row.decode(column: "expires_at", as: Int.self)
-            if try row.decode(column: "revoked_at", as: Int?.self) != nil || familyEnds <= now {
+            let expiresAt = try row.decode(column: "expires_at", as: Int.self)
+            if try row.decode(column: "revoked_at", as: Int?.self) != nil || expiresAt <= now {
                 return .invalid
             }
-            let newExpiresAt = StoredTime.date(milliseconds: familyEnds)
+            let started = try await db.raw(
+                "SELECT MIN(created_at) AS started FROM refresh_tokens WHERE family_id = \(bind: familyID)"
+            ).first()!.decode(column: "started", as: Int.self)
+            // A sign-in in use stays: the new token lives `idleLifetime` from now, up to `absoluteLifetime` after the
+            // sign-in.
+            let newExpiresAt = StoredTime.date(
+                milliseconds: min(
+                    now + Int(idleLifetime.seconds * 1000), started + Int(absoluteLifetime.seconds * 1000)))
             if let usedAt = try row.decode(column: "used_at", as: Int?.self) {
                 let successor = try row.decode(column: "replaced_by", as: String?.self)
                 guard now - usedAt < graceMS, let successor, try await Self.isUnused(successor, in: db) else {
@@ -90,9 +99,6 @@ struct SessionStore: Sendable {
                     "UPDATE refresh_tokens SET used_at = \(bind: now), replaced_by = \(bind: newID) WHERE id = \(bind: tokenID)"
                 ).run()
             }
-            let started = try await db.raw(
-                "SELECT MIN(created_at) AS started FROM refresh_tokens WHERE family_id = \(bind: familyID)"
-            ).first()!.decode(column: "started", as: Int.self)
             let user = try await db.raw(
                 "SELECT \(unsafeRaw: UserStore.columns) FROM users WHERE id = \(bind: userID.lowercased)"
             ).first().map(UserStore.user(from:))
