@@ -25,6 +25,7 @@ import Yams
         "verifyEmail", "resendVerificationEmail", "followChanges", "searchEntries", "getVocabulary", "replaceVocabulary",
         "getDay", "getOnThisDay", "getInsights", "getReminder", "setReminder", "deleteReminder", "stopReminders",
         "getQuestion", "listPushSubscriptions", "addPushSubscription", "listRecentlyDeleted", "changeEmail",
+        "appSiteAssociation",
     ]
     /// Operations that answer a stream that does not end: ChangeFeedTests reads them as a client does.
     static let streams: Set<String> = ["followChanges"]

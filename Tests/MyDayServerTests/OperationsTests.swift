@@ -1,3 +1,4 @@
+import Configuration
 import Foundation
 import MyDayTestSupport
 import Testing
@@ -25,6 +26,30 @@ import Testing
             #expect(!metrics.contains(session.userID))
             // Served over plain http, browsers are not told to insist on https
             #expect(document.headers[.strictTransportSecurity] == nil)
+        }
+    }
+
+    @Test func theIPhoneAppOpensTheMailedLinksOnlyWhenOneIsConfigured() async throws {
+        // Without an app, there is no association
+        try await TestServer.make(.sqlite).run { api in
+            let reply = try await api.send(.get, "/.well-known/apple-app-site-association")
+            #expect(reply.status == .notFound)
+        }
+        // With one, Apple's document names it and the fragments of the links the server mails
+        let server = try await TestServer.make(.sqlite) { $0.iosAppIDs = ["ABCDE12345.app.myday"] }
+        try await server.run { api in
+            let reply = try await api.send(.get, "/.well-known/apple-app-site-association")
+            #expect(reply.status == .ok && reply.headers[.contentType] == "application/json")
+            let details = try #require(((reply.json["applinks"] as? [String: Any])?["details"] as? [[String: Any]])?.first)
+            #expect(details["appIDs"] as? [String] == ["ABCDE12345.app.myday"])
+            let fragments = (details["components"] as? [[String: String]])?.compactMap { $0["#"] }
+            #expect(fragments == ["/verify/*", "/reset/*", "/stop-reminders/*"])
+        }
+        // And an id that is not TEAMID.bundle.id is refused at start
+        #expect(throws: ConfigurationError.self) {
+            try ServerConfiguration(
+                reader: ConfigReader(
+                    provider: EnvironmentVariablesProvider(environmentVariables: ["MYDAY_IOS_APP_IDS": "app.myday"])))
         }
     }
 

@@ -8,6 +8,7 @@ package enum PublicOperations {
     package static let outsideTheAPIClient: Set<String> = [
         "registerOnWeb", "loginOnWeb", "resetPasswordOnWeb", "signInWithAppleOnWeb", "signInWithGoogleOnWeb", "refreshOnWeb",
         "logoutOnWeb", "downloadExport", "uploadAudio", "downloadAudio", "health", "readiness", "metrics", "openAPIDocument",
+        "appSiteAssociation",
     ]
 
     package static func inDocument() throws -> Set<String> {

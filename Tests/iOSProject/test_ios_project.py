@@ -190,10 +190,12 @@ def test_control_extension_info_plist():
 
 
 def test_entitlements():
-    """Sign in with Apple for the app, and the same App Group for the app and the extension."""
+    """Sign in with Apple and the server's mailed links for the app, and the same App Group for the app and the
+    extension."""
     app = load_plist("MyDay/Resources/MyDay.entitlements")
     widget = load_plist("MyDayControl/MyDayControl.entitlements")
     assert app["com.apple.developer.applesignin"] == ["Default"]
+    assert app["com.apple.developer.associated-domains"] == ["applinks:$(MYDAY_SERVER_HOST)"]
     assert app["com.apple.security.application-groups"] == ["group.$(MYDAY_BUNDLE_ID)"]
     assert widget["com.apple.security.application-groups"] == ["group.$(MYDAY_BUNDLE_ID)"]
 

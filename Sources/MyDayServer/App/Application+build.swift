@@ -113,6 +113,7 @@ func buildRouter(_ parts: ServerParts, speech: SpeechEngine?, changeFeed: Change
             dateTranscoder: RFC3339DateTranscoder(), jsonEncodingOptions: [.sortedKeys, .withoutEscapingSlashes]),
         middlewares: [AbsentBodyMiddleware(), BearerAuthMiddleware(accessTokens: accessTokens, users: parts.users)])
     WebSessionRoutes(handler: handler, refreshTokenLifetime: configuration.refreshTokenLifetime).register(on: router)
+    AppLinksRoute(appIDs: configuration.iosAppIDs).register(on: router)
     let blobOrigin = configuration.objectStorage?.location.origin
     if let folder = configuration.webAppDirectory {
         try WebAppRoutes(

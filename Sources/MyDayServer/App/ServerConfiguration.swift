@@ -82,6 +82,9 @@ package struct ServerConfiguration: Sendable {
     package var appleClientIDs: [String] = []
     /// Audiences Google ID tokens may have: the OAuth client ids of the apps.
     package var googleClientIDs: [String] = []
+    /// The iPhone apps (`TEAMID.bundle.id`) that open this server's mailed links (`MYDAY_IOS_APP_IDS`); none serves no
+    /// `apple-app-site-association`.
+    package var iosAppIDs: [String] = []
     package var appleKeysURL = "https://appleid.apple.com/auth/keys"
     /// The team's Sign in with Apple key (`MYDAY_APPLE_TEAM_ID`, `MYDAY_APPLE_KEY_ID`, `MYDAY_APPLE_PRIVATE_KEY` or
     /// `MYDAY_APPLE_PRIVATE_KEY_FILE`); with it the server keeps each Apple sign-in's refresh token to revoke it when
@@ -160,6 +163,10 @@ package struct ServerConfiguration: Sendable {
         }
         appleClientIDs = Self.list(config.string(forKey: "apple.client.ids"))
         googleClientIDs = Self.list(config.string(forKey: "google.client.ids"))
+        iosAppIDs = Self.list(config.string(forKey: "ios.app.ids"))
+        if let bad = iosAppIDs.first(where: { !AppLinks.isAppID($0) }) {
+            throw ConfigurationError("MYDAY_IOS_APP_IDS holds TEAMID.bundle.id entries; '\(bad)' is not one")
+        }
         appleKeysURL = config.string(forKey: "apple.jwks.url", default: appleKeysURL)
         googleKeysURL = config.string(forKey: "google.jwks.url", default: googleKeysURL)
         appleAuthURL = config.string(forKey: "apple.auth.url", default: appleAuthURL)

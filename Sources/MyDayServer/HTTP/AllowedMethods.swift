@@ -27,7 +27,7 @@ enum AllowedMethods {
         ("/v1/exports", [.post, .get]), ("/v1/exports/{id}", [.get, .delete]),
         ("/v1/blobs/audio/{user_id}/{entry_id}", [.put, .get]), ("/v1/blobs/exports/{user_id}/{export_id}", [.get]),
         ("/healthz", [.get]), ("/readyz", [.get]),
-        ("/metrics", [.get]), ("/openapi.yaml", [.get]),
+        ("/metrics", [.get]), ("/openapi.yaml", [.get]), ("/.well-known/apple-app-site-association", [.get]),
     ].map { ($0.0.split(separator: "/"), $0.1) }
 
     /// The methods `path` takes, or nil for a path the server does not have.

@@ -28,6 +28,8 @@ final class AppModel {
     private(set) var recoveryError: String?
     /// What Home and the Library show above everything else, if anything.
     var attentionMessage: String? { recoveryError ?? lastSyncError }
+    /// What the last link of the server's mail opened here did; the window says it once and clears it.
+    var mailedLinkOutcome: MailedLinkOutcome?
     let settings: AppSettings
     /// Ends a session begun with Sign in with Apple once that Apple ID stops signing in to My Day.
     let appleSignIn: AppleSignInWatch
@@ -207,6 +209,13 @@ final class AppModel {
         await reminders.load()
         guard reminders.isLoaded else { return }
         await ReminderNotifications.plan(reminders.notificationTimes(now: Date()))
+    }
+
+    /// Opens a link of the server's mail (a universal link); false for any other URL, left to whoever handles it.
+    func openMailedLink(_ url: URL) async -> Bool {
+        guard let outcome = await core.openMailedLink(url, server: serverURL) else { return false }
+        mailedLinkOutcome = outcome
+        return true
     }
 
     func makeInsightsViewModel() -> InsightsViewModel {

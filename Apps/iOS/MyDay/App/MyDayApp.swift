@@ -15,7 +15,9 @@ struct MyDayApp: App {
             RootView()
                 .environment(appDelegate.appModel)
                 .onOpenURL { url in
-                    _ = GIDSignIn.sharedInstance.handle(url)
+                    guard !GIDSignIn.sharedInstance.handle(url) else { return }
+                    let model = appDelegate.appModel
+                    Task { _ = await model.openMailedLink(url) }
                 }
         }
         .onChange(of: scenePhase) { _, phase in

@@ -6,12 +6,46 @@ struct RootView: View {
     @Environment(AppModel.self) private var appModel
 
     var body: some View {
-        switch appModel.phase {
-        case .signedOut:
-            SignInView()
-        case .signedIn:
-            SignedInRoot()
+        Group {
+            switch appModel.phase {
+            case .signedOut:
+                SignInView()
+            case .signedIn:
+                SignedInRoot()
+            }
         }
+        .alert(
+            linkTitle.localizedForDisplay,
+            isPresented: Binding(get: { linkMessage != nil }, set: { if !$0 { appModel.mailedLinkOutcome = nil } })
+        ) {
+            Button("OK") { appModel.mailedLinkOutcome = nil }
+        } message: {
+            Text((linkMessage ?? "").localizedForDisplay)
+        }
+        .sheet(
+            isPresented: Binding(get: { passwordToken != nil }, set: { if !$0 { appModel.mailedLinkOutcome = nil } })
+        ) {
+            PasswordRecoverySheet(email: "", token: passwordToken ?? "")
+        }
+    }
+
+    /// A mailed link that opened the app: what it did, in words (nil for a password link, which opens its sheet).
+    private var linkMessage: String? {
+        switch appModel.mailedLinkOutcome {
+        case .confirmed(let email): "\(email) is confirmed as your My Day address."
+        case .failed(let reason): reason
+        case .setPassword, nil: nil
+        }
+    }
+
+    private var linkTitle: String {
+        if case .failed = appModel.mailedLinkOutcome { return "The link did not work" }
+        return "Address confirmed"
+    }
+
+    private var passwordToken: String? {
+        if case .setPassword(let token) = appModel.mailedLinkOutcome { return token }
+        return nil
     }
 }
 

@@ -5,13 +5,19 @@ import SwiftUI
 /// new password sign in here. The link also opens the web app, which can do the same.
 struct PasswordRecoverySheet: View {
     @State var email: String
-    @State private var token = ""
+    @State private var token: String
     @State private var newPassword = ""
     @State private var notice: String?
     @State private var errorMessage: String?
     @State private var isWorking = false
     @Environment(AppModel.self) private var appModel
     @Environment(\.dismiss) private var dismiss
+
+    /// `token`: of a mailed link that opened the app, so only the new password is left to type.
+    init(email: String, token: String = "") {
+        _email = State(initialValue: email)
+        _token = State(initialValue: token)
+    }
 
     var body: some View {
         NavigationStack {
