@@ -19,11 +19,11 @@ struct Export: AsyncParsableCommand {
         let client = workspace.core.client
         var export: ExportStatus
         do {
-            export = try await client.requestExport(from: from, to: to, timeZone: zone.identifier, password: nil)
+            export = try await client.requestExport(from: from, to: to, timeZone: zone.identifier, proof: nil)
         } catch MyDayClientError.server(403, "reauthentication_needed", _, _) {
             // An export holds the whole diary of its days: without a sign-in in the last minutes, the password again.
             export = try await client.requestExport(
-                from: from, to: to, timeZone: zone.identifier, password: try password.resolve())
+                from: from, to: to, timeZone: zone.identifier, proof: .password(try password.resolve()))
         }
         Output().note("Export \(export.id.uuidString.lowercased()) \(export.state.rawValue)…")
         if let address = export.mailedTo { Output().note("The link will also be mailed to \(address).") }

@@ -61,7 +61,8 @@ struct Email: AsyncParsableCommand {
 
         func run() async throws {
             let workspace = try Workspace(options: server)
-            try await workspace.core.client.changeEmail(to: email, password: try password.resolve(prompt: "Your password: "))
+            try await workspace.core.client.changeEmail(
+                to: email, proof: .password(try password.resolve(prompt: "Your password: ")))
             Output().line("A link is on its way to \(email). Open it (or run `myday email verify <link>`) to make the change.")
         }
     }

@@ -143,8 +143,8 @@ public final class ClientCore: Sendable {
     }
 
     /// Deletes the account on the server, then everything on this device.
-    public func deleteAccount(password: String?) async throws {
-        try await client.deleteAccount(password: password)
+    public func deleteAccount(proof: SignInProof?) async throws {
+        try await client.deleteAccount(proof: proof)
         for path in try store.forgetEverything() { library.removeAudio(path) }
         try library.discardIncoming()
     }

@@ -81,6 +81,15 @@ enum Conversions {
             }, nextCursor: results.hasMore ? results.nextCursor : nil, datePhrase: interpreted.datePhrase, dates: dates)
     }
 
+    static func reauthentication(_ proof: SignInProof) -> Components.Schemas.Reauthentication {
+        switch proof {
+        case .password(let password):
+            .init(password: password)
+        case .provider(let provider, let token, let nonce):
+            .init(provider: Components.Schemas.IdentityProvider(rawValue: provider.rawValue), token: token, nonce: nonce)
+        }
+    }
+
     static func link(_ link: Components.Schemas.SignedLink) throws -> SignedLink {
         SignedLink(url: try url(link.url), expiresAt: link.expiresAt)
     }

@@ -220,8 +220,8 @@ public struct LiveMyDayClient: MyDayClient {
         return try Conversions.link(try ok.body.json)
     }
 
-    public func requestExport(from: String, to: String, timeZone: String, password: String?) async throws -> ExportStatus {
-        let proof = password.map { Components.Schemas.Reauthentication(password: $0) }
+    public func requestExport(from: String, to: String, timeZone: String, proof: SignInProof?) async throws -> ExportStatus {
+        let proof = proof.map(Conversions.reauthentication)
         let output = try await call {
             try await client.createExport(body: .json(.init(from: from, to: to, tz: timeZone, reauthentication: proof)))
         }
@@ -264,14 +264,14 @@ public struct LiveMyDayClient: MyDayClient {
         guard case .accepted = output else { throw unexpected(output) }
     }
 
-    public func changeEmail(to email: String, password: String?) async throws {
-        let proof = password.map { Components.Schemas.Reauthentication(password: $0) }
+    public func changeEmail(to email: String, proof: SignInProof?) async throws {
+        let proof = proof.map(Conversions.reauthentication)
         let output = try await call { try await client.changeEmail(body: .json(.init(email: email, reauthentication: proof))) }
         guard case .accepted = output else { throw unexpected(output) }
     }
 
-    public func deleteAccount(password: String?) async throws {
-        let body = password.map { Operations.DeleteMe.Input.Body.json(.init(password: $0)) }
+    public func deleteAccount(proof: SignInProof?) async throws {
+        let body = proof.map { Operations.DeleteMe.Input.Body.json(Conversions.reauthentication($0)) }
         let output = try await call { try await client.deleteMe(body: body) }
         guard case .accepted = output else { throw unexpected(output) }
         try await session.end()

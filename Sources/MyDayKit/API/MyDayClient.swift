@@ -74,9 +74,9 @@ public protocol MyDayClient: Sendable {
     /// Makes `words` the whole vocabulary: a learned word left out is removed and not learned again.
     func replaceVocabulary(_ words: [String]) async throws -> [VocabularyWord]
 
-    /// Asks for an export of the days; without a sign-in in the last 5 minutes the server wants `password` (403
+    /// Asks for an export of the days; without a sign-in in the last 5 minutes the server wants `proof` (403
     /// `reauthentication_needed` otherwise). The link is mailed only to the account's confirmed address.
-    func requestExport(from: String, to: String, timeZone: String, password: String?) async throws -> ExportStatus
+    func requestExport(from: String, to: String, timeZone: String, proof: SignInProof?) async throws -> ExportStatus
     func export(_ id: UUID) async throws -> ExportStatus
     /// Deletes the export and its archive; its link stops working.
     func deleteExport(_ id: UUID) async throws
@@ -90,10 +90,10 @@ public protocol MyDayClient: Sendable {
     /// Mails the link that confirms the signed-in account's address again.
     func resendVerificationEmail() async throws
     /// Asks for a new address: a link goes there, and the address changes when it is opened (`verifyEmail`). Without a
-    /// sign-in in the last 5 minutes the server wants `password`.
-    func changeEmail(to email: String, password: String?) async throws
-    /// Deletes the account and every entry; `password` proves a recent sign-in for email accounts.
-    func deleteAccount(password: String?) async throws
+    /// sign-in in the last 5 minutes the server wants `proof`.
+    func changeEmail(to email: String, proof: SignInProof?) async throws
+    /// Deletes the account and every entry; without a sign-in in the last 5 minutes the server wants `proof`.
+    func deleteAccount(proof: SignInProof?) async throws
     /// The account's ways to sign in: the password (when it has one) and each linked Apple or Google account.
     func signInMethods() async throws -> [SignInMethod]
     /// Stops one way of signing in; the server refuses the last one (409) and asks for a recent sign-in (403).

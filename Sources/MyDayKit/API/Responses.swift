@@ -165,6 +165,13 @@ public enum IdentityProvider: String, Sendable, CaseIterable {
     case apple, google
 }
 
+/// Proof of a recent sign-in, for what needs one (closing the account, an export, a new address): the password, or a
+/// fresh Apple or Google sign-in of an identity linked to the account (its token, and Apple's nonce).
+public enum SignInProof: Sendable, Equatable {
+    case password(String)
+    case provider(IdentityProvider, token: String, nonce: String?)
+}
+
 /// One way into the account: its password, or a linked Apple or Google account.
 public struct SignInMethod: Sendable, Equatable, Identifiable {
     /// What signs in.

@@ -95,19 +95,20 @@ public final class ProfileViewModel {
         }
     }
 
-    /// Asks for an export of the chosen days (in this device's time zone) and follows it until it is ready.
-    public func startExport() async {
+    /// Asks for an export of the chosen days (in this device's time zone) and follows it until it is ready. The proof of
+    /// a recent sign-in is `proof` (a fresh Apple or Google sign-in), else the typed `exportPassword`, when either is given.
+    public func startExport(proof: SignInProof? = nil) async {
         let from = Self.localDay(exportFrom, timeZone)
         let to = Self.localDay(exportTo, timeZone)
         guard from <= to else {
             export = .failed("The first day comes after the last.")
             return
         }
-        let password = exportPassword.isEmpty ? nil : exportPassword
+        let proof = proof ?? (exportPassword.isEmpty ? nil : .password(exportPassword))
         exportPassword = ""
         do {
             var status = try await core.client.requestExport(
-                from: from, to: to, timeZone: timeZone.identifier, password: password)
+                from: from, to: to, timeZone: timeZone.identifier, proof: proof)
             exportID = status.id
             exportMailedTo = status.mailedTo
             while status.state == .queued || status.state == .building {
@@ -192,13 +193,13 @@ public final class ProfileViewModel {
     }
 
     /// Deletes the account and every entry, after the typed confirmation.
-    public func deleteAccount(password: String?) async {
+    public func deleteAccount(proof: SignInProof?) async {
         guard canDeleteAccount else {
             errorMessage = "Type \(Self.deleteConfirmationWord) to confirm."
             return
         }
         do {
-            try await core.deleteAccount(password: password)
+            try await core.deleteAccount(proof: proof)
             isSignedOut = true
         } catch {
             errorMessage = LibraryViewModel.message(for: error)
@@ -206,14 +207,14 @@ public final class ProfileViewModel {
     }
 
     /// Asks for `newEmail` as the account's address; `emailChangeMessage` says where the link went.
-    public func changeEmail(to newEmail: String, password: String?) async {
+    public func changeEmail(to newEmail: String, proof: SignInProof?) async {
         let address = newEmail.trimmingCharacters(in: .whitespacesAndNewlines)
         guard address.contains("@"), address.lowercased() != account?.email.lowercased() else {
             errorMessage = address.isEmpty ? "Type the new address." : "Type a new address, not the one the account has."
             return
         }
         do {
-            try await core.client.changeEmail(to: address, password: password?.isEmpty == false ? password : nil)
+            try await core.client.changeEmail(to: address, proof: proof)
             emailChangeMessage = "A link is on its way to \(address). Your address changes when you open it."
             errorMessage = nil
         } catch {

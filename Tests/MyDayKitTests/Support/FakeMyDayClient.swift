@@ -13,7 +13,8 @@ struct FakeMyDayClient: MyDayClient {
     var onEntry: @Sendable (UUID) async throws -> ServerEntry = unexpected("entry")
     var onEdit: @Sendable (UUID, EntryEdit) async throws -> ServerEntry = unexpected("edit")
     var onDeleteEntry: @Sendable (UUID) async throws -> Void = unexpected("deleteEntry")
-    var onRequestExport: @Sendable (String, String, String, String?) async throws -> ExportStatus = unexpected("requestExport")
+    var onRequestExport: @Sendable (String, String, String, SignInProof?) async throws -> ExportStatus = unexpected(
+        "requestExport")
     var onExport: @Sendable (UUID) async throws -> ExportStatus = unexpected("export")
     var onDeleteExport: @Sendable (UUID) async throws -> Void = unexpected("deleteExport")
     var onMe: @Sendable () async throws -> Account = unexpected("me")
@@ -28,8 +29,8 @@ struct FakeMyDayClient: MyDayClient {
     var onAudioLink: @Sendable (UUID) async throws -> SignedLink = unexpected("audioLink")
     var onLogout: @Sendable () async throws -> Void = unexpected("logout")
     var onLogoutEverywhere: @Sendable () async throws -> Void = unexpected("logoutEverywhere")
-    var onDeleteAccount: @Sendable (String?) async throws -> Void = unexpected("deleteAccount")
-    var onChangeEmail: @Sendable (String, String?) async throws -> Void = unexpected("changeEmail")
+    var onDeleteAccount: @Sendable (SignInProof?) async throws -> Void = unexpected("deleteAccount")
+    var onChangeEmail: @Sendable (String, SignInProof?) async throws -> Void = unexpected("changeEmail")
     var onSignInMethods: @Sendable () async throws -> [SignInMethod] = unexpected("signInMethods")
     var onRemoveSignInMethod: @Sendable (SignInMethod.Kind) async throws -> Void = unexpected("removeSignInMethod")
     var onWords: @Sendable (UUID) async throws -> [TimedWord] = unexpected("words")
@@ -71,7 +72,7 @@ struct FakeMyDayClient: MyDayClient {
     func recentlyDeleted() async throws -> [DeletedEntry] { try await onRecentlyDeleted() }
     func restoreEntry(_ id: UUID) async throws -> ServerEntry { try await onRestoreEntry(id) }
     func eraseEntry(_ id: UUID) async throws { try await onEraseEntry(id) }
-    func changeEmail(to email: String, password: String?) async throws { try await onChangeEmail(email, password) }
+    func changeEmail(to email: String, proof: SignInProof?) async throws { try await onChangeEmail(email, proof) }
     func audioLink(for id: UUID) async throws -> SignedLink { try await onAudioLink(id) }
     func words(of id: UUID) async throws -> [TimedWord] { try await onWords(id) }
     func day(_ date: String, timeZone: String) async throws -> DayPage { try await onDay(date, timeZone) }
@@ -88,8 +89,8 @@ struct FakeMyDayClient: MyDayClient {
     }
     func vocabulary() async throws -> [VocabularyWord] { try await onVocabulary() }
     func replaceVocabulary(_ words: [String]) async throws -> [VocabularyWord] { try await onReplaceVocabulary(words) }
-    func requestExport(from: String, to: String, timeZone: String, password: String?) async throws -> ExportStatus {
-        try await onRequestExport(from, to, timeZone, password)
+    func requestExport(from: String, to: String, timeZone: String, proof: SignInProof?) async throws -> ExportStatus {
+        try await onRequestExport(from, to, timeZone, proof)
     }
     func export(_ id: UUID) async throws -> ExportStatus { try await onExport(id) }
     func deleteExport(_ id: UUID) async throws { try await onDeleteExport(id) }
@@ -97,7 +98,7 @@ struct FakeMyDayClient: MyDayClient {
     func resetPassword(token: String, newPassword: String) async throws -> Account { try await unexpected("resetPassword")(()) }
     func verifyEmail(token: String) async throws -> String { try await onVerifyEmail(token) }
     func resendVerificationEmail() async throws { try await onResendVerification() }
-    func deleteAccount(password: String?) async throws { try await onDeleteAccount(password) }
+    func deleteAccount(proof: SignInProof?) async throws { try await onDeleteAccount(proof) }
     func signInMethods() async throws -> [SignInMethod] { try await onSignInMethods() }
     func removeSignInMethod(_ kind: SignInMethod.Kind) async throws { try await onRemoveSignInMethod(kind) }
 }

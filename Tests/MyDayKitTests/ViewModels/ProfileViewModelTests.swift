@@ -39,17 +39,23 @@ import Testing
         client.onMe = {
             Account(id: UUID(), email: "me@example.com", name: nil, hasPassword: true, createdAt: Given.now, emailVerified: true)
         }
-        client.onChangeEmail = { email, password in asked.withLock { $0.append("\(email) \(password ?? "-")") } }
+        let proofs = Mutex<[SignInProof?]>([])
+        client.onChangeEmail = { email, proof in
+            asked.withLock { $0.append(email) }
+            proofs.withLock { $0.append(proof) }
+        }
         let profile = ProfileViewModel(core: harness.core(client), timeZone: Given.paris)
         await profile.load()
         // When the same address, or nothing, is typed, the server is not asked
-        await profile.changeEmail(to: " ME@example.com ", password: nil)
+        await profile.changeEmail(to: " ME@example.com ", proof: nil)
         #expect(profile.errorMessage == "Type a new address, not the one the account has.")
-        await profile.changeEmail(to: "", password: nil)
+        await profile.changeEmail(to: "", proof: nil)
         #expect(asked.withLock { $0 }.isEmpty)
-        // When a new one is, the server gets it with the password, and the Profile says where the link went
-        await profile.changeEmail(to: "new@example.com", password: "pass phrase")
-        #expect(asked.withLock { $0 } == ["new@example.com pass phrase"])
+        // When a new one is, the server gets it with the proof (a fresh Apple sign-in here), and the Profile says where
+        // the link went
+        await profile.changeEmail(to: "new@example.com", proof: .provider(.apple, token: "apple-token", nonce: "n"))
+        #expect(asked.withLock { $0 } == ["new@example.com"])
+        #expect(proofs.withLock { $0 } == [.provider(.apple, token: "apple-token", nonce: "n")])
         #expect(profile.emailChangeMessage?.contains("new@example.com") == true && profile.errorMessage == nil)
     }
 
@@ -85,13 +91,13 @@ import Testing
         let attempts = CallCounter()
         let deleted = CallCounter()
         var client = FakeMyDayClient()
-        client.onRequestExport = { from, to, _, password in
+        client.onRequestExport = { from, to, _, proof in
             if attempts.increment() == 1 {
-                #expect(password == nil)
+                #expect(proof == nil)
                 throw MyDayClientError.server(
                     status: 403, code: "reauthentication_needed", message: "Send the password.", retryAfter: nil)
             }
-            #expect(password == "a long diary password")
+            #expect(proof == .password("a long diary password"))
             return ExportStatus(id: id, from: from, to: to, state: .failed, failureReason: "Stopped.")
         }
         client.onDeleteExport = { exportID in
@@ -159,13 +165,13 @@ import Testing
 
     @Test func deletingTheAccountNeedsTheTypedWord() async throws {
         var client = FakeMyDayClient()
-        client.onDeleteAccount = { #expect($0 == "a long diary password") }
+        client.onDeleteAccount = { #expect($0 == .password("a long diary password")) }
         let profile = ProfileViewModel(core: harness.core(client))
         profile.deleteConfirmation = "delete"
-        await profile.deleteAccount(password: "a long diary password")
+        await profile.deleteAccount(proof: .password("a long diary password"))
         #expect(!profile.isSignedOut)
         profile.deleteConfirmation = "DELETE"
-        await profile.deleteAccount(password: "a long diary password")
+        await profile.deleteAccount(proof: .password("a long diary password"))
         #expect(profile.isSignedOut)
     }
 

@@ -295,6 +295,11 @@ final class AppModel {
         }
     }
 
+    /// A fresh Google sign-in as the proof something needs (closing the account, say); Google's sheet is shown.
+    func googleProof(presenting: UIViewController) async throws -> SignInProof {
+        .provider(.google, token: try await Self.googleIDToken(presenting: presenting), nonce: nil)
+    }
+
     /// Google's ID token from its sign-in sheet. The callback form is called here, on the main actor: the SDK presents
     /// its sheet from the calling thread, and its `async` form would call it from a background one.
     private static func googleIDToken(presenting: UIViewController) async throws -> String {

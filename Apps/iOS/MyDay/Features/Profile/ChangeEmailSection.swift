@@ -20,7 +20,7 @@ struct ChangeEmailSection: View {
             }
             Button("Send the link") {
                 Task {
-                    await viewModel.changeEmail(to: newEmail, password: password)
+                    await viewModel.changeEmail(to: newEmail, proof: password.isEmpty ? nil : .password(password))
                     if viewModel.emailChangeMessage != nil { password = "" }
                 }
             }

@@ -1,13 +1,16 @@
+import AuthenticationServices
 import MyDayKit
 import SwiftUI
 
-/// "Delete Account and Data": what is deleted, the typed confirmation, the password for email accounts.
+/// "Delete Account and Data": what is deleted, the typed confirmation, and the proof of a recent sign-in: the password,
+/// or a fresh sign-in with the Apple or Google account linked to it.
 struct DeleteAccountSheet: View {
     @Bindable var viewModel: ProfileViewModel
     /// Whether a recording is under way, which deleting the account now would discard.
     let appModel: AppModel
 
     @State private var password = ""
+    @State private var nonce = SignInNonce.make()
     @State private var isDeleting = false
     @State private var hasTried = false
     @Environment(\.dismiss) private var dismiss
@@ -29,11 +32,37 @@ struct DeleteAccountSheet: View {
                 } footer: {
                     Text("Type \(ProfileViewModel.deleteConfirmationWord) in capital letters.")
                 }
-                Section {
-                    SecureField("Password", text: $password)
-                        .textContentType(.password)
-                } footer: {
-                    Text("Needed when you sign in with email and password; leave it empty for Apple or Google.")
+                if viewModel.account?.hasPassword != false {
+                    Section {
+                        SecureField("Password", text: $password)
+                            .textContentType(.password)
+                    } footer: {
+                        Text("Needed unless you signed in in the last 5 minutes.")
+                    }
+                }
+                if linked(.apple) || linked(.google) {
+                    Section {
+                        if linked(.apple) {
+                            SignInWithAppleButton(.continue) { request in
+                                let fresh = SignInNonce.make()
+                                nonce = fresh
+                                request.nonce = fresh.sha256
+                            } onCompletion: { result in
+                                guard case .success(let authorization) = result,
+                                    let credential = authorization.credential as? ASAuthorizationAppleIDCredential,
+                                    let data = credential.identityToken, let token = String(data: data, encoding: .utf8)
+                                else { return }
+                                delete(proof: .provider(.apple, token: token, nonce: nonce.raw))
+                            }
+                            .frame(height: 44)
+                        }
+                        if linked(.google) {
+                            Button("Confirm with Google and delete") { confirmWithGoogle() }
+                        }
+                    } footer: {
+                        Text("Or confirm it is you by signing in with the Apple or Google account linked to My Day.")
+                    }
+                    .disabled(!viewModel.canDeleteAccount || isDeleting || appModel.isRecording)
                 }
                 if hasTried, let message = viewModel.errorMessage {
                     Section {
@@ -43,7 +72,7 @@ struct DeleteAccountSheet: View {
                 }
                 Section {
                     Button(role: .destructive) {
-                        delete()
+                        delete(proof: password.isEmpty ? nil : .password(password))
                     } label: {
                         HStack {
                             Text("Delete Account and Data")
@@ -70,14 +99,27 @@ struct DeleteAccountSheet: View {
             }
         }
         .interactiveDismissDisabled(isDeleting)
+        .task { await viewModel.loadSignInMethods() }
     }
 
-    private func delete() {
+    private func linked(_ provider: IdentityProvider) -> Bool {
+        viewModel.signInMethods.contains { $0.kind == .provider(provider) }
+    }
+
+    private func confirmWithGoogle() {
+        guard let presenter = PresentingViewController.top() else { return }
+        Task {
+            guard let proof = try? await appModel.googleProof(presenting: presenter) else { return }
+            delete(proof: proof)
+        }
+    }
+
+    private func delete(proof: SignInProof?) {
         guard !appModel.isRecording else { return }
         isDeleting = true
         hasTried = true
         Task {
-            await viewModel.deleteAccount(password: password.isEmpty ? nil : password)
+            await viewModel.deleteAccount(proof: proof)
             isDeleting = false
         }
     }
