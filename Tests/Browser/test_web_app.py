@@ -1791,3 +1791,32 @@ def test_the_address_is_changed_by_the_link_mailed_to_the_new_one(browser):
         assert f"To: {email}" in told and new in told
         driver.get(server.url + "/#/profile")
         wait(driver, lambda d: new in text_of(d, "[data-slot=email-now]"), message="the Profile shows the old address")
+
+
+def test_a_request_that_meets_the_ended_session_during_a_password_change_does_not_sign_this_browser_out(server, browser):
+    driver = browser
+    register(driver, server)
+    click(driver, "[aria-label=Profile]")
+    form = wait(driver, lambda d: d.find_element(By.CSS_SELECTOR, "[data-form=password]"))
+    # Given a request that meets the ended session (as the change feed does) before this browser has signed in again:
+    # the new sign-in is held until that request's refresh has been refused
+    driver.execute_script("""
+        const original = window.fetch;
+        let refused;
+        const refusedOnce = new Promise((resolve) => (refused = resolve));
+        window.fetch = async (input, init) => {
+          const url = String(input.url ?? input);
+          if (url.endsWith('/v1/auth/web/login')) await refusedOnce;
+          const response = await original(input, init);
+          if (url.endsWith('/v1/me/password') && response.ok) import('/app/api.js').then((api) => api.call('GET', '/v1/me')).catch(() => {});
+          if (url.endsWith('/v1/auth/web/refresh') && response.status === 401) refused();
+          return response;
+        };""")
+    # When the password is changed
+    form.find_element(By.NAME, "current").send_keys(PASSWORD)
+    form.find_element(By.NAME, "next").send_keys("a brand new diary password")
+    form.find_element(By.CSS_SELECTOR, "button[type=submit]").click()
+    # Then this browser stays signed in, and still is after a reload
+    wait(driver, lambda d: "this one stays signed in" in text_of(d, "[data-slot=password-status]"), message="signed out here")
+    driver.refresh()
+    wait(driver, lambda d: d.find_elements(By.CSS_SELECTOR, "[data-form=password]"), message="signed out after a reload")

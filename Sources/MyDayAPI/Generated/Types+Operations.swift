@@ -9620,29 +9620,6 @@ package enum Operations {
                     }
                 }
             }
-            /// The body is larger than the server accepts.
-            ///
-            /// - Remark: Generated from `#/paths//v1/recently-deleted/{id}/restore/post(restoreEntry)/responses/413`.
-            ///
-            /// HTTP response code: `413 contentTooLarge`.
-            case contentTooLarge(Components.Responses.TooLarge)
-            /// The associated value of the enum case if `self` is `.contentTooLarge`.
-            ///
-            /// - Throws: An error if `self` is not `.contentTooLarge`.
-            /// - SeeAlso: `.contentTooLarge`.
-            package var contentTooLarge: Components.Responses.TooLarge {
-                get throws {
-                    switch self {
-                    case let .contentTooLarge(response):
-                        return response
-                    default:
-                        try throwUnexpectedResponseStatus(
-                            expectedStatus: "contentTooLarge",
-                            response: self
-                        )
-                    }
-                }
-            }
             /// Undocumented response.
             ///
             /// A response with a code that is not documented in the OpenAPI document.

@@ -18,13 +18,9 @@ extension APIHandler {
 
     func restoreEntry(_ input: Operations.RestoreEntry.Input) async throws -> Operations.RestoreEntry.Output {
         let user = try RequestUser.required()
-        let restored: EntryRecord?
-        do {
-            restored = try await entries.restore(id: try Validation.id(input.path.id), userID: user.id, quotaBytes: quotaBytes)
-        } catch let full as QuotaExceeded {
-            throw APIError.quotaExceeded(full)
+        guard var entry = try await entries.restore(id: try Validation.id(input.path.id), userID: user.id) else {
+            throw APIError.notFound
         }
-        guard var entry = restored else { throw APIError.notFound }
         // Its transcription stopped when it was deleted.
         if entry.kind == .audio, entry.status == .uploaded || entry.status == .transcribing {
             entry = try await uploads.transcribeRestored(entry, userID: user.id) ?? entry

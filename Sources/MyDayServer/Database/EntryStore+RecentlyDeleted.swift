@@ -69,8 +69,8 @@ extension EntryStore {
     }
 
     /// Brings the entry back from Recently deleted, as it was; it goes out in the next delta again. Nil when the user
-    /// has no such entry there. Throws `QuotaExceeded`, changing nothing, when it no longer fits the user's storage.
-    func restore(id: UUID, userID: UUID, quotaBytes: Int = .max) async throws -> EntryRecord? {
+    /// has no such entry there. (The quota counted it all along, so bringing it back takes no more room.)
+    func restore(id: UUID, userID: UUID) async throws -> EntryRecord? {
         try await transaction { db in
             guard try await Self.recentlyDeletedEntry(db, id: id, userID: userID) != nil else { return nil }
             let seq = try await Self.nextChange(db, userID: userID)
@@ -80,10 +80,7 @@ extension EntryStore {
                 WHERE id = \(bind: id.lowercased)
                 """
             ).run()
-            let restored = try await Self.liveEntry(db, id: id, userID: userID)
-            let size = (restored?.sizeBytes ?? 0) + (try await Self.textBytes(id: id, in: db))
-            try await Self.checkQuota(userID: userID, adding: size, quotaBytes: quotaBytes, in: db)
-            return restored
+            return try await Self.liveEntry(db, id: id, userID: userID)
         }
     }
 

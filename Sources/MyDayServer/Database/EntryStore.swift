@@ -103,7 +103,7 @@ struct EntryStore: Sendable {
     }
 
     /// Counted after the insert, under the user's row lock `nextChange` took: parallel creates cannot both fit.
-    static func checkQuota(userID: UUID, adding size: Int, quotaBytes: Int, in db: any SQLDatabase) async throws {
+    private static func checkQuota(userID: UUID, adding size: Int, quotaBytes: Int, in db: any SQLDatabase) async throws {
         let used = try await StorageUsage.bytes(userID: userID, in: db)
         if used > quotaBytes {
             throw QuotaExceeded(usedBytes: used - size, quotaBytes: quotaBytes, neededBytes: size)
@@ -323,7 +323,7 @@ struct EntryStore: Sendable {
         }
     }
 
-    static func textBytes(id: UUID, in db: any SQLDatabase) async throws -> Int {
+    private static func textBytes(id: UUID, in db: any SQLDatabase) async throws -> Int {
         try await db.raw("SELECT text_bytes FROM entries WHERE id = \(bind: id.lowercased)").first()?
             .decode(column: "text_bytes", as: Int.self) ?? 0
     }

@@ -4,6 +4,8 @@
 let accessToken = null;
 let expiresAt = 0;
 let refreshing = null;
+// While this browser signs in again after its own password change: a request that meets the ended session waits.
+let handover = null;
 let account = null;
 
 /** An error answer: its status, stable code and sentence for people. */
@@ -90,6 +92,28 @@ export async function login(email, password) {
   return adopt(await webSession("login", { email, password }));
 }
 
+/**
+ * Changes the password, which ends every sign-in, and signs this browser in again with the new one; a request that
+ * meets the ended session meanwhile (the change feed, say) waits for the new one instead of signing out. Answers
+ * whether this browser is signed in again.
+ */
+export async function changePassword(current, next) {
+  let done;
+  handover = new Promise((resolve) => (done = resolve));
+  try {
+    await call("POST", "/v1/me/password", { current_password: current, new_password: next });
+    try {
+      await login(account.email, next);
+      return true;
+    } catch {
+      return false;
+    }
+  } finally {
+    handover = null;
+    done();
+  }
+}
+
 /** Signs in with the identity token and code Apple's JS flow answered, and the raw nonce its SHA-256 was sent with. */
 export async function signInWithApple(identityToken, nonce, name, authorizationCode) {
   const body = { identity_token: identityToken, nonce };
@@ -167,6 +191,10 @@ async function validToken() {
     try {
       adopt(await refreshOnce());
     } catch (error) {
+      if (error instanceof APIError && error.status === 401 && handover) {
+        await handover;
+        if (accessToken) return accessToken;
+      }
       // The session is over (signed out everywhere, a new password, the sign-in's 30 days): say so once, so the
       // page forgets the diary it keeps and shows the sign-in screen.
       if (error instanceof APIError && error.status === 401 && account) {

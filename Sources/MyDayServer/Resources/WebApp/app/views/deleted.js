@@ -36,14 +36,14 @@ export async function deletedView({ back }) {
     const words = entry.title || entry.transcript_clean || (entry.kind === "audio" ? "A recording" : "");
     const restore = el("button", { type: "button", class: "secondary", "data-action": "restore" }, "Bring back");
     const erase = el("button", { type: "button", class: "danger", "data-action": "erase" }, "Delete now");
-    const item_ = el("li", { class: "deleted-entry" });
+    const entryRow = el("li", { class: "deleted-entry" });
     const heading = el("p", { class: "when" }, made);
     const text = el("p", { class: "words" }, words);
     const left = el("p", { class: "meta" }, timeLeft(item.purge_at));
     restore.setAttribute("aria-label", `Bring back the entry of ${made}`);
     erase.setAttribute("aria-label", `Delete the entry of ${made} now`);
     restore.addEventListener("click", () =>
-      act(item_, async () => {
+      act(entryRow, async () => {
         await restoreEntry(entry.id);
         return "Brought back to the Library.";
       }));
@@ -56,14 +56,14 @@ export async function deletedView({ back }) {
         announce("Press again to delete it for good. It cannot be brought back.");
         return;
       }
-      act(item_, async () => {
+      act(entryRow, async () => {
         await call("DELETE", `/v1/recently-deleted/${entry.id}`);
         return "Deleted for good.";
       });
     });
-    item_.append(heading, text, left, el("div", { class: "row actions" }));
-    item_.lastElementChild.append(restore, erase);
-    return item_;
+    entryRow.append(heading, text, left, el("div", { class: "row actions" }));
+    entryRow.lastElementChild.append(restore, erase);
+    return entryRow;
   }
 
   async function act(item, action) {

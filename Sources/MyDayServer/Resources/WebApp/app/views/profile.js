@@ -345,20 +345,18 @@ export function profileView({ onSignedOut }) {
     const refuse = refuseField;
     if (!current.value) return refuse(current, currentError, "Enter your current password.");
     if (next.value.trim().length < 8) return refuse(next, nextError, "Use at least 8 characters besides spaces at either end.");
+    let signedInAgain;
     try {
-      await api.call("POST", "/v1/me/password", { current_password: current.value, new_password: next.value });
+      signedInAgain = await api.changePassword(current.value, next.value);
     } catch (failure) {
       if (failure.status === 401 || failure.code === "reauthentication_needed") return refuse(current, currentError, failure.message);
       if (failure.status === 422) return refuse(next, nextError, failure.message);
       status.textContent = failure.message;
       return;
     }
-    try {
-      await api.login(api.currentAccount().email, next.value);
-      status.textContent = "Password changed. Every other device is signed out; this one stays signed in.";
-    } catch {
-      status.textContent = "Password changed. Sign in again here with the new one.";
-    }
+    status.textContent = signedInAgain
+      ? "Password changed. Every other device is signed out; this one stays signed in."
+      : "Password changed. Sign in again here with the new one.";
     current.value = next.value = "";
     announce(status.textContent);
   });
