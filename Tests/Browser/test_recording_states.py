@@ -414,9 +414,10 @@ def test_focus_goes_to_the_record_button_after_stopping_by_keyboard(server, brow
     wait(driver, lambda d: live(d) == "Saved")
     assert focused(driver) == ["record", True]
 
-    # Paused with Space, saved with Enter on Save
+    # Paused with Space, saved with Enter on Save (each recording holds a second of sound, so each has a file to keep)
     ActionChains(driver).send_keys(" ").perform()
     wait(driver, lambda d: label(d) == RECORDING)
+    wait_until_recorded(driver, 1)
     ActionChains(driver).send_keys(" ").perform()
     wait(driver, lambda d: label(d) == PAUSED)
     driver.find_element(By.CSS_SELECTOR, ".home [data-action=stop]").send_keys(Keys.ENTER)
@@ -426,6 +427,7 @@ def test_focus_goes_to_the_record_button_after_stopping_by_keyboard(server, brow
     # Stopped by holding Escape
     ActionChains(driver).send_keys(" ").perform()
     wait(driver, lambda d: label(d) == RECORDING)
+    wait_until_recorded(driver, 1)
     driver.execute_script("document.activeElement.blur()")
     ActionChains(driver).key_down(Keys.ESCAPE).perform()
     wait(driver, lambda d: live(d) == "Saved", message="holding Escape did not stop")
@@ -435,6 +437,7 @@ def test_focus_goes_to_the_record_button_after_stopping_by_keyboard(server, brow
     # Stopped from the bar on another screen: focus goes to that screen, not lost with the bar
     ActionChains(driver).send_keys(" ").perform()
     wait(driver, lambda d: label(d) == RECORDING)
+    wait_until_recorded(driver, 1)
     driver.find_element(By.CSS_SELECTOR, "[aria-label=Library]").send_keys(Keys.ENTER)
     wait(driver, lambda d: d.find_element(By.ID, "recording-bar").is_displayed())
     driver.find_element(By.CSS_SELECTOR, "#recording-bar [data-action=stop]").send_keys(Keys.ENTER)
