@@ -187,3 +187,31 @@ import Testing
         }
     }
 }
+
+/// Date-times are read by RFC 3339's ranges: a minute of 99 is refused, not rolled over into the next hour.
+@Suite struct DateTimeInputTests {
+    @Test func aDateTimeOutOfRangeIsRefusedAndChangesNothing() async throws {
+        try await TestServer.make(.sqlite).run { api in
+            let session = try await api.register()
+            let id = UUID().uuidString.lowercased()
+            let bad = try await api.send(
+                .post, "/v1/entries", token: session.accessToken,
+                json: ["id": id, "created_at": "2024-01-01T12:99:00Z", "tz": "UTC", "kind": "text", "text": "x"])
+            #expect(bad.status == .badRequest, "\(bad.text)")
+            try await api.send(
+                .post, "/v1/entries", token: session.accessToken,
+                json: ["id": id, "created_at": "2024-01-01T12:09:00Z", "tz": "UTC", "kind": "text", "text": "x"],
+                expecting: .created)
+            for value in ["2024-01-01T12:99:00Z", "2024-13-01T12:00:00Z", "2024-01-01T12:00:00+24:00"] {
+                let edit = try await api.send(
+                    .patch, "/v1/entries/\(id)", token: session.accessToken, json: ["created_at": value])
+                #expect(edit.status == .badRequest, "\(value): \(edit.text)")
+            }
+            let entry = try await api.send(.get, "/v1/entries/\(id)", token: session.accessToken).json
+            #expect((entry["created_at"] as? String)?.hasPrefix("2024-01-01T12:09:00") == true, "\(entry)")
+            let moved = try await api.send(
+                .patch, "/v1/entries/\(id)", token: session.accessToken, json: ["created_at": "2024-01-01T12:30:00.5+02:00"])
+            #expect(moved.status == .ok, "\(moved.text)")
+        }
+    }
+}

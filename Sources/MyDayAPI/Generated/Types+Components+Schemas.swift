@@ -2016,7 +2016,7 @@ extension Components {
             /// As the browser gives it (leave it out when null); ignored.
             ///
             /// - Remark: Generated from `#/components/schemas/NewPushSubscription/expirationTime`.
-            package var expirationTime: Swift.Int?
+            package var expirationTime: Swift.Int64?
             /// - Remark: Generated from `#/components/schemas/NewPushSubscription/keys`.
             package struct KeysPayload: Codable, Hashable, Sendable {
                 /// The browser's P-256 public key
@@ -2074,7 +2074,7 @@ extension Components {
             ///   - applicationServerKey: The key the browser subscribed with; one that is not this server's is refused (subscribe again).
             package init(
                 endpoint: Swift.String,
-                expirationTime: Swift.Int? = nil,
+                expirationTime: Swift.Int64? = nil,
                 keys: Components.Schemas.NewPushSubscription.KeysPayload,
                 applicationServerKey: Swift.String? = nil
             ) {
@@ -2096,7 +2096,7 @@ extension Components {
                     forKey: .endpoint
                 )
                 self.expirationTime = try container.decodeIfPresent(
-                    Swift.Int.self,
+                    Swift.Int64.self,
                     forKey: .expirationTime
                 )
                 self.keys = try container.decode(
