@@ -43,7 +43,7 @@ import Testing
             let details = try #require(((reply.json["applinks"] as? [String: Any])?["details"] as? [[String: Any]])?.first)
             #expect(details["appIDs"] as? [String] == ["ABCDE12345.app.myday"])
             let fragments = (details["components"] as? [[String: String]])?.compactMap { $0["#"] }
-            #expect(fragments == ["/verify/*", "/reset/*", "/stop-reminders/*"])
+            #expect(fragments == ["/verify/*", "/reset/*"])
         }
         // And an id that is not TEAMID.bundle.id is refused at start
         #expect(throws: ConfigurationError.self) {

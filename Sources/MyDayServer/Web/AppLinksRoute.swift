@@ -2,10 +2,10 @@ import Foundation
 import Hummingbird
 
 /// What Apple's app-site association says of this server: the iPhone apps that open its mailed links (confirm an
-/// address, set a new password, stop reminders) themselves when installed.
+/// address, set a new password) themselves when installed; a reminder's stop link stays the web app's.
 enum AppLinks {
-    /// The pages of the web app whose links the app opens, by the fragment the mail's link has.
-    static let pages = ["verify", "reset", "stop-reminders"]
+    /// The pages of the web app whose links the app opens (it reads these: `MailedLink.request`), by the fragment.
+    static let pages = ["verify", "reset"]
 
     /// `TEAMID.bundle.id`: a ten-character team id, a dot, a reverse-DNS bundle id.
     static func isAppID(_ text: String) -> Bool {
