@@ -218,6 +218,7 @@ let package = Package(
             name: "MyDaySpeechTests",
             dependencies: [
                 "MyDaySpeech", "MyDayTestSupport", "OpenAIStandIns", .product(name: "HTTPTypes", package: "swift-http-types"),
+                .product(name: "AsyncHTTPClient", package: "async-http-client"), .product(name: "NIOCore", package: "swift-nio"),
             ]
         ),
         .testTarget(name: "MyDayKitTests", dependencies: ["MyDayKit", "MyDayModels", "MyDaySearch", "MyDayTestSupport"]),

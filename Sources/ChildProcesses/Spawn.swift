@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 
 #if canImport(Glibc)
     import Glibc
@@ -43,18 +44,25 @@ enum Spawn {
             for pointer in envp { free(pointer) }
         }
         var pid = pid_t()
-        let result = posix_spawn(&pid, path, &actions, &attributes, argv, envp)
+        let result = spawning.withLock { _ in posix_spawn(&pid, path, &actions, &attributes, argv, envp) }
         guard result == 0 else { throw POSIXError(POSIXErrorCode(rawValue: result) ?? .EIO) }
         return pid
     }
 
-    /// A pipe whose two ends close on exec (the child gets its copy by dup2).
+    /// A pipe whose two ends close on exec (the child gets its copy by dup2). Made and marked under `spawning`: a
+    /// child that another thread spawned in between would keep a copy of the write end, and the reader here would
+    /// wait for the end of the output as long as that child lives (Glibc's module does not offer `pipe2`).
     static func pipe() throws -> (read: Int32, write: Int32) {
-        var descriptors: [Int32] = [-1, -1]
-        guard Glibc.pipe(&descriptors) == 0 else { throw POSIXError(POSIXErrorCode(rawValue: errno) ?? .EIO) }
-        for descriptor in descriptors { _ = fcntl(descriptor, F_SETFD, FD_CLOEXEC) }
-        return (descriptors[0], descriptors[1])
+        try spawning.withLock { _ in
+            var descriptors: [Int32] = [-1, -1]
+            guard Glibc.pipe(&descriptors) == 0 else { throw POSIXError(POSIXErrorCode(rawValue: errno) ?? .EIO) }
+            for descriptor in descriptors { _ = fcntl(descriptor, F_SETFD, FD_CLOEXEC) }
+            return (descriptors[0], descriptors[1])
+        }
     }
+
+    /// Held while a pipe is made and marked, and while a child is spawned.
+    private static let spawning = Mutex(())
 
     /// The descriptors this process has open now.
     private static func openDescriptors() -> [Int32] {

@@ -8,6 +8,10 @@ public struct RFC3339DateTranscoder: DateTranscoder {
         public let text: String
     }
 
+    private static var shape: Regex<(Substring, Substring, Substring, Substring, Substring, Substring?, Substring, Substring?)> {
+        /\d{4}-(0[1-9]|1[0-2])-(0[1-9]|[12]\d|3[01])[Tt]([01]\d|2[0-3]):[0-5]\d:([0-5]\d|60)(\.\d+)?([Zz]|[+-]([01]\d|2[0-3]):[0-5]\d)/
+    }
+
     /// Built once: making a format style is far dearer than using one.
     private static let withFraction = Date.ISO8601FormatStyle(includingFractionalSeconds: true)
     private static let withoutFraction = Date.ISO8601FormatStyle()
@@ -71,7 +75,10 @@ public struct RFC3339DateTranscoder: DateTranscoder {
         return (yearOfEra + era * 400 + (month <= 2 ? 1 : 0), month, day)
     }
 
+    /// Foundation's parser would take `12:99` as `13:39`, so each field's range is checked first: month 01–12, day
+    /// 01–31, hour 00–23, minute 00–59, second 00–60, an offset of at most 23:59.
     public func decode(_ text: String) throws -> Date {
+        guard text.wholeMatch(of: Self.shape) != nil else { throw InvalidDate(text: String(text.prefix(40))) }
         if let date = Self.parse(text) { return date }
         // RFC 3339 allows offsets up to ±23:59; Foundation's time zones stop at ±18:00, so apply larger ones by hand.
         if let match = text.wholeMatch(of: /(.+)([+-])([01][0-9]|2[0-3]):([0-5][0-9])/), let utc = Self.parse(match.1 + "Z") {

@@ -32,6 +32,7 @@ func headline(_ entry: LocalEntry) -> String {
     entry.title ?? entry.transcriptClean.map { String($0.prefix(60)) } ?? ""
 }
 
+/// An entry's state in a listing: a long recording being transcribed says how far the server is.
 func statusText(_ entry: LocalEntry) -> String {
     switch entry.state {
     case .queued: "queued"
@@ -39,7 +40,7 @@ func statusText(_ entry: LocalEntry) -> String {
     case .uploadFailed: "upload refused"
     case .pendingUpload: "waiting for audio"
     case .uploaded: "uploaded"
-    case .transcribing: "transcribing"
+    case .transcribing: entry.transcriptionPercent.map { "transcribing \($0)%" } ?? "transcribing"
     case .transcribed: entry.noSpeech ? "no speech" : "transcribed"
     case .failed: "failed"
     }

@@ -12,6 +12,7 @@ import os
 import re
 import shutil
 import socket
+import sqlite3
 import tempfile
 import urllib.error
 import urllib.request
@@ -605,6 +606,43 @@ def test_home_shows_today_newest_first_with_each_entrys_state(server, browser, s
     look(driver, f"entry-editing-{size}")
     poll(lambda: any(entry.get("transcript_clean") == "Lunch with Siobhan by the canal. Tea after."
                      for entry in server_entries(server, driver)), message="the server does not have the edited words")
+
+
+def transcribing(server, entry_id, percent):
+    """Marks an entry as the server's worker does while it transcribes a long recording and has heard `percent` of it."""
+    with sqlite3.connect(os.path.join(server.data, "myday.sqlite"), timeout=30) as database:
+        (sequence,) = database.execute(
+            "UPDATE users SET change_seq = change_seq + 1 WHERE id = (SELECT user_id FROM entries WHERE id = ?) "
+            "RETURNING change_seq", (entry_id,)).fetchone()
+        database.execute("UPDATE entries SET status = 'transcribing', transcription_percent = ?, change_seq = ? WHERE id = ?",
+                         (percent, sequence, entry_id))
+
+
+def test_a_long_recording_being_transcribed_shows_how_far_the_server_is(server, browser):
+    driver = browser
+    register(driver, server)
+    # Given a half-hour recording of today, which the server has begun to transcribe
+    entry_id = in_page(driver, """
+        const id = crypto.randomUUID();
+        await api.call('POST', '/v1/entries', { id, created_at: new Date().toISOString(), duration_s: 1800, kind: 'audio',
+                                                tz: Intl.DateTimeFormat().resolvedOptions().timeZone,
+                                                size_bytes: 4096, content_type: 'audio/mp4' });
+        return id;""")
+    transcribing(server, entry_id, None)
+    wait(driver, lambda d: rows(d) and rows(d)[0][2] == "Transcribing…", message="Home does not show the transcription")
+    # When the server has heard 40% of it, then 65%, Home's row says so as it goes
+    transcribing(server, entry_id, 40)
+    wait(driver, lambda d: rows(d)[0][2] == "Transcribing… 40%", message="Home does not say how far the server is")
+    # (on its own line, so the row's words keep their width on a phone)
+    assert driver.execute_script("return document.querySelector('.home .entry .words').getBoundingClientRect().width") > 80
+    look(driver, "home-transcribing-progress")
+    transcribing(server, entry_id, 65)
+    wait(driver, lambda d: rows(d)[0][2] == "Transcribing… 65%", message="Home did not follow the progress")
+    # And the entry itself says so
+    click(driver, ".home [data-slot=today-list] li:first-child .entry")
+    wait(driver, lambda d: text_of(d, ".detail [data-slot=status]") == "Transcribing… 65%",
+         message="the entry does not say how far the server is")
+    assert_accessible(driver)
 
 
 def test_reading_is_comfortable_at_320_px_with_a_large_browser_font(server, browser):

@@ -22,8 +22,8 @@ import Testing
             let session = try await api.register()
             let userID = try #require(UUID(uuidString: session.userID))
             // Given eight entries of every shape, with fixed ids and times, written straight into the database: each
-            // duration, awkward string and status, with and without audio, title, tags, mood, transcripts and edited words; the
-            // last one deleted
+            // duration, awkward string and status, with and without audio, title, tags, mood, transcripts, edited words and
+            // a transcription's progress; the last one deleted
             let durations: [Double] = [0, 12, 12.5, 0.1, 3600.0004, 1e-7, 59.999, 7_200]
             let moments: [Int] = [1_773_835_215_840, 1_773_835_223_760, 0, 1_773_835_200_000, 4_102_444_799_999, 1_000]
             try await server.withDatabase { driver in
@@ -36,7 +36,8 @@ import Testing
                             """
                             INSERT INTO entries (id, user_id, created_at, tz, duration_s, kind, status, failure_reason, filename,
                                 content_type, audio_key, size_bytes, language, title, tags, mood, transcript_raw, transcript_clean,
-                                no_speech, change_seq, updated_at, deleted_at, local_day, added_at, words_edited)
+                                no_speech, change_seq, updated_at, deleted_at, local_day, added_at, words_edited,
+                                transcription_percent)
                             VALUES (\(bind: "e0000000-0000-4000-8000-00000000000\(index)"), \(bind: userID.uuidString.lowercased()),
                                 \(bind: moments[index % moments.count]), \(bind: some ? "Europe/Berlin" : "UTC"),
                                 \(bind: durations[index]), \(bind: some ? "audio" : "text"),
@@ -47,7 +48,7 @@ import Testing
                                 \(bind: tags), \(bind: index % 3 == 0 ? nil : index % 5 + 1), \(bind: some ? text.lowercased() : nil),
                                 \(bind: index % 3 == 1 ? nil : text), \(bind: index % 7 == 0 ? 1 : 0), \(bind: 1000 + index),
                                 \(bind: moments[(index + 1) % moments.count] + 7), \(bind: index == 7 ? 1_773_835_299_001 : nil),
-                                20260318, 0, \(bind: index % 3 == 2 ? 1 : 0))
+                                20260318, 0, \(bind: index % 3 == 2 ? 1 : 0), \(bind: index % 4 == 3 ? index * 11 : nil))
                             """
                         ).run()
                     }
@@ -91,7 +92,7 @@ import Testing
         #"""
         {"deleted_ids":[],"entries":[{"created_at":"2026-03-18T12:00:00.000Z","duration_s":0.1,"filename":"f3.m4a"\#
         ,"id":"e0000000-0000-4000-8000-000000000003","kind":"text","needs_review":false,"no_speech":false,"status":"uploaded","tags":[]\#
-        ,"transcript_clean":"delete \#u{7F}, line separator \#u{2028}, paragraph \#u{2029}","tz":"UTC"\#
+        ,"transcript_clean":"delete \#u{7F}, line separator \#u{2028}, paragraph \#u{2029}","transcription_percent":33,"tz":"UTC"\#
         ,"updated_at":"2100-01-01T00:00:00.006Z"},{"content_type":"audio/mp4","created_at":"2099-12-31T23:59:59.999Z"\#
         ,"duration_s":3600.0004,"filename":"f4.m4a","id":"e0000000-0000-4000-8000-000000000004","kind":"audio","language":"de"\#
         ,"mood":5,"needs_review":false,"no_speech":false,"size_bytes":4000012,"status":"transcribed","tags":["walk","fam\"ily","Ünïcode"]\#

@@ -78,6 +78,42 @@ import Testing
             }
         }
         #expect(standIn.received.withLock { $0.count } == 1)
+        // (a server not known to be My Day's speech service is asked for one answer, not for events)
+        let request = String(decoding: try #require(standIn.received.withLock { $0.first }).body, as: UTF8.self)
+        #expect(!request.contains("name=\"stream\""))
+    }
+
+    @Test func aLongRecordingSaysHowMuchTheEngineHasHeardUntilItsWordsAreThere() async throws {
+        // Given My Day's speech service on another machine, which tells how far it is, a quarter and then half way
+        let standIn = OpenAIStandIn(.events(shares: [0.25, 0.5], transcription: OpenAIStandIn.sampleTranscription))
+        try await standIn.serve { port in
+            let server = try await TestServer.make(.sqlite) {
+                $0.workers = 1
+                $0.asrURL = "http://127.0.0.1:\(port)"
+                $0.asrModel = "whisper-test"
+                $0.asrStreamsProgress = true
+            }
+            try await server.run { api in
+                let session = try await api.register()
+                // When a recording of over a minute is transcribed
+                let id = try await upload(api, session, try await TestSpeech.m4a("hello there", silenceAfter: 61))
+                func percent() async throws -> Int? {
+                    try await api.send(.get, "/v1/entries/\(id)", token: session.accessToken).json["transcription_percent"]
+                        as? Int
+                }
+                // Then the entry says how much has been heard (the first pass counts as 90% of the work)
+                try await pollUntil("a quarter heard") { try await percent().map { (20...25).contains($0) } ?? false }
+                standIn.release.continuation.yield()
+                try await pollUntil("half heard") { try await percent().map { (40...50).contains($0) } ?? false }
+                standIn.release.continuation.yield()
+                // And once the words are stored, it no longer says
+                let done = try await api.finishedTranscription(session, id)
+                #expect(done["transcript_raw"] as? String == "Hello there.")
+                #expect(done["transcription_percent"] == nil)
+            }
+        }
+        let request = String(decoding: try #require(standIn.received.withLock { $0.first }).body, as: UTF8.self)
+        #expect(request.contains("name=\"stream\"\r\n\r\ntrue"))
     }
 
     @Test func undecodableAudioFailsWithAReasonAndTheWorkerGoesOn() async throws {

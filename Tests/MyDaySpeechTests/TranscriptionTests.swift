@@ -1,5 +1,6 @@
 import Foundation
 import MyDayTestSupport
+import Synchronization
 import Testing
 
 @testable import MyDaySpeech
@@ -18,13 +19,18 @@ import Testing
         let recognizer = try PocketSphinxRecognizer()
         let pcm = try await AudioDecoder().decode(
             try file(try await TestSpeech.m4a(TestSpeech.diarySentence), "speech.m4a"), into: folder)
-        let recognition = try await recognizer.recognize(pcmFile: pcm, language: "en-US")
+        let told = Mutex<[Double]>([])
+        let recognition = try await recognizer.recognize(
+            pcmFile: pcm, language: "en-US", prompt: nil, progress: { share in told.withLock { $0.append(share) } })
         let heard = Set(recognition.words.map(\.word))
         let said = Set(TestSpeech.diarySentence.split(separator: " ").map(String.init))
         // A draft recognizer on a synthetic voice: most, not all, of the words
         #expect(Double(heard.intersection(said).count) >= Double(said.count) * 0.6, "heard \(recognition.words.map(\.word))")
         #expect(recognition.words.allSatisfy { $0.end > $0.start && $0.start >= 0 })
         #expect(recognition.words.map(\.start) == recognition.words.map(\.start).sorted())
+        // And it told how far it was as it read the audio, up to the whole of it
+        let shares = told.withLock { $0 }
+        #expect(shares.count > 10 && shares == shares.sorted() && shares.last == 1, "\(shares)")
     }
 
     @Test(arguments: ["fr-FR", "de", "es-419"])

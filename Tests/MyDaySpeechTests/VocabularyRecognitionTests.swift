@@ -21,7 +21,11 @@ private final class ScriptedRecognizer: SpeechRecognizer {
         self.stretches = stretches
     }
 
-    func recognize(pcmFile: URL, language: String?, prompt: String?) async throws -> Recognition {
+    func recognize(pcmFile: URL, language: String?, prompt: String?, progress: @escaping RecognitionProgress) async throws
+        -> Recognition
+    {
+        progress(0.5)
+        progress(1)
         let bytes = try FileManager.default.attributesOfItem(atPath: pcmFile.path)[.size] as? Int ?? 0
         calls.withLock { $0.append(Call(prompt: prompt, seconds: Double(bytes) / 32_000)) }
         guard let prompt else { return Recognition(words: firstPass, language: "en") }
@@ -60,11 +64,16 @@ private final class ScriptedRecognizer: SpeechRecognizer {
         let recognition = VocabularyRecognition(recognizer: recognizer, scratch: TestFolder.root)
 
         // When it is recognised with a vocabulary of fifty names
-        let result = try await recognition.recognize(pcmFile: try pcm(seconds: 6), language: "en", vocabulary: Self.fiftyNames)
+        let told = Mutex<[Double]>([])
+        let result = try await recognition.recognize(
+            pcmFile: try pcm(seconds: 6), language: "en", vocabulary: Self.fiftyNames,
+            progress: { share in told.withLock { $0.append(share) } })
 
         // Then the second sentence alone was heard again, with only the name it sounds like as the prompt
         let calls = recognizer.calls.withLock { $0 }
         #expect(calls.map(\.prompt) == [nil, "Siobhan"])
+        // (the first pass told as the first 90% of the work, the one stretch heard again as the rest)
+        #expect(told.withLock { $0 } == [0.45, 0.9, 1])
         #expect(calls[1].seconds < 3.5, "the stretch was \(calls[1].seconds) s")
         // And its words replace the first pass's, at the whole recording's times, the first sentence untouched
         #expect(result.rawText == "We walked to the harbour. Then I met Siobhan for lunch.")

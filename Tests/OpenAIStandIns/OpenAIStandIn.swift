@@ -12,6 +12,10 @@ package final class OpenAIStandIn: Sendable {
         case hang
         /// Answers the JSON that the closure makes of the request's body.
         case reply(@Sendable (Data) -> String)
+        /// Answers as My Day's speech service does with `stream=true`: for each share, a `transcript.text.delta` whose
+        /// `end` is that share of the recording's seconds, each after `release` took the one before; then a
+        /// `transcript.text.done` holding `transcription` (a `verbose_json` answer).
+        case events(shares: [Double], transcription: String)
     }
 
     package let path: String
@@ -46,10 +50,35 @@ package final class OpenAIStandIn: Sendable {
                 return Response(
                     status: .ok, headers: [.contentType: "application/json"],
                     body: .init(byteBuffer: ByteBuffer(string: make(Data(buffer: bytes)))))
+            case .events(let shares, let transcription):
+                let seconds = Self.wavSeconds(Data(buffer: bytes))
+                let release = self.release.stream
+                return Response(
+                    status: .ok, headers: [.contentType: "text/event-stream"],
+                    body: ResponseBody { writer in
+                        var released = release.makeAsyncIterator()
+                        for (index, share) in shares.enumerated() {
+                            if index > 0 { _ = await released.next() }
+                            let delta = #"{"type":"transcript.text.delta","delta":"","end":\#(share * seconds)}"#
+                            try await writer.write(ByteBuffer(string: "data: \(delta)\n\n"))
+                        }
+                        _ = await released.next()
+                        let done = #"{"type":"transcript.text.done","# + transcription.drop { $0 != "{" }.dropFirst()
+                        try await writer.write(ByteBuffer(string: "data: \(done.replacingOccurrences(of: "\n", with: ""))\n\n"))
+                        try await writer.finish(nil)
+                    })
             }
         }
         let app = Application(router: router, configuration: .init(address: .hostname("127.0.0.1", port: 0)))
         try await app.test(.live) { client in try await body(client.port!) }
+    }
+
+    /// The seconds of 16 kHz mono 16-bit audio in the WAV file inside a multipart body (its `data` chunk's size).
+    private static func wavSeconds(_ body: Data) -> Double {
+        guard let wave = body.range(of: Data("WAVE".utf8)), let data = body[wave.upperBound...].range(of: Data("data".utf8))
+        else { return 0 }
+        let size = body[data.upperBound..<data.upperBound + 4].reversed().reduce(0) { $0 << 8 | Int($1) }
+        return Double(size) / 32_000
     }
 
     /// A chat completion's answer, as `POST /v1/chat/completions` sends it.

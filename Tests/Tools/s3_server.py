@@ -45,6 +45,7 @@ AUTH_PARAMETERS = {
     "X-Amz-Signature",
 }
 signing_lock = threading.Lock()
+moto_lock = threading.Lock()
 
 
 def error(code: str, message: str) -> bytes:
@@ -124,14 +125,17 @@ class Front(BaseHTTPRequestHandler):
         self.forward(self.command, target, headers, body)
 
     def forward(self, method: str, target: str, headers: dict, body: bytes) -> None:
-        connection = http.client.HTTPConnection("127.0.0.1", self.moto_port, timeout=120)
-        connection.putrequest(method, target, skip_host=True, skip_accept_encoding=True)
-        for name, value in headers.items():
-            if name.lower() not in ("connection", "transfer-encoding", "expect"):
-                connection.putheader(name, value)
-        connection.endheaders(body)
-        response = connection.getresponse()
-        payload = response.read()
+        # One request at a time reaches moto (the body is already read): its in-memory bucket is not safe to list
+        # while another thread deletes from it, and answers 500 when that happens.
+        with moto_lock:
+            connection = http.client.HTTPConnection("127.0.0.1", self.moto_port, timeout=120)
+            connection.putrequest(method, target, skip_host=True, skip_accept_encoding=True)
+            for name, value in headers.items():
+                if name.lower() not in ("connection", "transfer-encoding", "expect"):
+                    connection.putheader(name, value)
+            connection.endheaders(body)
+            response = connection.getresponse()
+            payload = response.read()
         answer = {name: value for name, value in response.getheaders() if name.lower() not in ("connection", "transfer-encoding")}
         if method != "HEAD":
             answer["Content-Length"] = str(len(payload))
@@ -178,7 +182,8 @@ class Front(BaseHTTPRequestHandler):
             return None
         bucket = self.path.split("?")[0].split("/")[1]
         try:
-            rules = self.storage.get_bucket_cors(Bucket=bucket)["CORSRules"]
+            with moto_lock:
+                rules = self.storage.get_bucket_cors(Bucket=bucket)["CORSRules"]
         except Exception:
             return None
         for rule in rules:

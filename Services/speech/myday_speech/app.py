@@ -1,9 +1,17 @@
-"""The HTTP routes: OpenAI's `POST /v1/audio/transcriptions` and `GET /v1/models`, and `GET /health`."""
+"""The HTTP routes: OpenAI's `POST /v1/audio/transcriptions` and `GET /v1/models`, and `GET /health`.
+
+With `stream=true` a transcription answers as server-sent events, as OpenAI's streamed transcriptions do: a
+`transcript.text.delta` after each window of the recording (with `end`, the seconds heard so far, so a client can show
+how far it is), then one `transcript.text.done` that holds the whole answer in the format asked for (`text` always),
+or an `error` event if the audio turns out to be undecodable part way.
+"""
 
 from __future__ import annotations
 
+import json
 import logging
 import threading
+from collections.abc import Awaitable, Callable
 from dataclasses import asdict
 from typing import Annotated, Literal
 
@@ -11,9 +19,10 @@ import anyio
 from fastapi import FastAPI, Form, Request, UploadFile
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse, PlainTextResponse, Response
+from starlette.types import Receive, Scope, Send
 
 from .audio import AudioError
-from .engine import LANGUAGES, Engine, Stopped, Transcript
+from .engine import LANGUAGES, Engine, Segment, Stopped, Transcript
 
 log = logging.getLogger("myday_speech")
 
@@ -26,9 +35,13 @@ class OpenAIError(Exception):
         self.status, self.message, self.param, self.code = status, message, param, code
 
     def response(self) -> JSONResponse:
-        kind = "invalid_request_error" if self.status < 500 else "server_error"
-        body = {"message": self.message, "type": kind, "param": self.param, "code": self.code}
+        body = _error_body(self.status, self.message, self.param, self.code)
         return JSONResponse({"error": body}, status_code=self.status)
+
+
+def _error_body(status: int, message: str, param: str | None, code: str | None) -> dict:
+    kind = "invalid_request_error" if status < 500 else "server_error"
+    return {"message": message, "type": kind, "param": param, "code": code}
 
 
 def build_app(engine: Engine) -> FastAPI:
@@ -81,6 +94,7 @@ def build_app(engine: Engine) -> FastAPI:
         granularities: Annotated[
             list[Literal["word", "segment"]] | None, Form(alias="timestamp_granularities[]")
         ] = None,
+        stream: Annotated[bool, Form()] = False,
     ):
         if model not in served_names:
             raise OpenAIError(
@@ -91,20 +105,38 @@ def build_app(engine: Engine) -> FastAPI:
             raise OpenAIError(413, f"The file is larger than {settings.max_upload_bytes} bytes.", "file")
         if file.size == 0:
             raise OpenAIError(400, "The file is empty.", "file")
-        client_left = threading.Event()
-        transcript: Transcript | None = None
 
-        async def transcribe():
-            nonlocal transcript
-            transcript = await anyio.to_thread.run_sync(
+        def answer(transcript: Transcript) -> dict | str:
+            if response_format == "text":
+                return transcript.text
+            if response_format == "json":
+                return {"text": transcript.text}
+            return _verbose(transcript, set(granularities or ["segment"]))
+
+        def transcribe(client_left: threading.Event, heard: Callable[[float, list[Segment]], None]):
+            return anyio.to_thread.run_sync(
                 lambda: engine.transcribe(
-                    file.file, language=code, prompt=prompt, temperature=temperature, should_stop=client_left.is_set
+                    file.file,
+                    language=code,
+                    prompt=prompt,
+                    temperature=temperature,
+                    should_stop=client_left.is_set,
+                    heard=heard,
                 ),
                 limiter=slots,
             )
 
+        if stream:
+            return TranscriptionEvents(transcribe, answer)
+        client_left = threading.Event()
+        transcript: Transcript | None = None
+
+        async def work():
+            nonlocal transcript
+            transcript = await transcribe(client_left, lambda _end, _segments: None)
+
         try:
-            await _unless_client_leaves(request, transcribe, client_left)
+            await _unless_client_leaves(request.receive, work, client_left)
         except AudioError as error:
             raise OpenAIError(400, str(error), "file", "invalid_audio") from error
         except Stopped:
@@ -112,23 +144,73 @@ def build_app(engine: Engine) -> FastAPI:
         if transcript is None:
             # Nobody is there to read an answer.
             return Response(status_code=499)
-        if response_format == "text":
-            return PlainTextResponse(transcript.text)
-        if response_format == "json":
-            return {"text": transcript.text}
-        return _verbose(transcript, set(granularities or ["segment"]))
+        body = answer(transcript)
+        return PlainTextResponse(body) if isinstance(body, str) else body
 
     return app
 
 
-async def _unless_client_leaves(request: Request, work, client_left: threading.Event) -> None:
+class TranscriptionEvents(Response):
+    """A transcription answered as server-sent events while it runs (see the module's description)."""
+
+    def __init__(
+        self,
+        transcribe: Callable[[threading.Event, Callable[[float, list[Segment]], None]], Awaitable[Transcript]],
+        answer: Callable[[Transcript], dict | str],
+    ):
+        super().__init__(media_type="text/event-stream")
+        self.transcribe, self.answer = transcribe, answer
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        client_left = threading.Event()
+        started = False
+
+        async def emit(event: dict) -> None:
+            # The status goes with the first event: a file undecodable from its start is still answered 400.
+            nonlocal started
+            if not started:
+                headers = [(b"content-type", b"text/event-stream"), (b"cache-control", b"no-cache")]
+                await send({"type": "http.response.start", "status": 200, "headers": headers})
+                started = True
+            body = f"data: {json.dumps(event, ensure_ascii=False)}\n\n".encode()
+            await send({"type": "http.response.body", "body": body, "more_body": True})
+
+        def heard(end: float, segments: list[Segment]) -> None:
+            # Called on the engine's thread; a client that left ends the work at the next window.
+            delta = {"type": "transcript.text.delta", "delta": "".join(s.text for s in segments), "end": round(end, 3)}
+            try:
+                anyio.from_thread.run(emit, delta)
+            except Exception:
+                client_left.set()
+
+        async def work():
+            try:
+                body = self.answer(await self.transcribe(client_left, heard))
+            except AudioError as error:
+                if not started:
+                    await OpenAIError(400, str(error), "file", "invalid_audio").response()(scope, receive, send)
+                    return
+                await emit({"type": "error", "error": _error_body(400, str(error), "file", "invalid_audio")})
+            except Stopped:
+                log.info("transcription stopped: the client left")
+                return
+            else:
+                await emit({"type": "transcript.text.done", **({"text": body} if isinstance(body, str) else body)})
+            await send({"type": "http.response.body", "body": b"", "more_body": False})
+
+        await _unless_client_leaves(receive, work, client_left)
+
+
+async def _unless_client_leaves(
+    receive: Callable[[], Awaitable[dict]], work: Callable[[], Awaitable[None]], client_left: threading.Event
+) -> None:
     """Runs `work`; if the client disconnects first, sets `client_left` and stops waiting for a free slot."""
     failure: Exception | None = None
     async with anyio.create_task_group() as group:
 
         async def watch():
             # The body has been read: the next message the server hands over is the disconnect.
-            while (await request.receive())["type"] != "http.disconnect":
+            while (await receive())["type"] != "http.disconnect":
                 pass
             client_left.set()
             group.cancel_scope.cancel()

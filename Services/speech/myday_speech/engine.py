@@ -94,11 +94,14 @@ class Engine:
         prompt: str | None = None,
         temperature: float = 0.0,
         should_stop: Callable[[], bool] = lambda: False,
+        heard: Callable[[float, list[Segment]], None] = lambda _end, _segments: None,
     ) -> Transcript:
         """Transcribes an audio file (path or open file); `language` (ISO 639-1) is a hint, detected if absent.
 
         `should_stop` is asked before each window and each segment (about every 30 s of audio): when it answers
         true, `Stopped` is raised, so a recording nobody waits for any more does not hold a slot to its end.
+        `heard` is told how far into the recording the engine is (seconds) after each segment it decodes, and after
+        each window, with the window's segments as kept.
         """
         settings = self.settings
         temperatures = FALLBACK_TEMPERATURES if temperature == 0 else (temperature,)
@@ -121,12 +124,18 @@ class Engine:
                 condition_on_previous_text=settings.condition_on_previous_text,
                 word_timestamps=settings.word_timestamps,
             )
-            kept = kept_segments(list(_until_stopped(found, should_stop)))
+            decoded = []
+            for segment in _until_stopped(found, should_stop):
+                decoded.append(segment)
+                heard(window.offset + segment.end, [])
+            kept = kept_segments(decoded)
             if detected is None and kept:
                 # Later windows keep the language of the first one with speech in it.
                 detected, probability = info.language, info.language_probability
-            segments += [_shifted(segment, len(segments) + index, window.offset) for index, segment in enumerate(kept)]
+            shifted = [_shifted(segment, len(segments) + index, window.offset) for index, segment in enumerate(kept)]
+            segments += shifted
             release_freed_memory()
+            heard(duration, shifted)
         if language:
             return Transcript(language, 1.0, duration, segments)
         return Transcript(detected, probability if detected else None, duration, segments)

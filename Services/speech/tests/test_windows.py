@@ -2,7 +2,10 @@
 
 from __future__ import annotations
 
+import json
+
 import numpy as np
+import pytest
 from conftest import transcribe
 from fastapi.testclient import TestClient
 
@@ -58,3 +61,52 @@ def test_each_window_gives_the_memory_it_freed_back(media, monkeypatch):
     # Then glibc is asked to give memory back after each of its three windows, so RSS does not creep up with length
     assert len(handed_back) == 3
     assert release_freed_memory() is True
+
+
+def test_a_streamed_transcription_tells_how_far_it_is_then_answers_whole(media):
+    # Given two sentences 40 s apart, read in 30 s windows
+    first = media.spoken("I planted tomatoes in the garden this morning.", name="tomatoes")
+    second = media.spoken("In the evening we watched the sunset from the hill.", name="sunset")
+    recording = media.ffmpeg(
+        "two-sentences-streamed.wav",
+        *("-i", str(first), "-i", str(second)),
+        "-filter_complex",
+        "[0]apad=whole_dur=40[a];[a][1]concat=n=2:v=0:a=1,apad=pad_dur=25",
+        *("-ar", "16000", "-ac", "1"),
+    )
+    client = TestClient(build_app(Engine(Settings.from_environment({"MYDAY_SPEECH_WINDOW_SECONDS": "30"}))))
+    # When it is transcribed with stream=true
+    with recording.open("rb") as audio:
+        response = client.post(
+            "/v1/audio/transcriptions",
+            data={
+                "model": "whisper-1",
+                "response_format": "verbose_json",
+                "timestamp_granularities[]": ["word", "segment"],
+                "stream": "true",
+            },
+            files={"file": ("audio.wav", audio)},
+        )
+    # Then it answers as server-sent events: how far it is, growing to the whole recording, then the whole answer
+    assert response.headers["content-type"].startswith("text/event-stream")
+    events = [json.loads(line[len("data: ") :]) for line in response.text.split("\n\n") if line.startswith("data: ")]
+    deltas, done = events[:-1], events[-1]
+    assert {event["type"] for event in deltas} == {"transcript.text.delta"}
+    ends = [event["end"] for event in deltas]
+    assert len(ends) >= 3 and ends == sorted(ends)
+    assert ends[-1] == pytest.approx(done["duration"], abs=0.01)
+    assert done["type"] == "transcript.text.done"
+    assert "tomatoes" in done["text"].lower() and "sunset" in done["text"].lower(), done["text"]
+    assert "".join(event["delta"] for event in deltas).strip() == done["text"]
+    sunset = next(word for word in done["words"] if "sunset" in word["word"].lower())
+    assert 40 <= sunset["start"] <= 45
+
+
+def test_a_streamed_request_for_a_file_that_is_not_audio_is_refused_like_any_other(client):
+    response = client.post(
+        "/v1/audio/transcriptions",
+        data={"model": "whisper-1", "stream": "true"},
+        files={"file": ("audio.wav", b"this is not audio at all")},
+    )
+    assert response.status_code == 400
+    assert response.json()["error"]["code"] == "invalid_audio"

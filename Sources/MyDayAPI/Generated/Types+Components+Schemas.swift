@@ -1496,6 +1496,13 @@ extension Components {
             ///
             /// - Remark: Generated from `#/components/schemas/Entry/review_reason`.
             package var reviewReason: Swift.String?
+            /// How much of a long recording the speech engine has heard, while `status` is `transcribing`: absent until the
+            /// engine first tells (short recordings never have it) and once the words are stored or the transcription
+            /// failed.
+            ///
+            ///
+            /// - Remark: Generated from `#/components/schemas/Entry/transcription_percent`.
+            package var transcriptionPercent: Swift.Int?
             /// - Remark: Generated from `#/components/schemas/Entry/updated_at`.
             package var updatedAt: Foundation.Date
             /// True when the person changed the words of a recording's transcript; absent while they are the automatic
@@ -1526,6 +1533,7 @@ extension Components {
             ///   - noSpeech:
             ///   - needsReview: The transcript looks broken (long speech but few words, a loop, one stock phrase) - listen again, or Transcribe again.
             ///   - reviewReason: Why the transcript may be wrong, for the person.
+            ///   - transcriptionPercent: How much of a long recording the speech engine has heard, while `status` is `transcribing`: absent until the
             ///   - updatedAt:
             ///   - wordsEdited: True when the person changed the words of a recording's transcript; absent while they are the automatic
             package init(
@@ -1548,6 +1556,7 @@ extension Components {
                 noSpeech: Swift.Bool,
                 needsReview: Swift.Bool,
                 reviewReason: Swift.String? = nil,
+                transcriptionPercent: Swift.Int? = nil,
                 updatedAt: Foundation.Date,
                 wordsEdited: Swift.Bool? = nil
             ) {
@@ -1570,6 +1579,7 @@ extension Components {
                 self.noSpeech = noSpeech
                 self.needsReview = needsReview
                 self.reviewReason = reviewReason
+                self.transcriptionPercent = transcriptionPercent
                 self.updatedAt = updatedAt
                 self.wordsEdited = wordsEdited
             }
@@ -1593,6 +1603,7 @@ extension Components {
                 case noSpeech = "no_speech"
                 case needsReview = "needs_review"
                 case reviewReason = "review_reason"
+                case transcriptionPercent = "transcription_percent"
                 case updatedAt = "updated_at"
                 case wordsEdited = "words_edited"
             }

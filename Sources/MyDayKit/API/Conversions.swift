@@ -27,7 +27,7 @@ enum Conversions {
             sizeBytes: entry.sizeBytes, language: entry.language, title: entry.title, tags: entry.tags, mood: entry.mood,
             transcriptRaw: entry.transcriptRaw, transcriptClean: entry.transcriptClean, noSpeech: entry.noSpeech,
             reviewReason: entry.needsReview ? entry.reviewReason ?? "The words may be wrong." : nil,
-            updatedAt: entry.updatedAt)
+            transcriptionPercent: entry.transcriptionPercent, updatedAt: entry.updatedAt)
     }
 
     static func newEntry(_ entry: NewEntry) -> Components.Schemas.NewEntry {

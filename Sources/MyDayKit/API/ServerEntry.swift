@@ -23,6 +23,8 @@ public struct ServerEntry: Sendable, Equatable, Identifiable {
     public var noSpeech: Bool
     /// Why the transcript may be wrong (the server marks it `needs_review`); nil when it looks sound.
     public var reviewReason: String?
+    /// How much of a long recording the server's engine has heard, while it is transcribed.
+    public var transcriptionPercent: Int?
     /// When the server last changed the entry; the merge rule compares local edits with it (ADR 0013).
     public var updatedAt: Date
 
@@ -31,7 +33,7 @@ public struct ServerEntry: Sendable, Equatable, Identifiable {
         failureReason: String? = nil, filename: String, contentType: String? = nil, sizeBytes: Int? = nil,
         language: String? = nil, title: String? = nil, tags: [String] = [], mood: Int? = nil, transcriptRaw: String? = nil,
         transcriptClean: String? = nil, noSpeech: Bool = false, reviewReason: String? = nil,
-        updatedAt: Date
+        transcriptionPercent: Int? = nil, updatedAt: Date
     ) {
         self.id = id
         self.createdAt = createdAt
@@ -51,6 +53,7 @@ public struct ServerEntry: Sendable, Equatable, Identifiable {
         self.transcriptClean = transcriptClean
         self.noSpeech = noSpeech
         self.reviewReason = reviewReason
+        self.transcriptionPercent = transcriptionPercent
         self.updatedAt = updatedAt
     }
 }

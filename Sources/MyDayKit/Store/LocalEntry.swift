@@ -56,6 +56,8 @@ public struct LocalEntry: Codable, Sendable, Equatable, Identifiable, FetchableR
     public var noSpeech: Bool
     /// Why the transcript may be wrong, shown in the Library with Transcribe again; nil when it looks sound.
     public var reviewReason: String?
+    /// How much of a long recording the server's engine has heard, while it is transcribed.
+    public var transcriptionPercent: Int?
     /// The server's `updated_at`; nil until the server has the entry.
     public var serverUpdatedAt: Date?
     /// The audio on this device, relative to the recording library; nil when only the server has it.
@@ -105,6 +107,7 @@ public struct LocalEntry: Codable, Sendable, Equatable, Identifiable, FetchableR
         transcriptRaw = server.transcriptRaw
         noSpeech = server.noSpeech
         reviewReason = server.reviewReason
+        transcriptionPercent = server.transcriptionPercent
         serverUpdatedAt = server.updatedAt
     }
 

@@ -87,6 +87,9 @@ public final class LocalStore: Sendable {
         migrator.registerMigration("v4: transcripts that need a look") { db in
             try db.alter(table: "entry") { t in t.add(column: "reviewReason", .text) }
         }
+        migrator.registerMigration("v5: how far a transcription is") { db in
+            try db.alter(table: "entry") { t in t.add(column: "transcriptionPercent", .integer) }
+        }
         return migrator
     }
 }

@@ -51,7 +51,8 @@ public final class EntryDetailViewModel {
         switch entry.state {
         case .queued: return .waiting(StatusPill.waiting.text)
         case .uploading: return .waiting(StatusPill.uploading.text)
-        case .pendingUpload, .uploaded, .transcribing: return .waiting("Transcribing…")
+        case .pendingUpload, .uploaded, .transcribing:
+            return .waiting(StatusPill.transcribing(percent: entry.transcriptionPercent).text)
         case .uploadFailed: return .failed(entry.failureReason ?? "The server refused this recording.")
         case .failed: return .failed(entry.failureReason ?? "Transcription failed. The audio is safe.")
         case .transcribed:

@@ -3,7 +3,8 @@ public enum StatusPill: Equatable, Sendable {
     /// On this device, not sent yet (offline, or backing off): the same words on every screen.
     case waiting
     case uploading
-    case transcribing
+    /// With how much of a long recording the server has heard, once it tells.
+    case transcribing(percent: Int?)
     case failed
     /// Transcribed, but the words look broken: listen again, or transcribe again.
     case needsReview
@@ -12,6 +13,7 @@ public enum StatusPill: Equatable, Sendable {
         switch self {
         case .waiting: "Waiting to upload"
         case .uploading: "Uploading…"
+        case .transcribing(let percent?): "Transcribing… \(percent)%"
         case .transcribing: "Transcribing…"
         case .failed: "Failed — tap to retry"
         case .needsReview: "Check the words"
@@ -22,6 +24,8 @@ public enum StatusPill: Equatable, Sendable {
     public init?(_ entry: LocalEntry) {
         if entry.state == .transcribed, entry.reviewReason != nil {
             self = .needsReview
+        } else if entry.state == .transcribing {
+            self = .transcribing(percent: entry.transcriptionPercent)
         } else {
             self.init(entry.state)
         }
@@ -32,7 +36,7 @@ public enum StatusPill: Equatable, Sendable {
         switch state {
         case .queued: self = .waiting
         case .uploading: self = .uploading
-        case .pendingUpload, .uploaded, .transcribing: self = .transcribing
+        case .pendingUpload, .uploaded, .transcribing: self = .transcribing(percent: nil)
         case .uploadFailed, .failed: self = .failed
         case .transcribed: return nil
         }

@@ -199,7 +199,8 @@ extension APIHandler {
             filename: entry.filename, contentType: entry.contentType, sizeBytes: entry.sizeBytes, language: entry.language,
             title: entry.title, tags: entry.tags, mood: entry.mood, transcriptRaw: entry.transcriptRaw,
             transcriptClean: entry.transcriptClean, noSpeech: entry.noSpeech, needsReview: entry.reviewReason != nil,
-            reviewReason: entry.reviewReason, updatedAt: entry.updatedAt, wordsEdited: entry.wordsEdited ? true : nil)
+            reviewReason: entry.reviewReason, transcriptionPercent: entry.transcriptionPercent, updatedAt: entry.updatedAt,
+            wordsEdited: entry.wordsEdited ? true : nil)
     }
 }
 

@@ -110,7 +110,7 @@ func buildRouter(_ parts: ServerParts, speech: SpeechEngine?, changeFeed: Change
     try handler.registerHandlers(
         on: router,
         configuration: Configuration(
-            dateTranscoder: StrictDateTranscoder(), jsonEncodingOptions: [.sortedKeys, .withoutEscapingSlashes]),
+            dateTranscoder: RFC3339DateTranscoder(), jsonEncodingOptions: [.sortedKeys, .withoutEscapingSlashes]),
         middlewares: [AbsentBodyMiddleware(), BearerAuthMiddleware(accessTokens: accessTokens, users: parts.users)])
     WebSessionRoutes(handler: handler, refreshTokenLifetime: configuration.refreshTokenLifetime).register(on: router)
     AppLinksRoute(appIDs: configuration.iosAppIDs).register(on: router)

@@ -72,6 +72,9 @@ package struct ServerConfiguration: Sendable {
     package var speechHome: String?
     package var asrModel = "whisper-1"
     package var asrAPIKey: String?
+    /// Whether the server at `asrURL` is My Day's speech service (`MYDAY_ASR_STREAM`), which tells how far a
+    /// transcription is by server-sent events; other servers are asked for one answer.
+    package var asrStreamsProgress = false
     /// An OpenAI-compatible chat server for cleanup (`MYDAY_LLM_URL`); nil means the rules only.
     package var llmURL: String?
     package var llmModel = "gpt-4o-mini"
@@ -146,6 +149,7 @@ package struct ServerConfiguration: Sendable {
         asrURL = config.string(forKey: "asr.url")
         asrModel = config.string(forKey: "asr.model", default: asrModel)
         asrAPIKey = config.string(forKey: "asr.api.key", isSecret: true)
+        asrStreamsProgress = config.bool(forKey: "asr.stream", default: false)
         speechHome = config.string(forKey: "speech.home")
         switch config.string(forKey: "speech.service", default: "auto") {
         case "auto": speechService = .automatic

@@ -31,6 +31,8 @@ struct EntryRecord: Sendable, Equatable {
     var reviewReason: String?
     /// The person changed the words of a recording's transcript: they are no longer the automatic ones.
     var wordsEdited = false
+    /// How much of a long recording the engine has heard (0–99) while it is transcribed; nil otherwise.
+    var transcriptionPercent: Int?
 
     /// `words_edited`; entries edited before it count as automatic.
     static let wordsEditedMigration = Migration(
@@ -40,8 +42,13 @@ struct EntryRecord: Sendable, Equatable {
     static let columns = """
         id, user_id, created_at, tz, duration_s, kind, status, failure_reason, filename, content_type, audio_key, \
         size_bytes, language, title, tags, mood, transcript_raw, transcript_clean, no_speech, change_seq, updated_at, \
-        deleted_at, review_reason, words_edited
+        deleted_at, review_reason, words_edited, transcription_percent
         """
+
+    /// `transcription_percent`, written while a long recording is transcribed.
+    static let transcriptionPercentMigration = Migration(
+        version: 18, name: "how far a transcription is",
+        statements: ["ALTER TABLE entries ADD COLUMN transcription_percent BIGINT"])
 
     /// Reads a row that selects `columns` first, through SQLKit; by position, as every entry row is read.
     init(row: any SQLRow) throws { try self.init(positional: SQLKitRow(row)) }
@@ -63,7 +70,7 @@ struct NewEntry: Sendable {
 extension EntryRecord {
     /// Reads a row selecting `columns`, by position.
     init(positional row: some PositionalRow) throws {
-        guard row.columnCount >= 24 else { throw PositionalRowError("an entry row has \(row.columnCount) columns") }
+        guard row.columnCount >= 25 else { throw PositionalRowError("an entry row has \(row.columnCount) columns") }
         func raw<Value: RawRepresentable<String>>(_ index: Int) throws -> Value {
             guard let value = Value(rawValue: try row.text(index)) else {
                 throw PositionalRowError("column \(index) is unknown")
@@ -98,5 +105,6 @@ extension EntryRecord {
         deletedAt = try row.optionalInteger(21).map(StoredTime.date(milliseconds:))
         reviewReason = try row.optionalText(22)
         wordsEdited = try row.integer(23) != 0
+        transcriptionPercent = try row.optionalInteger(24)
     }
 }

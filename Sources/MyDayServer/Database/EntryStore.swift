@@ -244,7 +244,7 @@ struct EntryStore: Sendable {
         let duration = durationSeconds ?? entry.durationSeconds
         try await db.raw(
             """
-            UPDATE entries SET status = \(bind: EntryStatus.uploaded.rawValue), failure_reason = NULL,
+            UPDATE entries SET status = \(bind: EntryStatus.uploaded.rawValue), failure_reason = NULL, transcription_percent = NULL,
                 change_seq = \(bind: seq), updated_at = \(bind: now), completing_until = NULL, upload_expires_at = NULL,
                 duration_s = \(bind: duration)
             WHERE id = \(bind: id.lowercased)
@@ -253,6 +253,7 @@ struct EntryStore: Sendable {
         entry.durationSeconds = duration
         entry.status = .uploaded
         entry.failureReason = nil
+        entry.transcriptionPercent = nil
         entry.changeSeq = seq
         entry.updatedAt = StoredTime.date(milliseconds: now)
         return (entry, true)
@@ -423,11 +424,26 @@ extension EntryStore {
             entry.status = .transcribing
             try await db.raw(
                 """
-                UPDATE entries SET status = 'transcribing', change_seq = \(bind: entry.changeSeq), updated_at = \(bind: StoredTime.now())
+                UPDATE entries SET status = 'transcribing', transcription_percent = NULL, change_seq = \(bind: entry.changeSeq),
+                    updated_at = \(bind: StoredTime.now())
                 WHERE id = \(bind: id.lowercased)
                 """
             ).run()
             return entry
+        }
+    }
+
+    /// Records how much of a recording being transcribed the engine has heard, for its owner's devices to show.
+    func recordTranscriptionProgress(entryID: UUID, userID: UUID, percent: Int) async throws {
+        try await transaction { db in
+            let seq = try await Self.nextChange(db, userID: userID)
+            try await db.raw(
+                """
+                UPDATE entries SET transcription_percent = \(bind: percent), change_seq = \(bind: seq),
+                    updated_at = \(bind: StoredTime.now())
+                WHERE id = \(bind: entryID.lowercased) AND status = 'transcribing' AND deleted_at IS NULL
+                """
+            ).run()
         }
     }
 
@@ -440,7 +456,7 @@ extension EntryStore {
             UPDATE entries SET status = 'transcribed', failure_reason = NULL, transcript_raw = \(bind: transcript.raw),
                 transcript_clean = \(bind: transcript.clean), words = \(bind: words), language = \(bind: transcript.language),
                 no_speech = \(bind: transcript.noSpeech ? 1 : 0), review_reason = \(bind: transcript.reviewReason),
-                words_edited = 0, change_seq = \(bind: seq), updated_at = \(bind: StoredTime.now())
+                words_edited = 0, transcription_percent = NULL, change_seq = \(bind: seq), updated_at = \(bind: StoredTime.now())
             WHERE id = \(bind: entryID.lowercased) AND deleted_at IS NULL
             """
         ).run()
@@ -456,8 +472,8 @@ extension EntryStore {
         let seq = try await nextChange(db, userID: try row.decodeUUID(column: "user_id"))
         try await db.raw(
             """
-            UPDATE entries SET status = 'failed', failure_reason = \(bind: reason), change_seq = \(bind: seq),
-                updated_at = \(bind: StoredTime.now())
+            UPDATE entries SET status = 'failed', failure_reason = \(bind: reason), transcription_percent = NULL,
+                change_seq = \(bind: seq), updated_at = \(bind: StoredTime.now())
             WHERE id = \(bind: entryID.lowercased)
             """
         ).run()

@@ -215,6 +215,7 @@ package enum Migrator {
         PushSubscriptionStore.migration,
         EntryRecord.wordsEditedMigration,
         EntryStore.recentlyDeletedMigration,
+        EntryRecord.transcriptionPercentMigration,
     ]
 
     /// Applies every migration the database lacks and answers their versions. Safe to run from many processes at once.

@@ -22,8 +22,9 @@ struct SpeechEngine: Sendable {
     /// else PocketSphinx, with one log line saying why.
     static func make(_ configuration: ServerConfiguration, logger: Logger) throws -> SpeechEngine {
         if let url = configuration.asrURL {
-            let client = OpenAITranscriptionClient(
+            var client = OpenAITranscriptionClient(
                 baseURL: url, model: configuration.asrModel, apiKey: configuration.asrAPIKey)
+            client.streamsProgress = configuration.asrStreamsProgress
             return SpeechEngine(
                 recognizer: client, service: nil, name: "openai-compatible", configuredModel: configuration.asrModel)
         }

@@ -187,14 +187,17 @@ actor SpeechServiceSupervisor: Service {
     }
 }
 
-/// Transcribes through the supervised speech service, waiting for it while it starts.
+/// Transcribes through the supervised speech service, waiting for it while it starts; the service tells how far it is.
 struct SupervisedSpeechRecognizer: SpeechRecognizer {
     let supervisor: SpeechServiceSupervisor
     let model: String
 
-    func recognize(pcmFile: URL, language: String?, prompt: String?) async throws -> Recognition {
+    func recognize(pcmFile: URL, language: String?, prompt: String?, progress: @escaping RecognitionProgress) async throws
+        -> Recognition
+    {
         let url = try await supervisor.baseURL()
-        let client = OpenAITranscriptionClient(baseURL: url, model: model, apiKey: nil)
-        return try await client.recognize(pcmFile: pcmFile, language: language, prompt: prompt)
+        var client = OpenAITranscriptionClient(baseURL: url, model: model, apiKey: nil)
+        client.streamsProgress = true
+        return try await client.recognize(pcmFile: pcmFile, language: language, prompt: prompt, progress: progress)
     }
 }

@@ -58,8 +58,11 @@ struct TranscriptionHandler: JobHandler {
         defer { try? FileManager.default.removeItem(at: pcm) }
         let decoded = ContinuousClock.now
         let words = try await vocabulary.words(userID: entry.userID).map(\.text)
-        let recognition = try await VocabularyRecognition(recognizer: recognizer, scratch: scratch).recognize(
-            pcmFile: pcm, language: entry.language, vocabulary: words)
+        let recognition = try await TranscriptionProgressWriter(entries: entries, entry: entry, logger: logger).whileHeard {
+            progress in
+            try await VocabularyRecognition(recognizer: recognizer, scratch: scratch).recognize(
+                pcmFile: pcm, language: entry.language, vocabulary: words, progress: progress)
+        }
         let recognized = ContinuousClock.now
         let clean = recognition.noSpeech ? "" : try await cleaner.clean(recognition)
         metrics.recordStage("decode", decoded - started)

@@ -23,19 +23,26 @@ package enum OpenAICompatible {
         baseURL: String, path: String, apiKey: String?, contentType: String, body: HTTPClientRequest.Body, timeout: Duration,
         maxResponseBytes: Int
     ) async throws -> (status: UInt, body: ByteBuffer) {
+        let response = try await send(
+            baseURL: baseURL, path: path, apiKey: apiKey, contentType: contentType, body: body, timeout: timeout)
+        return (response.status.code, try await response.body.collect(upTo: maxResponseBytes))
+    }
+
+    /// Sends `body` to `path` under `baseURL` and answers as soon as the response's head has come; its body is read
+    /// by the caller (within `timeout` of the start). Throws `Failure.unreachable` when no answer came in time.
+    package static func send(
+        baseURL: String, path: String, apiKey: String?, contentType: String, body: HTTPClientRequest.Body, timeout: Duration
+    ) async throws -> HTTPClientResponse {
         var request = HTTPClientRequest(url: (baseURL.hasSuffix("/") ? String(baseURL.dropLast()) : baseURL) + path)
         request.method = .POST
         request.headers.add(name: "Content-Type", value: contentType)
         if let apiKey { request.headers.add(name: "Authorization", value: "Bearer \(apiKey)") }
         request.body = body
-        let response: HTTPClientResponse
         do {
-            response = try await HTTPClient.modelServers.execute(
-                request, timeout: .milliseconds(Int64(timeout / .milliseconds(1))))
+            return try await HTTPClient.modelServers.execute(request, timeout: .milliseconds(Int64(timeout / .milliseconds(1))))
         } catch {
             throw Failure.unreachable(String(describing: error))
         }
-        return (response.status.code, try await response.body.collect(upTo: maxResponseBytes))
     }
 }
 

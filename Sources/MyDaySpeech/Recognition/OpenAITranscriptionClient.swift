@@ -18,30 +18,43 @@ package struct OpenAITranscriptionClient: SpeechRecognizer {
     package var timePerAudioSecond: Duration = .seconds(3)
     package var maxResponseBytes = 16 * 1024 * 1024
 
+    /// Asks for server-sent events that tell how far the service is (My Day's speech service offers them; other
+    /// servers may not, or may send other events).
+    package var streamsProgress = false
+
     package init(baseURL: String, model: String, apiKey: String?) {
         self.baseURL = baseURL
         self.model = model
         self.apiKey = apiKey
     }
 
-    package func recognize(pcmFile: URL, language: String?, prompt: String?) async throws -> Recognition {
-        let form = TranscriptionForm(
+    package func recognize(pcmFile: URL, language: String?, prompt: String?, progress: @escaping RecognitionProgress)
+        async throws -> Recognition
+    {
+        var form = TranscriptionForm(
             boundary: "myday-\(UUID().uuidString)", model: model, language: language.map(Self.isoLanguage), prompt: prompt)
-        let response = try await FileSystem.shared.withFileHandle(forReadingAt: FilePath(pcmFile.path)) { pcm in
+        form.stream = streamsProgress
+        let result = try await FileSystem.shared.withFileHandle(forReadingAt: FilePath(pcmFile.path)) { pcm in
             let size = Int(try await pcm.info().size)
-            return try await OpenAICompatible.post(
+            let response = try await OpenAICompatible.send(
                 baseURL: baseURL, path: "/v1/audio/transcriptions", apiKey: apiKey, contentType: form.contentType,
                 body: form.body(pcm: pcm.readChunks(in: 0..<Int64(size), chunkLength: .kibibytes(256)), pcmByteCount: size),
-                timeout: deadline(pcmByteCount: size), maxResponseBytes: maxResponseBytes)
+                timeout: deadline(pcmByteCount: size))
+            switch response.status.code {
+            case 200..<300: break
+            case 408, 429, 500...: throw OpenAICompatible.Failure.unavailable(Int(response.status.code))
+            default:
+                throw SpeechFailure("The transcription service refused the recording (HTTP \(response.status.code)).")
+            }
+            if response.headers.first(name: "Content-Type")?.hasPrefix("text/event-stream") == true {
+                let seconds = Double(size) / Double(AudioDecoder.sampleRate * 2)
+                return try await TranscriptionEvents.read(response.body, maxBytes: maxResponseBytes) { end in
+                    if seconds > 0 { progress(min(1, end / seconds)) }
+                }
+            }
+            let payload = try await response.body.collect(upTo: maxResponseBytes)
+            return try JSONDecoder().decode(VerboseTranscription.self, from: Data(buffer: payload))
         }
-        switch response.status {
-        case 200..<300: break
-        case 408, 429, 500...: throw OpenAICompatible.Failure.unavailable(Int(response.status))
-        default:
-            throw SpeechFailure("The transcription service refused the recording (HTTP \(response.status)).")
-        }
-        let payload = response.body
-        let result = try JSONDecoder().decode(VerboseTranscription.self, from: Data(buffer: payload))
         return Recognition(words: result.spokenWords(), language: language ?? result.language)
     }
 

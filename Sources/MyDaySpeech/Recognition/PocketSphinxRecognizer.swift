@@ -41,7 +41,9 @@ package final class PocketSphinxRecognizer: SpeechRecognizer {
 
     /// Refuses a recording whose language hint is not English: PocketSphinx would turn it into English words.
     /// Its dictionary is fixed: a prompt is not used.
-    package func recognize(pcmFile: URL, language: String?, prompt: String?) async throws -> Recognition {
+    package func recognize(pcmFile: URL, language: String?, prompt: String?, progress: @escaping RecognitionProgress)
+        async throws -> Recognition
+    {
         if let language, OpenAITranscriptionClient.isoLanguage(language) != "en" {
             throw SpeechFailure(
                 "This recording is in \(language), and this server's only speech engine, PocketSphinx, knows English "
@@ -54,7 +56,7 @@ package final class PocketSphinxRecognizer: SpeechRecognizer {
             (continuation: CheckedContinuation<[RecognizedWord], any Error>) in
             // Decoding is blocking C work: it runs on a thread of its own, never on the concurrency pool.
             let thread = Thread {
-                continuation.resume(with: Result { try decoder.decode(pcmFile) })
+                continuation.resume(with: Result { try decoder.decode(pcmFile, progress: progress) })
             }
             thread.stackSize = 8 << 20
             thread.start()
@@ -81,10 +83,13 @@ package final class PocketSphinxRecognizer: SpeechRecognizer {
 
         deinit { ps_free(handle) }
 
-        /// Words of the raw 16 kHz PCM in `file`, with times from its start.
-        package func decode(_ file: URL) throws -> [RecognizedWord] {
+        /// Words of the raw 16 kHz PCM in `file`, with times from its start; `progress` is told each whole percent.
+        package func decode(_ file: URL, progress: RecognitionProgress = { _ in }) throws -> [RecognizedWord] {
             let input = try FileHandle(forReadingFrom: file)
             defer { try? input.close() }
+            let totalSamples = max(1, Int(try input.seekToEnd()) / 2)
+            try input.seek(toOffset: 0)
+            var percentTold = 0
             myday_ps_cmn_set(handle, initialMean)
             var words: [RecognizedWord] = []
             var samplesFed = 0
@@ -96,6 +101,10 @@ package final class PocketSphinxRecognizer: SpeechRecognizer {
                     let samples = bytes.bindMemory(to: Int16.self)
                     _ = ps_process_raw(handle, samples.baseAddress, samples.count, 0, 0)
                     samplesFed += samples.count
+                }
+                if samplesFed * 100 / totalSamples > percentTold {
+                    percentTold = samplesFed * 100 / totalSamples
+                    progress(Double(samplesFed) / Double(totalSamples))
                 }
                 let speaking = ps_get_in_speech(handle) != 0
                 if speaking && !inUtterance {

@@ -37,15 +37,20 @@ package struct Recognition: Sendable, Equatable {
     package var noSpeech: Bool { words.isEmpty }
 }
 
+/// Told the share of a recording an engine has heard so far, 0 to 1, as it goes (from any thread).
+package typealias RecognitionProgress = @Sendable (Double) -> Void
+
 /// Turns 16 kHz mono 16-bit PCM into words. Implementations must not invent words for silence.
 package protocol SpeechRecognizer: Sendable {
     /// Recognises the PCM in `pcmFile` (raw s16le, 16 kHz, mono); `language` is the client's hint; `prompt` holds
-    /// words the recording may contain (names, spellings), for engines that take one.
-    func recognize(pcmFile: URL, language: String?, prompt: String?) async throws -> Recognition
+    /// words the recording may contain (names, spellings), for engines that take one. Engines that can tell how far
+    /// they are tell `progress`; others never call it.
+    func recognize(pcmFile: URL, language: String?, prompt: String?, progress: @escaping RecognitionProgress) async throws
+        -> Recognition
 }
 
 extension SpeechRecognizer {
-    package func recognize(pcmFile: URL, language: String?) async throws -> Recognition {
-        try await recognize(pcmFile: pcmFile, language: language, prompt: nil)
+    package func recognize(pcmFile: URL, language: String?, prompt: String? = nil) async throws -> Recognition {
+        try await recognize(pcmFile: pcmFile, language: language, prompt: prompt, progress: { _ in })
     }
 }

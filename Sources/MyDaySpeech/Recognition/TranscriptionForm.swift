@@ -11,6 +11,8 @@ struct TranscriptionForm: Sendable {
     let language: String?
     /// Words the recording may hold, as Whisper's `prompt` (the text it takes to come before the recording).
     let prompt: String?
+    /// Asks for the answer as server-sent events, which tell how far the service is.
+    var stream = false
 
     var contentType: String { "multipart/form-data; boundary=\(boundary)" }
 
@@ -35,6 +37,7 @@ struct TranscriptionForm: Sendable {
         field("timestamp_granularities[]", "segment")
         if let language { field("language", language) }
         if let prompt { field("prompt", prompt) }
+        if stream { field("stream", "true") }
         buffer.writeString(
             "--\(boundary)\r\nContent-Disposition: form-data; name=\"file\"; filename=\"audio.wav\"\r\nContent-Type: audio/wav\r\n\r\n"
         )

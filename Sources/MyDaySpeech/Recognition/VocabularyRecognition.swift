@@ -27,15 +27,20 @@ package struct VocabularyRecognition: Sendable {
         self.scratch = scratch
     }
 
-    /// The words of the PCM in `pcmFile`, with `vocabulary` taught where it may help.
-    package func recognize(pcmFile: URL, language: String?, vocabulary: [String]) async throws -> Recognition {
-        let first = try await recognizer.recognize(pcmFile: pcmFile, language: language, prompt: nil)
+    /// The words of the PCM in `pcmFile`, with `vocabulary` taught where it may help. `progress` hears the first
+    /// pass as the first 90% and the stretches heard again as the rest.
+    package func recognize(
+        pcmFile: URL, language: String?, vocabulary: [String], progress: @escaping RecognitionProgress = { _ in }
+    ) async throws -> Recognition {
+        let first = try await recognizer.recognize(
+            pcmFile: pcmFile, language: language, prompt: nil, progress: { progress($0 * Self.firstPassShare) })
         guard !vocabulary.isEmpty, !first.noSpeech else { return first }
         let stretches = Self.stretches(
             heard: first.words, candidates: VocabularyMatch.find(vocabulary, in: first.words, threshold: threshold),
             longest: longestStretch, wordsPerPrompt: wordsPerPrompt)
         let total = try await FileSystem.shared.info(forFileAt: FilePath(pcmFile.path))?.size ?? 0
-        var budget = max(Self.window, secondPassShare * Double(total) / Double(Self.bytesPerSecond))
+        let allowed = max(Self.window, secondPassShare * Double(total) / Double(Self.bytesPerSecond))
+        var budget = allowed
         var words = first.words
         for stretch in stretches.sorted(by: { $0.score > $1.score }) {
             // Whisper hears 30 s at a time: a shorter stretch costs a whole window.
@@ -44,6 +49,7 @@ package struct VocabularyRecognition: Sendable {
             budget -= cost
             let again = try await hear(stretch, of: pcmFile, language: first.language ?? language)
             words = Self.replacing(in: words, from: stretch.start, to: stretch.end, with: again)
+            progress(Self.firstPassShare + (1 - Self.firstPassShare) * (allowed - budget) / allowed)
         }
         return Recognition(words: words, language: first.language)
     }
@@ -57,6 +63,8 @@ package struct VocabularyRecognition: Sendable {
     }
 
     static let bytesPerSecond = AudioDecoder.sampleRate * 2
+    /// The share of the work `progress` gives the first pass (the second hears at most `secondPassShare` again).
+    static let firstPassShare = 0.9
     /// The length of audio Whisper hears at once, whatever it is given.
     static let window = 30.0
 

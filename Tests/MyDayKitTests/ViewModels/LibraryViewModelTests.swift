@@ -35,7 +35,7 @@ import Testing
         let rows = model.months.flatMap(\.days).flatMap(\.rows)
         #expect(rows.map(\.title) == ["Paris after midnight.", "New York evening.", "Voice entry"])
         #expect(rows.first?.time == "12:30\u{202F}AM")  // ICU puts a narrow no-break space before AM
-        #expect(rows.map(\.pill) == [nil, nil, .transcribing])
+        #expect(rows.map(\.pill) == [nil, nil, .transcribing(percent: nil)])
         #expect(rows.last?.pill?.text == "Transcribing…")
         #expect(rows.first?.duration == "0:12")
     }

@@ -38,6 +38,7 @@ enum EntryJSON {
         json.member("title", entry.title)
         json.member("transcript_clean", entry.transcriptClean)
         json.member("transcript_raw", entry.transcriptRaw)
+        json.member("transcription_percent", entry.transcriptionPercent)
         json.member("tz", entry.timeZone)
         json.raw(",")
         json.key("updated_at")

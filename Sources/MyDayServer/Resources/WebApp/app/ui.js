@@ -37,6 +37,10 @@ export function duration(seconds) {
 /** The pill an entry shows until it is readable, or while its words need a look (`needs_review`). */
 export function entryPill(entry) {
   if (entry.status === "transcribed" && entry.needs_review) return { text: "Check the words", kind: "review" };
+  // A long recording says how much the server has heard.
+  if (entry.status === "transcribing" && Number.isInteger(entry.transcription_percent)) {
+    return { text: `Transcribing… ${entry.transcription_percent}%`, kind: "" };
+  }
   return pill(entry.status);
 }
 

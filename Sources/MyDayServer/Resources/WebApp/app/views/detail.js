@@ -1,7 +1,7 @@
 import { call, currentAccount, isOffline } from "../api.js";
 import * as db from "../db.js";
 import * as uploads from "../uploads.js";
-import { announce, chips, duration, fromTemplate, momentOf, offerUndo, paragraphEnds, pill, wallClock } from "../ui.js";
+import { announce, chips, duration, entryPill, fromTemplate, momentOf, offerUndo, paragraphEnds, pill, wallClock } from "../ui.js";
 import { restoreEntry } from "./deleted.js";
 
 const LONGEST_TITLE = 200;
@@ -72,7 +72,7 @@ function syncedView(first, { back }) {
     const at = entry.title ? `${day}, ${time}` : time;
     view.slot("meta").textContent = entry.kind === "audio" ? `${at} · ${duration(entry.duration_s)}` : at;
     view.slot("chips").replaceChildren(...chips(entry));
-    const status = pill(entry.status);
+    const status = entry.status === "transcribed" ? null : entryPill(entry);
     const review = entry.status === "transcribed" && entry.needs_review ? entry.review_reason : "";
     view.slot("status").textContent = status ? (entry.failure_reason ? `${status.text}: ${entry.failure_reason}` : status.text) : review;
     const text = showingOriginal ? entry.transcript_raw : entry.transcript_clean;

@@ -338,7 +338,7 @@ export function homeView({ bar, goHome, openDay, openEntry }) {
     const synced = (await sync.entries()).filter((entry) => isToday(entry.created_at, entry.tz) && !known.has(entry.id));
     const entries = [...waiting, ...synced].sort((a, b) => b.created_at.localeCompare(a.created_at));
     // Drawn again only when something shown changed: a redraw under a finger would lose the tap.
-    const signature = JSON.stringify(entries.map((entry) => [entry.id, entry.status, entry.needs_review, entry.title, entry.transcript_clean, entry.tags, entry.mood]));
+    const signature = JSON.stringify(entries.map((entry) => [entry.id, entry.status, entry.transcription_percent, entry.needs_review, entry.title, entry.transcript_clean, entry.tags, entry.mood]));
     if (signature === todayShown) return;
     todayShown = signature;
     todayList.replaceChildren(...entries.map((entry) => entryRow(entry, { zone: entry.tz || zone, open: openEntry })));

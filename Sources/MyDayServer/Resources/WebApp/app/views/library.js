@@ -237,7 +237,10 @@ export function libraryView({ open }) {
     }).format(date));
     const side = el("span", { class: "side" });
     const status = entryPill(entry);
-    if (status) side.append(el("span", { class: `pill ${status.kind}` }, status.text));
+    if (status) {
+    side.append(el("span", { class: `pill ${status.kind}` }, status.text));
+    button.classList.add("has-pill");
+  }
     if (entry.kind === "audio") side.append(el("span", { class: "length" }, duration(entry.duration_s)));
     const words = el("span", { class: "words" });
     const passage = el("span", { class: "snippet" });
@@ -514,7 +517,10 @@ export function entryRow(entry, { zone, open }) {
   );
   const side = el("span", { class: "side" });
   const status = entryPill(entry);
-  if (status) side.append(el("span", { class: `pill ${status.kind}` }, status.text));
+  if (status) {
+    side.append(el("span", { class: `pill ${status.kind}` }, status.text));
+    button.classList.add("has-pill");
+  }
   if (entry.kind === "audio") side.append(el("span", { class: "length" }, duration(entry.duration_s)));
   button.append(side);
   const labels = chips(entry);
