@@ -129,6 +129,13 @@ public final class ClientCore: Sendable {
         _ = try await syncEngine.sync()
     }
 
+    /// Removes from this device the audio the server confirmed longer ago than `keeping` allows (it still plays, from
+    /// the server). Audio the server does not have yet is never removed.
+    public func releaseUploadedAudio(keeping: AudioKeeping, now: Date = Date()) throws {
+        guard let cutoff = keeping.cutoff(now: now) else { return }
+        for path in try store.releaseConfirmedAudio(confirmedBefore: cutoff) { library.removeAudio(path) }
+    }
+
     /// Entries, edits and deletions that have not reached the server yet.
     public func unsentCount() throws -> Int { try store.unsentCount() }
 

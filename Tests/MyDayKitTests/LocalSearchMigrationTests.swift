@@ -20,9 +20,9 @@ struct LocalSearchMigrationTests {
                 filename: RecordingFilename.make(id: id, start: created, timeZone: .gmt, fileExtension: "txt"),
                 transcriptClean: "An old evening by the fire.")
             entry.title = "Winter"
-            // Written as that version wrote it: without the columns later versions added
+            // Written as that version wrote it: only the columns its table had
             let row = try entry.databaseDictionary
-            let columns = row.keys.filter { !["reviewReason", "transcriptionPercent"].contains($0) }.sorted()
+            let columns = try db.columns(in: "entry").map(\.name).filter { row.keys.contains($0) }.sorted()
             let marks = columns.map { _ in "?" }.joined(separator: ", ")
             try db.execute(
                 sql: "INSERT INTO entry (\(columns.joined(separator: ", "))) VALUES (\(marks))",

@@ -62,6 +62,8 @@ public struct LocalEntry: Codable, Sendable, Equatable, Identifiable, FetchableR
     public var serverUpdatedAt: Date?
     /// The audio on this device, relative to the recording library; nil when only the server has it.
     public var audioPath: String?
+    /// When the server confirmed it has this device's audio: from then on the file may be let go (`AudioKeeping`).
+    public var audioConfirmedAt: Date?
     /// Edits made here that the server has not accepted yet.
     public var pendingEdit: EntryEdit?
     /// When `pendingEdit` was last changed; compared with `serverUpdatedAt` by the merge rule (ADR 0013).

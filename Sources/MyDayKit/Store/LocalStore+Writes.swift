@@ -87,11 +87,33 @@ extension LocalStore {
     }
 
     /// The server confirmed the entry (and its audio): the queue forgets it and the server's view is kept.
-    public func markUploaded(_ server: ServerEntry) throws {
+    public func markUploaded(_ server: ServerEntry, now: Date = Date()) throws {
         try writer.write { db in
             try PendingUpload.deleteOne(db, key: server.id)
             guard let local = try LocalEntry.fetchOne(db, key: server.id) else { return }
-            try Self.merge(server, into: local).update(db)
+            var merged = Self.merge(server, into: local)
+            if merged.audioPath != nil { merged.audioConfirmedAt = merged.audioConfirmedAt ?? now }
+            try merged.update(db)
+        }
+    }
+
+    /// Lets go of the audio files the server confirmed before `cutoff`: the entries keep playing from the server.
+    /// Audio not yet confirmed (waiting, uploading, refused, or still to be sent) is never let go. Answers the files
+    /// to remove.
+    public func releaseConfirmedAudio(confirmedBefore cutoff: Date) throws -> [String] {
+        try writer.write { db in
+            let released = try LocalEntry.filter(Column("audioPath") != nil && Column("audioConfirmedAt") < cutoff)
+                .fetchAll(db)
+                .filter { entry in
+                    ![.queued, .uploading, .uploadFailed, .pendingUpload].contains(entry.state)
+                        && (try? PendingUpload.fetchOne(db, key: entry.id)) == nil
+                }
+            let files = released.compactMap(\.audioPath)
+            for var entry in released {
+                entry.audioPath = nil
+                try entry.update(db)
+            }
+            return files
         }
     }
 

@@ -90,6 +90,9 @@ public final class LocalStore: Sendable {
         migrator.registerMigration("v5: how far a transcription is") { db in
             try db.alter(table: "entry") { t in t.add(column: "transcriptionPercent", .integer) }
         }
+        migrator.registerMigration("v6: audio the server confirmed") { db in
+            try db.alter(table: "entry") { t in t.add(column: "audioConfirmedAt", .datetime) }
+        }
         return migrator
     }
 }

@@ -418,7 +418,11 @@ final class AppModel {
         if let runningRefresh { return await runningRefresh.value }
         retryRecovery()
         let core = core
-        let refresh = syncTask { _ = try await core.refresh() }
+        let keeping = settings.audioKeeping
+        let refresh = syncTask {
+            _ = try await core.refresh()
+            try core.releaseUploadedAudio(keeping: keeping)
+        }
         runningRefresh = refresh
         let succeeded = await refresh.value
         if runningRefresh == refresh { runningRefresh = nil }

@@ -9,6 +9,7 @@ import Observation
 final class AppSettings {
     private static let uploadOnlyOnWiFiKey = "uploadOnlyOnWiFi"
     private static let transcribeOnDeviceKey = "transcribeOnDevice"
+    private static let audioKeepingKey = "keepAudioDays"
 
     /// Recordings wait on the iPhone until it is on Wi-Fi (or wired); the upload queue follows at once.
     var uploadOnlyOnWiFi: Bool {
@@ -26,6 +27,15 @@ final class AppSettings {
         set {
             storedTranscribeOnDevice = newValue
             defaults.set(newValue, forKey: Self.transcribeOnDeviceKey)
+        }
+    }
+
+    /// How long a recording's audio stays on this iPhone once the server has it (it then plays from the server).
+    var audioKeeping: AudioKeeping {
+        get { storedAudioKeeping }
+        set {
+            storedAudioKeeping = newValue
+            defaults.set(newValue.storedValue, forKey: Self.audioKeepingKey)
         }
     }
 
@@ -48,6 +58,7 @@ final class AppSettings {
 
     private var storedUploadOnlyOnWiFi: Bool
     private var storedTranscribeOnDevice: Bool
+    private var storedAudioKeeping: AudioKeeping
     private let defaults: UserDefaults
     private let network: NetworkConditionsMonitor
 
@@ -57,6 +68,7 @@ final class AppSettings {
         self.network = network
         storedUploadOnlyOnWiFi = defaults.bool(forKey: Self.uploadOnlyOnWiFiKey)
         storedTranscribeOnDevice = defaults.object(forKey: Self.transcribeOnDeviceKey) as? Bool ?? true
+        storedAudioKeeping = AudioKeeping(storedValue: defaults.object(forKey: Self.audioKeepingKey) as? Int)
         network.setWiFiOnly(storedUploadOnlyOnWiFi)
         Task { [weak self] in await self?.refreshSpeechModel() }
     }

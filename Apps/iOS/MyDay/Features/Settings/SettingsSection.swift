@@ -15,6 +15,12 @@ struct SettingsSection: View {
             if settings.transcribeOnDevice && settings.onDeviceTranscriptionAvailable {
                 SpeechModelRow(settings: settings)
             }
+            Picker("Keep recordings on this iPhone", selection: $settings.audioKeeping) {
+                ForEach(AudioKeeping.choices, id: \.self) { choice in
+                    Text(choice.label.localizedForDisplay).tag(choice)
+                }
+            }
+            .accessibilityHint("After this, a recording your server has plays from the server. Unsent ones always stay.")
         } header: {
             Text("Settings")
         } footer: {
