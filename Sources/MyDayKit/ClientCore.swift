@@ -105,11 +105,20 @@ public final class ClientCore: Sendable {
         return (uploads, try await syncEngine.sync())
     }
 
-    /// The background refresh: every due upload is handed to the uploader without waiting for its end (the system
+    /// The background refresh: every saved recording is handed to the uploader without waiting for its end (the system
     /// finishes background transfers when it chooses and reports them to the next launch), then the diary is synced.
     public func refreshInBackground() async throws -> SyncEngine.Summary {
-        try await uploads.handOverDue()
+        try await handOverForBackground()
         return try await syncEngine.sync()
+    }
+
+    /// The app leaves the screen (or wakes in the background): every saved recording goes to the background upload now,
+    /// also one whose words this device was still making, which the server transcribes instead (a phone in the pocket
+    /// gives an app no time to finish them). Answers how many were handed over.
+    @discardableResult
+    public func handOverForBackground() async throws -> Int {
+        try store.stopWaitingForDeviceTranscripts()
+        return try await uploads.handOverDue()
     }
 
     /// "Failed — tap to retry": a refused upload goes back to the queue and is sent; a failed transcription starts again.

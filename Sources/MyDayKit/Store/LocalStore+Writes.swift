@@ -167,8 +167,18 @@ extension LocalStore {
         try writer.write { db in
             try db.execute(
                 sql: "UPDATE entry SET state = ? WHERE state = ?", arguments: [LocalEntryState.queued, LocalEntryState.uploading])
-            try db.execute(sql: "UPDATE upload SET awaitsDeviceTranscript = 0 WHERE awaitsDeviceTranscript = 1")
+            try Self.stopWaitingForDeviceTranscripts(db)
         }
+    }
+
+    /// Uploads held back for the words this device was making go without them (the server transcribes instead);
+    /// words that still come are attached to an upload that has not left yet, else dropped.
+    public func stopWaitingForDeviceTranscripts() throws {
+        try writer.write { db in try Self.stopWaitingForDeviceTranscripts(db) }
+    }
+
+    private static func stopWaitingForDeviceTranscripts(_ db: Database) throws {
+        try db.execute(sql: "UPDATE upload SET awaitsDeviceTranscript = 0 WHERE awaitsDeviceTranscript = 1")
     }
 
     /// A person edited an entry here: shown at once, pushed at the next sync.

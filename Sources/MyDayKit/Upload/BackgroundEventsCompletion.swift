@@ -4,7 +4,7 @@ import Foundation
 /// app running only until it is called, and launches an app that holds it too long less often: it is called once the
 /// session has delivered its events and a short follow-up (bringing the finished uploads' entries in) has run, or
 /// when that follow-up takes longer than `limit`. The session may finish delivering before the handler arrives (the
-/// session is made at launch, the handler comes later): the handler is then called as soon as it arrives.
+/// session is made at launch, the handler comes later): the follow-up then runs when the handler arrives.
 @MainActor
 public final class BackgroundEventsCompletion {
     private let followUp: @MainActor () async -> Void
@@ -29,8 +29,9 @@ public final class BackgroundEventsCompletion {
     /// iOS handed over its handler (`application(_:handleEventsForBackgroundURLSession:completionHandler:)`).
     public func received(_ handler: @escaping @MainActor () -> Void) async {
         if delivered {
-            // The events came first: nothing more will arrive for this handler to wait for.
+            // The events came first: nothing more will arrive for this handler to wait for but the same follow-up.
             delivered = false
+            await firstOf(followUp, { [sleep, limit] in await sleep(limit) })
             handler()
         } else {
             self.handler?()

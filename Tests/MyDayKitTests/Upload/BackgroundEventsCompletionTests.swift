@@ -45,20 +45,25 @@ struct BackgroundEventsCompletionTests {
         #expect(!log.lines.contains("follow-up ended"))
     }
 
-    @Test func aHandlerThatComesAfterTheEventsIsCalledAtOnce() async {
-        // Given a session that delivered its events before iOS handed over the handler (it is made at launch)
+    @Test func aHandlerThatComesAfterTheEventsRunsTheSameFollowUpFirst() async {
+        // Given a session that delivered its events before iOS handed over the handler (it is made at launch), and a
+        // limit that never passes
         let log = Log()
-        let completion = BackgroundEventsCompletion(followUp: { log.lines.append("follow-up") }, sleep: { _ in })
+        let never = Gate()
+        let completion = BackgroundEventsCompletion(
+            followUp: { log.lines.append("follow-up") }, sleep: { _ in await never.wait() })
         await completion.eventsDelivered()
+        #expect(log.lines.isEmpty)
 
-        // When the handler arrives, then it is called at once: no more events will come for it to wait for
+        // When the handler arrives, then the follow-up runs (bringing the finished uploads' entries in), then the
+        // handler is called: no more events will come for it to wait for
         await completion.received { log.lines.append("handler") }
-        #expect(log.lines == ["handler"])
+        #expect(log.lines == ["follow-up", "handler"])
 
         // And a later relaunch's handler waits for its own events again
         await completion.received { log.lines.append("second handler") }
-        #expect(log.lines == ["handler"])
+        #expect(log.lines == ["follow-up", "handler"])
         await completion.eventsDelivered()
-        #expect(log.lines == ["handler", "follow-up", "second handler"])
+        #expect(log.lines == ["follow-up", "handler", "follow-up", "second handler"])
     }
 }

@@ -113,6 +113,27 @@ import Testing
     }
 
     @discardableResult
+    @Test func leavingTheScreenSendsARecordingWhoseWordsThePhoneIsStillMaking() async throws {
+        // Given a recording saved in front, held back for the words the phone is making
+        let recording = try queueRecording(awaiting: true)
+        let completions = CompletionLog()
+        let core = ClientCore(
+            store: harness.store, library: harness.library, client: serverTakingUploads(completions: completions),
+            uploader: FakeBlobUploader(answers: [nil]))
+        #expect(try await core.uploads.handOverDue() == 0)
+
+        // When the app leaves the screen (the phone locked right after Stop)
+        let handedOver = try await core.handOverForBackground()
+
+        // Then it goes up at once, without the phone's words: the server transcribes it
+        #expect(handedOver == 1)
+        try await pollUntil("the recording is uploaded") { try harness.store.entry(recording.id)?.state == .uploaded }
+        #expect(completions.transcripts == [nil])
+        // And words that come afterwards change nothing
+        try harness.store.attachDeviceTranscript(heard, to: recording.id)
+        #expect(try harness.store.pendingUploads().isEmpty)
+    }
+
     private func queueRecording(awaiting: Bool) throws -> FinishedRecording {
         let id = UUID()
         let temporary = try harness.library.beginRecording(id: id, startedAt: Given.now, timeZone: Given.paris, container: .wav)

@@ -58,6 +58,7 @@ final class AppModel {
     @ObservationIgnored private let network: NetworkConditionsMonitor
     @ObservationIgnored private let pathMonitor: PathNetworkMonitor
     @ObservationIgnored private let backgroundUploader: BackgroundUploader
+    @ObservationIgnored private let handOverTime = BackgroundTime(name: "Handing recordings to the upload")
     @ObservationIgnored private let reportUploadEvent: @Sendable (UploadEvent) -> Void
     @ObservationIgnored private var uploadsRun: Task<Void, Never>?
     @ObservationIgnored private var runningRefresh: Task<Bool, Never>?
@@ -383,6 +384,15 @@ final class AppModel {
     func stopFollowingChanges() {
         followingChanges?.cancel()
         followingChanges = nil
+    }
+
+    /// The app leaves the screen: every saved recording goes to the background session now (one whose words the phone
+    /// was still making too: the server transcribes it), with background time until the session has them.
+    func handOverForBackground() async {
+        guard phase == .signedIn else { return }
+        handOverTime.keep(while: true)
+        defer { handOverTime.keep(while: false) }
+        _ = try? await core.handOverForBackground()
     }
 
     /// The background refresh: what waits is handed to the background session without waiting for its transfers (the

@@ -29,6 +29,8 @@ struct MyDayApp: App {
                 Task { await model.planReminders() }
                 model.followChanges()
             case .background:
+                let model = appDelegate.appModel
+                Task { await model.handOverForBackground() }
                 appDelegate.appModel.stopFollowingChanges()
                 let unsent = (try? appDelegate.appModel.core.unsentCount()) ?? 0
                 BackgroundRefresh.schedule(entriesWait: unsent > 0)
