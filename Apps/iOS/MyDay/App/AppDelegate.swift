@@ -4,16 +4,18 @@ import UIKit
 /// the background refresh handler, the system's handler for background upload events, and Google's configuration.
 @MainActor
 final class AppDelegate: NSObject, UIApplicationDelegate {
-    /// Made on first use, which `application(_:didFinishLaunchingWithOptions:)` is.
-    lazy var appModel = AppModel()
+    /// The app model once the diary opened, or why it could not; made on first use, which
+    /// `application(_:didFinishLaunchingWithOptions:)` is.
+    lazy var launch = AppLaunch()
 
     func application(
         _ application: UIApplication, didFinishLaunchingWithOptions launchOptions: [UIApplication.LaunchOptionsKey: Any]? = nil
     ) -> Bool {
         GoogleSignInConfiguration.configure()
-        let model = appModel
-        BackgroundRefresh.register { await model.refreshInBackground() }
-        BackgroundSessionCompletion.followUp = { await model.refresh() }
+        let launch = launch
+        // Registered on every launch, as iOS requires; a diary that could not open has nothing to do.
+        BackgroundRefresh.register { await launch.model?.refreshInBackground() ?? false }
+        BackgroundSessionCompletion.followUp = { await launch.model?.refresh() }
         return true
     }
 

@@ -68,8 +68,8 @@ final class AppModel {
     @ObservationIgnored private var sessionEndedWhileRecording = false
 
     /// Opens the diary, recovers what a crash interrupted (before any new recording can start), and starts the
-    /// upload queues.
-    init(defaults: UserDefaults = .standard) {
+    /// upload queues. Throws `DiaryUnavailable` when the diary cannot be opened (a full disk), for `AppLaunch` to show.
+    init(defaults: UserDefaults = .standard) throws {
         let bundleID = Bundle.main.bundleIdentifier ?? "MyDay"
         let directory = Self.diaryDirectory()
         let credentials = KeychainCredentialStore(service: bundleID + ".session")
@@ -96,7 +96,7 @@ final class AppModel {
                 directory: directory, serverURL: serverURL, credentials: credentials, network: network,
                 uploader: uploader, report: report)
         } catch {
-            fatalError("My Day cannot open its diary in \(directory.path): \(error)")
+            throw DiaryUnavailable(error)
         }
         var recoveryError: String?
         do {

@@ -12,27 +12,29 @@ struct MyDayApp: App {
 
     var body: some Scene {
         WindowGroup {
-            RootView()
-                .environment(appDelegate.appModel)
-                .onOpenURL { url in
-                    guard !GIDSignIn.sharedInstance.handle(url) else { return }
-                    let model = appDelegate.appModel
-                    Task { _ = await model.openMailedLink(url) }
-                }
+            if let model = appDelegate.launch.model {
+                RootView()
+                    .environment(model)
+                    .onOpenURL { url in
+                        guard !GIDSignIn.sharedInstance.handle(url) else { return }
+                        Task { _ = await model.openMailedLink(url) }
+                    }
+            } else if let problem = appDelegate.launch.problem {
+                DiaryUnavailableView(problem: problem) { appDelegate.launch.tryAgain() }
+            }
         }
         .onChange(of: scenePhase) { _, phase in
+            guard let model = appDelegate.launch.model else { return }
             switch phase {
             case .active:
-                let model = appDelegate.appModel
                 Task { await model.refresh() }
                 Task { await model.settings.refreshSpeechModel() }
                 Task { await model.planReminders() }
                 model.followChanges()
             case .background:
-                let model = appDelegate.appModel
                 Task { await model.handOverForBackground() }
-                appDelegate.appModel.stopFollowingChanges()
-                let unsent = (try? appDelegate.appModel.core.unsentCount()) ?? 0
+                model.stopFollowingChanges()
+                let unsent = (try? model.core.unsentCount()) ?? 0
                 BackgroundRefresh.schedule(entriesWait: unsent > 0)
             default:
                 break
