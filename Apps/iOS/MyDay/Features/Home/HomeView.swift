@@ -1,3 +1,4 @@
+import AVFoundation
 import Accessibility
 import MyDayKit
 import SwiftUI
@@ -147,9 +148,11 @@ private struct HomeActions: View {
     }
 }
 
-/// What just happened (recording, paused, saved, failed) and any error, under the controls.
+/// What just happened (recording, paused, saved, failed) and any error, under the controls; when the microphone is
+/// not allowed, a button to the settings where it is.
 private struct HomeStatus: View {
     let viewModel: HomeViewModel
+    @Environment(\.openURL) private var openURL
 
     var body: some View {
         VStack(spacing: 12) {
@@ -159,6 +162,14 @@ private struct HomeStatus: View {
                     .foregroundStyle(isFailed ? Color.red : Color.secondary)
                     .multilineTextAlignment(.center)
                     .accessibilityHidden(true)
+            }
+            if isFailed, AVAudioApplication.shared.recordPermission == .denied,
+                let settings = URL(string: UIApplication.openSettingsURLString)
+            {
+                Button("Open Settings") { openURL(settings) }
+                    .buttonStyle(.bordered)
+                    .frame(minHeight: 44)
+                    .accessibilityHint("Opens My Day's settings, where the microphone can be allowed.")
             }
             if let message = viewModel.errorMessage {
                 ErrorBanner(message: message)

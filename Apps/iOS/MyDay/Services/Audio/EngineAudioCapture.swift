@@ -34,7 +34,11 @@ final class EngineAudioCapture: AudioCapture, @unchecked Sendable {
         let session = AVAudioSession.sharedInstance()
         do {
             // `.default` keeps iOS's voice gain control like Voice Memos; `.measurement` turns it off, `.voiceChat` is for calls.
-            try session.setCategory(.playAndRecord, mode: .default, options: [.defaultToSpeaker, .allowBluetoothHFP])
+            var options: AVAudioSession.CategoryOptions = [.defaultToSpeaker, .allowBluetoothHFP]
+            // iOS 26: AirPods record in full bandwidth where the route allows it (only in `.default` mode); HFP is the
+            // fallback.
+            if #available(iOS 26.0, *) { options.insert(.bluetoothHighQualityRecording) }
+            try session.setCategory(.playAndRecord, mode: .default, options: options)
             try session.setActive(true)
         } catch {
             throw EngineAudioCaptureError.microphoneBusy
