@@ -25,6 +25,8 @@ public final class Recorder {
     @ObservationIgnored private var pressStartsRecording = false
     /// The capture was paused when the current press began, so the press itself is not recorded.
     @ObservationIgnored private var captureHeldForPress = false
+    /// The system interrupted a recording that was recording (not one the person had paused).
+    @ObservationIgnored private var resumesWhenInterruptionEnds = false
     @ObservationIgnored private var lastOperation: Task<Void, Never>?
     @ObservationIgnored private var eventsTask: Task<Void, Never>?
 
@@ -261,8 +263,9 @@ public final class Recorder {
         case .recording:
             clock.pause(at: uptime())
             await capture.pause()
+            resumesWhenInterruptionEnds = true
         case .paused:
-            break
+            resumesWhenInterruptionEnds = false
         case .idle, .stopping, .saved, .failed, .interrupted:
             return
         }
@@ -308,8 +311,15 @@ public final class Recorder {
             await serially { [self] in
                 await interrupt()
             }
-        case .interruptionEnded:
-            break
+        case .interruptionEnded(let shouldResume):
+            // A recording the system paused goes on by itself when the system says it may: a call that ends does not
+            // leave it paused until the app is opened. One the person had paused stays paused.
+            await serially { [self] in
+                guard state == .interrupted, shouldResume, resumesWhenInterruptionEnds else { return }
+                resumesWhenInterruptionEnds = false
+                await resumeRecording()
+                if state == .recording { announcement = "Recording again after the interruption" }
+            }
         case .failed(let reason):
             await serially { [self] in
                 if state.isActive {

@@ -31,6 +31,48 @@ struct RecorderEventTests {
         harness.capture.verifyAllExpectedCallsReceived()
     }
 
+    @Test func aRecordingTheSystemPausedGoesOnWhenTheSystemSaysItMay() async {
+        // Given a recording interrupted by a call at 105
+        let harness = RecorderHarness()
+        await harness.startRecording(at: 100)
+        harness.capture.expect(.pause)
+        harness.time.current = 105
+        await harness.send(.interrupted(reason: "Phone call")) { harness.recorder.state }
+
+        // When the call ends and the system says the app may go on, at 300
+        harness.capture.expect(.resume)
+        harness.time.current = 300
+        await harness.send(.interruptionEnded(shouldResume: true)) { harness.recorder.state }
+
+        // Then it records again by itself, says so, and the call is no part of the time
+        #expect(harness.recorder.state == .recording)
+        #expect(harness.recorder.announcement == "Recording again after the interruption")
+        #expect(harness.recorder.elapsed(at: 302) == 7)
+        harness.capture.verifyAllExpectedCallsReceived()
+    }
+
+    @Test func aRecordingThePersonPausedOrTheSystemKeepsStaysPaused() async {
+        // Given a recording the person paused before a call interrupted it, and one the system paused and keeps
+        let paused = RecorderHarness()
+        await paused.startRecording(at: 100)
+        paused.capture.expect(.pause)
+        await paused.recorder.tap()
+        await paused.send(.interrupted(reason: "Phone call")) { paused.recorder.state }
+        let kept = RecorderHarness()
+        await kept.startRecording(at: 100)
+        kept.capture.expect(.pause)
+        await kept.send(.interrupted(reason: "Another app recorded")) { kept.recorder.state }
+
+        // When the interruptions end (the first with leave to go on, the second without)
+        for (harness, shouldResume) in [(paused, true), (kept, false)] {
+            harness.capture.send(.interruptionEnded(shouldResume: shouldResume))
+            // (events are handled in order: once this failure shows, the end of the interruption was handled)
+            await harness.send(.failed(reason: "The test is over")) { harness.recorder.state }
+            // Then neither was resumed
+            #expect(harness.capture.receivedCalls == [.start(Fixture.file(1)), .pause])
+        }
+    }
+
     @Test func interruptionWhilePausedDoesNotPauseTwice() async {
         // Given a paused recording
         let harness = RecorderHarness()

@@ -162,8 +162,11 @@ final class AppModel {
     }
 
     /// Home reports every change of the recorder's state: a session the server ended during the recording
-    /// takes effect once the recording is saved.
+    /// takes effect once the recording is saved, and a recording the system paused off screen is told.
     func recorderStateChanged() {
+        if let state = homeViewModel?.recorder.state {
+            RecordingPausedNotice.update(for: state, appIsActive: UIApplication.shared.applicationState == .active)
+        }
         guard sessionEndedWhileRecording, !isRecording else { return }
         sessionEndedWhileRecording = false
         sessionDidEnd()

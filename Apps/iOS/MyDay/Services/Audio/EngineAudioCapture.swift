@@ -177,18 +177,17 @@ final class EngineAudioCapture: AudioCapture, @unchecked Sendable {
                 else { return }
                 switch type {
                 case .began: self?.interrupt(take, because: "Another app took the microphone, perhaps for a call.")
-                case .ended: self?.continuation.yield(.interruptionEnded)
+                case .ended:
+                    let options = (note.userInfo?[AVAudioSessionInterruptionOptionKey] as? UInt)
+                        .map(AVAudioSession.InterruptionOptions.init(rawValue:))
+                    self?.continuation.yield(.interruptionEnded(shouldResume: options?.contains(.shouldResume) == true))
                 @unknown default: break
                 }
             },
-            center.addObserver(forName: AVAudioSession.routeChangeNotification, object: nil, queue: nil) { [weak self] note in
-                guard let raw = note.userInfo?[AVAudioSessionRouteChangeReasonKey] as? UInt,
-                    AVAudioSession.RouteChangeReason(rawValue: raw) == .oldDeviceUnavailable
-                else { return }
-                self?.interrupt(take, because: "The microphone in use was disconnected.")
-            },
+            // AirPods connecting or leaving change the input: the engine stops, and recording goes on from the new
+            // microphone where it can; only when it cannot is the recording paused (and the person told).
             center.addObserver(forName: .AVAudioEngineConfigurationChange, object: take.engine, queue: nil) { [weak self] _ in
-                self?.interrupt(take, because: "The audio input changed.")
+                self?.followInputChange(take)
             },
             center.addObserver(forName: AVAudioSession.mediaServicesWereResetNotification, object: nil, queue: nil) {
                 [weak self] _ in
@@ -196,6 +195,17 @@ final class EngineAudioCapture: AudioCapture, @unchecked Sendable {
             },
         ]
         lock.withLock { take.observers = observers }
+    }
+
+    /// The input changed under a take that was recording: it records on from the new input, or is interrupted.
+    private func followInputChange(_ take: CaptureTake) {
+        guard lock.withLock({ self.take === take && take.isRunning }) else { return }
+        do {
+            try connectInput(of: take)
+            try run(take)
+        } catch {
+            interrupt(take, because: "The microphone changed and could not be used.")
+        }
     }
 
     /// Yields `.interrupted` once for a take that was recording; `Recorder` then calls `pause()`.
