@@ -17,6 +17,19 @@ from myday_speech.memory import release_freed_memory
 from myday_speech.settings import Settings
 
 
+def two_sentences(media, silence_after: float):
+    """A sentence about tomatoes, then 40 s after its start one about a sunset, then `silence_after` s of silence."""
+    first = media.spoken("I planted tomatoes in the garden this morning.", name="tomatoes")
+    second = media.spoken("In the evening we watched the sunset from the hill.", name="sunset")
+    return media.ffmpeg(
+        f"two-sentences-{silence_after:g}.wav",
+        *("-i", str(first), "-i", str(second)),
+        "-filter_complex",
+        f"[0]apad=whole_dur=40[a];[a][1]concat=n=2:v=0:a=1,apad=pad_dur={silence_after:g}",
+        *("-ar", "16000", "-ac", "1"),
+    )
+
+
 def test_windows_cover_the_recording_and_cut_in_its_quietest_moment(media):
     # Given 70 s of a tone that falls silent for half a second at 25 s
     tone = media.generated("tone.wav", "sine=frequency=300:sample_rate=16000", seconds=70)
@@ -32,15 +45,7 @@ def test_windows_cover_the_recording_and_cut_in_its_quietest_moment(media):
 
 def test_words_from_every_window_come_back_at_their_times(media):
     # Given two sentences, the second 40 s after the first, read in 30 s windows
-    first = media.spoken("I planted tomatoes in the garden this morning.", name="tomatoes")
-    second = media.spoken("In the evening we watched the sunset from the hill.", name="sunset")
-    recording = media.ffmpeg(
-        "two-sentences.wav",
-        *("-i", str(first), "-i", str(second)),
-        "-filter_complex",
-        "[0]apad=whole_dur=40[a];[a][1]concat=n=2:v=0:a=1,apad=pad_dur=5",
-        *("-ar", "16000", "-ac", "1"),
-    )
+    recording = two_sentences(media, silence_after=5)
     engine = Engine(Settings.from_environment({"MYDAY_SPEECH_WINDOW_SECONDS": "30"}))
     answer = transcribe(TestClient(build_app(engine)), recording)
     # Then both sentences are there, the second one's words 40 s or more in
@@ -65,15 +70,7 @@ def test_each_window_gives_the_memory_it_freed_back(media, monkeypatch):
 
 def test_a_streamed_transcription_tells_how_far_it_is_then_answers_whole(media):
     # Given two sentences 40 s apart, read in 30 s windows
-    first = media.spoken("I planted tomatoes in the garden this morning.", name="tomatoes")
-    second = media.spoken("In the evening we watched the sunset from the hill.", name="sunset")
-    recording = media.ffmpeg(
-        "two-sentences-streamed.wav",
-        *("-i", str(first), "-i", str(second)),
-        "-filter_complex",
-        "[0]apad=whole_dur=40[a];[a][1]concat=n=2:v=0:a=1,apad=pad_dur=25",
-        *("-ar", "16000", "-ac", "1"),
-    )
+    recording = two_sentences(media, silence_after=25)
     client = TestClient(build_app(Engine(Settings.from_environment({"MYDAY_SPEECH_WINDOW_SECONDS": "30"}))))
     # When it is transcribed with stream=true
     with recording.open("rb") as audio:
