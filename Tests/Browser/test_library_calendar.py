@@ -180,6 +180,12 @@ def test_the_calendar_marks_the_days_with_entries_and_opens_them(server, browser
     wait_for_day_page(driver, "2025-03-01", "Breakfast with Siobhan")
     assert text_of(driver, ".day-page [data-slot=meta]").startswith("2 entries · mood 5 of 5")
     assert "A wonderful evening" in text_of(driver, ".day-page .entries")
+    # An entry opened from the day page leads back to it
+    click(driver, ".day-page .entries li:first-child .entry")
+    wait(driver, lambda d: d.find_elements(By.CSS_SELECTOR, ".detail"), message="the day's entry did not open")
+    assert text_of(driver, ".detail [data-action=back]") == "← The day"
+    click(driver, ".detail [data-action=back]")
+    wait_for_day_page(driver, "2025-03-01", "Breakfast with Siobhan")
 
     # Back in the Library, the calendar is open on the same month; a date with entries opens its day at once
     click(driver, ".day-page [data-action=back]")

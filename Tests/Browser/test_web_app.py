@@ -606,6 +606,10 @@ def test_home_shows_today_newest_first_with_each_entrys_state(server, browser, s
     look(driver, f"entry-editing-{size}")
     poll(lambda: any(entry.get("transcript_clean") == "Lunch with Siobhan by the canal. Tea after."
                      for entry in server_entries(server, driver)), message="the server does not have the edited words")
+    # The way back leads to Home, where the entry was opened from
+    assert text_of(driver, ".detail [data-action=back]") == "← Home"
+    click(driver, ".detail [data-action=back]")
+    wait(driver, lambda d: d.find_elements(By.CSS_SELECTOR, ".home [data-slot=today-list] .entry"), message="back did not lead Home")
 
 
 def transcribing(server, entry_id, percent):

@@ -33,7 +33,19 @@ function show(view) {
   home?.shown();
 }
 
+// The screen shown before this one, for an entry's way back (a redraw of the same screen keeps it).
+let shownHash = null;
+let previousHash = null;
+
+/** Where an entry opened from `hash` goes back to: Home, the day page it was opened from, or the Library. */
+function entryOrigin(hash) {
+  if (!hash || hash === "#/" || hash === "#") return { hash: "#/", label: "← Home" };
+  if (hash.startsWith("#/day/")) return { hash, label: "← The day" };
+  return { hash: "#/library", label: "← Library" };
+}
+
 async function route() {
+  if (location.hash !== shownHash) [previousHash, shownHash] = [shownHash, location.hash];
   const [, page, id] = location.hash.split("/");
   try {
     if (page === "library") {
@@ -41,7 +53,8 @@ async function route() {
       await library.render();
       library.refresh();
     } else if (page === "entry" && id) {
-      show(await detailView(id, { back: () => (location.hash = "#/library"), reopen: route }));
+      const origin = entryOrigin(previousHash);
+      show(await detailView(id, { back: () => (location.hash = origin.hash), backLabel: origin.label, reopen: route }));
     } else if (page === "day" && id) {
       show(await dayView(id, { back: () => (location.hash = "#/library"), open: (entry) => (location.hash = `#/entry/${entry}`) }));
     } else if (page === "deleted") {

@@ -13,15 +13,15 @@ let localAudio = null;
  * entry still waiting in this browser opens as it is here: its audio or text, and what it waits for.
  * `reopen()` opens the page again (once a waiting entry has reached the server).
  */
-export async function detailView(id, { back, reopen }) {
+export async function detailView(id, { back, backLabel = "← Library", reopen }) {
   const waiting = await db.get("outbox", id);
-  if (waiting && waiting.owner === currentAccount()?.id) return localView(waiting, { back, reopen });
+  if (waiting && waiting.owner === currentAccount()?.id) return localView(waiting, { back, backLabel, reopen });
   let entry = await db.get("entries", id);
   if (!entry) {
     entry = await call("GET", `/v1/entries/${id}`);
     await db.put("entries", entry);
   }
-  return syncedView(entry, { back });
+  return syncedView(entry, { back, backLabel });
 }
 
 function when(entry) {
@@ -31,8 +31,10 @@ function when(entry) {
   return { day, time };
 }
 
-function syncedView(first, { back }) {
+function syncedView(first, { back, backLabel }) {
   const view = fromTemplate("detail-template");
+  // Back to where the entry was opened from: Home, its day page or the Library.
+  view.action("back").textContent = backLabel;
   const { id } = first;
   const error = view.slot("error");
   const original = view.action("original");
@@ -513,8 +515,9 @@ function suggested(view, { entry, accept }) {
 }
 
 /** A waiting entry, as this browser holds it: it plays from here, and says it waits to upload. */
-function localView(item, { back, reopen }) {
+function localView(item, { back, backLabel, reopen }) {
   const view = fromTemplate("detail-template");
+  view.action("back").textContent = backLabel;
   const entry = { created_at: item.createdAt, tz: item.tz };
   const { day, time } = when(entry);
   view.slot("title").textContent = day;
