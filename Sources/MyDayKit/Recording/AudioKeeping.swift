@@ -14,8 +14,6 @@ public enum AudioKeeping: Sendable, Equatable, Hashable {
     public var label: String {
         switch self {
         case .always: "Always"
-        case .days(0): "Until uploaded"
-        case .days(1): "1 day"
         case .days(let days): days % 365 == 0 ? "\(days / 365) year\(days == 365 ? "" : "s")" : "\(days) days"
         }
     }

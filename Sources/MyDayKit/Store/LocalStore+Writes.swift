@@ -98,16 +98,13 @@ extension LocalStore {
     }
 
     /// Lets go of the audio files the server confirmed before `cutoff`: the entries keep playing from the server.
-    /// Audio not yet confirmed (waiting, uploading, refused, or still to be sent) is never let go. Answers the files
-    /// to remove.
+    /// Audio not yet confirmed (waiting, uploading, refused, or still to be sent) is never let go: only `markUploaded`
+    /// sets `audioConfirmedAt`, and a state that still needs the file is never released. Answers the files to remove.
     public func releaseConfirmedAudio(confirmedBefore cutoff: Date) throws -> [String] {
         try writer.write { db in
             let released = try LocalEntry.filter(Column("audioPath") != nil && Column("audioConfirmedAt") < cutoff)
                 .fetchAll(db)
-                .filter { entry in
-                    ![.queued, .uploading, .uploadFailed, .pendingUpload].contains(entry.state)
-                        && (try? PendingUpload.fetchOne(db, key: entry.id)) == nil
-                }
+                .filter { ![.queued, .uploading, .uploadFailed, .pendingUpload].contains($0.state) }
             let files = released.compactMap(\.audioPath)
             for var entry in released {
                 entry.audioPath = nil

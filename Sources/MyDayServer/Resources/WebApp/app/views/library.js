@@ -235,13 +235,8 @@ export function libraryView({ open }) {
     const when = el("span", { class: "time" }, new Intl.DateTimeFormat(undefined, {
       timeZone: zone, weekday: "short", day: "numeric", month: "short", year: "numeric", hour: "numeric", minute: "2-digit",
     }).format(date));
-    const side = el("span", { class: "side" });
     const status = entryPill(entry);
-    if (status) {
-    side.append(el("span", { class: `pill ${status.kind}` }, status.text));
-    button.classList.add("has-pill");
-  }
-    if (entry.kind === "audio") side.append(el("span", { class: "length" }, duration(entry.duration_s)));
+    const side = stateAndLength(entry, status);
     const words = el("span", { class: "words" });
     const passage = el("span", { class: "snippet" });
     if (entry.title) {
@@ -505,6 +500,14 @@ function days(from, to) {
   return format.formatRange ? format.formatRange(a, b) : `${format.format(a)} – ${format.format(b)}`;
 }
 
+/** A row's side: its state's pill (`status`, from `entryPill`), if any, and a recording's length. */
+function stateAndLength(entry, status) {
+  const side = el("span", { class: "side" });
+  if (status) side.append(el("span", { class: `pill ${status.kind}` }, status.text));
+  if (entry.kind === "audio") side.append(el("span", { class: "length" }, duration(entry.duration_s)));
+  return side;
+}
+
 /** One entry as a row of a list of one day's entries (the Library, a day page): its time, words, state, length, tags. */
 export function entryRow(entry, { zone, open }) {
   const date = new Date(entry.created_at);
@@ -515,14 +518,10 @@ export function entryRow(entry, { zone, open }) {
     el("span", { class: "time" }, new Intl.DateTimeFormat(undefined, { timeZone: zone, hour: "numeric", minute: "2-digit" }).format(date)),
     el("span", { class: "words" }, words),
   );
-  const side = el("span", { class: "side" });
   const status = entryPill(entry);
-  if (status) {
-    side.append(el("span", { class: `pill ${status.kind}` }, status.text));
-    button.classList.add("has-pill");
-  }
-  if (entry.kind === "audio") side.append(el("span", { class: "length" }, duration(entry.duration_s)));
-  button.append(side);
+  // A state ("Transcribing… 40%") takes a line of its own under the words.
+  if (status) button.classList.add("has-pill");
+  button.append(stateAndLength(entry, status));
   const labels = chips(entry);
   if (labels.length > 0) {
     const line = el("span", { class: "chips" });
