@@ -195,7 +195,7 @@ let package = Package(
         .target(
             name: "ZIPLimits", dependencies: [.product(name: "ZIPFoundation", package: "ZIPFoundation")],
             path: "Tests/ZIPLimits", swiftSettings: [.swiftLanguageMode(.v5)]),
-        .testTarget(name: "MyDayModelsTests", dependencies: ["MyDayModels"]),
+        .testTarget(name: "MyDayModelsTests", dependencies: ["MyDayModels", "MyDayTestSupport"]),
         .testTarget(name: "MyDaySearchTests", dependencies: ["MyDaySearch", "MyDayTestSupport"]),
         .testTarget(
             name: "ObjectStorageTests",

@@ -20,6 +20,8 @@ struct Output: Sendable {
                     "  \(id.short) \(sent * 100 / total)% of \(ByteCountFormatter.string(fromByteCount: total, countStyle: .file))"
                 )
             case .uploaded(let id): note("Uploaded \(id.short).")
+            case .alreadyInTheDiary(let id, let existing):
+                note("Not sent \(id.short): the diary has this file as \(existing.short).")
             case .willRetry(let id, let reason, let date):
                 note("Not uploaded \(id.short): \(reason) Will retry after \(date.formatted(date: .omitted, time: .standard)).")
             case .gaveUp(let id, let reason): note("Refused \(id.short): \(reason)")

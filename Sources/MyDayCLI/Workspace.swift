@@ -17,7 +17,8 @@ struct Workspace {
 
     static let defaultServer = "http://127.0.0.1:8080"
 
-    init(options: ServerOptions, output: Output = Output()) throws {
+    /// `report` hears the upload queue's events in place of the usual progress lines.
+    init(options: ServerOptions, output: Output = Output(), report: (@Sendable (UploadEvent) -> Void)? = nil) throws {
         let environment = ProcessInfo.processInfo.environment
         directory =
             environment["MYDAY_HOME"].map { URL(fileURLWithPath: $0, isDirectory: true) }
@@ -35,7 +36,7 @@ struct Workspace {
         core = try ClientCore.live(
             directory: directory, serverURL: url,
             credentials: FileCredentialStore(file: directory.appendingPathComponent("credentials.json")),
-            report: output.uploadEvent)
+            report: report ?? output.uploadEvent)
         try core.recoverAfterLaunch()
     }
 

@@ -13,6 +13,7 @@ import re
 import shutil
 import socket
 import sqlite3
+import subprocess
 import tempfile
 import urllib.error
 import urllib.request
@@ -1862,3 +1863,52 @@ def test_a_request_that_meets_the_ended_session_during_a_password_change_does_no
     wait(driver, lambda d: "this one stays signed in" in text_of(d, "[data-slot=password-status]"), message="signed out here")
     driver.refresh()
     wait(driver, lambda d: d.find_elements(By.CSS_SELECTOR, "[data-form=password]"), message="signed out after a reload")
+
+
+def test_recordings_are_imported_at_the_time_they_were_recorded_and_only_once(server, browser):
+    driver = browser
+    register(driver, server)
+    # Given a recording whose time is in its container, one whose time is in its name, a damaged one and a text file
+    folder = tempfile.mkdtemp(prefix="myday-import-")
+    files = [os.path.join(folder, name) for name in ["Walk.m4a", "20260314 073000.mp3", "Damaged.m4a", "notes.txt"]]
+    tone = ["ffmpeg", "-nostdin", "-loglevel", "error", "-y", "-f", "lavfi", "-i", "sine=duration=1"]
+    subprocess.run(tone + ["-metadata", "creation_time=2026-03-12T10:30:00Z", files[0]], check=True)
+    subprocess.run(tone + [files[1]], check=True)
+    with open(files[2], "wb") as damaged:
+        damaged.write(bytes((index * 7) % 256 for index in range(4096)))
+    with open(files[3], "w") as text:
+        text.write("a shopping list")
+
+    # When they are chosen in Import recordings, from the Library
+    click(driver, "[aria-label=Library]")
+    click(driver, ".import-link")
+    wait(driver, lambda d: d.find_elements(By.CSS_SELECTOR, "[data-slot=files-input]"), message="Import did not open")
+    driver.find_element(By.CSS_SELECTOR, "[data-slot=files-input]").send_keys("\n".join(files))
+
+    # Then two become entries of the moments they were recorded, each file says what became of it, and the damaged
+    # file and the text file are named with the reason, leaving nothing behind
+    def summary(d):
+        return text_of(d, "[data-slot=summary]")
+    wait(driver, lambda d: summary(d) == "2 imported, 0 already in your diary, 2 not imported.",
+         message="the import did not end as expected: " + summary(driver))
+    rows = {text_of(driver, f"li.import-row:nth-child({n}) .name"):
+            " ".join(text_of(driver, f"li.import-row:nth-child({n}) .state").split()) for n in range(1, 5)}
+    assert rows["Walk.m4a"].startswith("In your diary: ") and "2026" in rows["Walk.m4a"], rows
+    assert rows["Damaged.m4a"].startswith("Not imported: The upload is not readable"), rows
+    assert rows["notes.txt"].startswith("Not imported: Not an audio file"), rows
+    entries = server_entries(server, driver)
+    assert len(entries) == 2 and "2026-03-12T10:30:00.000Z" in [e["created_at"] for e in entries], entries
+    # (the name's time is read in the entry's zone, which names its file)
+    assert sorted(e["filename"][:19] for e in entries)[1] == "2026-03-14_07-30-00", [e["filename"] for e in entries]
+    assert in_page(driver, "return (await db.all('outbox')).length") == 0
+    assert_accessible(driver)
+    look(driver, "import")
+
+    # When the same files are chosen again, then nothing new is made
+    driver.get(server.url + "/#/library")
+    click(driver, ".import-link")
+    wait(driver, lambda d: d.find_elements(By.CSS_SELECTOR, "[data-slot=files-input]"), message="Import did not open")
+    driver.find_element(By.CSS_SELECTOR, "[data-slot=files-input]").send_keys("\n".join(files[:2]))
+    wait(driver, lambda d: summary(d) == "0 imported, 2 already in your diary, 0 not imported.",
+         message="the second import did not end as expected: " + summary(driver))
+    assert len(server_entries(server, driver)) == 2

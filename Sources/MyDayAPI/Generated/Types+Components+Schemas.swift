@@ -1131,6 +1131,14 @@ extension Components {
             ///
             /// - Remark: Generated from `#/components/schemas/NewEntry/language`.
             package var language: Swift.String?
+            /// For an entry imported from a file: the SHA-256 of the file's bytes (lowercase hex), or of what the
+            /// entry was imported from. When another live entry of this user came from the same source, that entry is
+            /// answered (200) and nothing is created: importing a file twice never makes a second entry. Imported
+            /// recordings are transcribed after the user's new ones, oldest first.
+            ///
+            ///
+            /// - Remark: Generated from `#/components/schemas/NewEntry/source_sha256`.
+            package var sourceSha256: Swift.String?
             /// Creates a new `NewEntry`.
             ///
             /// - Parameters:
@@ -1143,6 +1151,7 @@ extension Components {
             ///   - sizeBytes: The audio's size; required for audio entries.
             ///   - contentType:
             ///   - language: BCP 47 tag, e.g. `en-US`.
+            ///   - sourceSha256: For an entry imported from a file: the SHA-256 of the file's bytes (lowercase hex), or of what the
             package init(
                 id: Swift.String,
                 createdAt: Foundation.Date,
@@ -1152,7 +1161,8 @@ extension Components {
                 text: Swift.String? = nil,
                 sizeBytes: Swift.Int? = nil,
                 contentType: Components.Schemas.AudioContentType? = nil,
-                language: Swift.String? = nil
+                language: Swift.String? = nil,
+                sourceSha256: Swift.String? = nil
             ) {
                 self.id = id
                 self.createdAt = createdAt
@@ -1163,6 +1173,7 @@ extension Components {
                 self.sizeBytes = sizeBytes
                 self.contentType = contentType
                 self.language = language
+                self.sourceSha256 = sourceSha256
             }
             package enum CodingKeys: String, CodingKey {
                 case id
@@ -1174,6 +1185,7 @@ extension Components {
                 case sizeBytes = "size_bytes"
                 case contentType = "content_type"
                 case language
+                case sourceSha256 = "source_sha256"
             }
             package init(from decoder: any Swift.Decoder) throws {
                 let container = try decoder.container(keyedBy: CodingKeys.self)
@@ -1213,6 +1225,10 @@ extension Components {
                     Swift.String.self,
                     forKey: .language
                 )
+                self.sourceSha256 = try container.decodeIfPresent(
+                    Swift.String.self,
+                    forKey: .sourceSha256
+                )
                 try decoder.ensureNoAdditionalProperties(knownKeys: [
                     "id",
                     "created_at",
@@ -1222,7 +1238,8 @@ extension Components {
                     "text",
                     "size_bytes",
                     "content_type",
-                    "language"
+                    "language",
+                    "source_sha256"
                 ])
             }
         }
@@ -1230,15 +1247,37 @@ extension Components {
         package struct CompleteUpload: Codable, Hashable, Sendable {
             /// - Remark: Generated from `#/components/schemas/CompleteUpload/transcript`.
             package var transcript: Components.Schemas.DeviceTranscript?
+            /// For an imported file: the entry's `created_at` becomes the recording time the audio's own tags give
+            /// (MP4's `mvhd`, Matroska's `DateUTC`, RIFF's `bext` or `ICRD`, ID3's `TDRC`, a Vorbis `DATE`), else a
+            /// date and time in `file_name`; a time without a zone is read in the entry's time zone. Without either,
+            /// the entry keeps the `created_at` it was created with (a browser sends the file's modification time).
+            ///
+            ///
+            /// - Remark: Generated from `#/components/schemas/CompleteUpload/read_recording_time`.
+            package var readRecordingTime: Swift.Bool?
+            /// The imported file's name, read for a date when `read_recording_time` is true.
+            ///
+            /// - Remark: Generated from `#/components/schemas/CompleteUpload/file_name`.
+            package var fileName: Swift.String?
             /// Creates a new `CompleteUpload`.
             ///
             /// - Parameters:
             ///   - transcript:
-            package init(transcript: Components.Schemas.DeviceTranscript? = nil) {
+            ///   - readRecordingTime: For an imported file: the entry's `created_at` becomes the recording time the audio's own tags give
+            ///   - fileName: The imported file's name, read for a date when `read_recording_time` is true.
+            package init(
+                transcript: Components.Schemas.DeviceTranscript? = nil,
+                readRecordingTime: Swift.Bool? = nil,
+                fileName: Swift.String? = nil
+            ) {
                 self.transcript = transcript
+                self.readRecordingTime = readRecordingTime
+                self.fileName = fileName
             }
             package enum CodingKeys: String, CodingKey {
                 case transcript
+                case readRecordingTime = "read_recording_time"
+                case fileName = "file_name"
             }
             package init(from decoder: any Swift.Decoder) throws {
                 let container = try decoder.container(keyedBy: CodingKeys.self)
@@ -1246,8 +1285,18 @@ extension Components {
                     Components.Schemas.DeviceTranscript.self,
                     forKey: .transcript
                 )
+                self.readRecordingTime = try container.decodeIfPresent(
+                    Swift.Bool.self,
+                    forKey: .readRecordingTime
+                )
+                self.fileName = try container.decodeIfPresent(
+                    Swift.String.self,
+                    forKey: .fileName
+                )
                 try decoder.ensureNoAdditionalProperties(knownKeys: [
-                    "transcript"
+                    "transcript",
+                    "read_recording_time",
+                    "file_name"
                 ])
             }
         }

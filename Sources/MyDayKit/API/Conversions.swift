@@ -35,7 +35,7 @@ enum Conversions {
             id: entry.id.uuidString.lowercased(), createdAt: entry.createdAt, tz: entry.timeZone, durationS: entry.duration,
             kind: entry.kind == .audio ? .audio : .text, text: entry.text, sizeBytes: entry.sizeBytes,
             contentType: entry.container.flatMap { Components.Schemas.AudioContentType(rawValue: $0.rawValue) },
-            language: entry.language)
+            language: entry.language, sourceSha256: entry.sourceSHA256)
     }
 
     static func transcript(_ transcript: DeviceTranscript) -> Components.Schemas.DeviceTranscript {

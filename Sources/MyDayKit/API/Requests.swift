@@ -13,11 +13,14 @@ public struct NewEntry: Sendable, Equatable {
     public var sizeBytes: Int?
     public var container: AudioContainer?
     public var language: String?
+    /// For an imported file: the SHA-256 of its bytes (lowercase hex); the server answers the entry it already made of it.
+    public var sourceSHA256: String?
 
     public init(
         id: UUID, createdAt: Date, timeZone: String, duration: TimeInterval, kind: EntryKind, text: String? = nil,
-        sizeBytes: Int? = nil, container: AudioContainer? = nil, language: String? = nil
+        sizeBytes: Int? = nil, container: AudioContainer? = nil, language: String? = nil, sourceSHA256: String? = nil
     ) {
+        self.sourceSHA256 = sourceSHA256
         self.id = id
         self.createdAt = createdAt
         self.timeZone = timeZone

@@ -20,6 +20,21 @@ extension LocalStore {
         }
     }
 
+    /// What this device knows of a file with these bytes: the queued import waiting to be sent, or the entry the
+    /// diary made of it (while that entry is still here).
+    public func importedFile(sourceSHA256: String) throws -> (entryID: UUID, queued: Bool)? {
+        try writer.read { db in
+            if let queued = try PendingUpload.filter(Column("sourceSHA256") == sourceSHA256).fetchOne(db) {
+                return (queued.entryID, true)
+            }
+            let row = try Row.fetchOne(db, sql: "SELECT entryID FROM importedSource WHERE sha256 = ?", arguments: [sourceSHA256])
+            guard let entryID = row?["entryID"] as UUID?, let entry = try LocalEntry.fetchOne(db, key: entryID),
+                !entry.pendingDelete
+            else { return nil }
+            return (entryID, false)
+        }
+    }
+
     /// Entries with edits the server has not accepted yet.
     public func pendingEdits() throws -> [LocalEntry] {
         try writer.read { db in

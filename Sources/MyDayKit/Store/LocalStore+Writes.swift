@@ -31,8 +31,9 @@ public struct FinishedRecording: Sendable, Equatable {
 
 extension LocalStore {
     /// A recording was saved: the entry appears at once and its upload is queued, both in one transaction.
-    public func recordFinished(_ recording: FinishedRecording, awaitingDeviceTranscript: Bool = false, now: Date = Date()) throws
-    {
+    public func recordFinished(
+        _ recording: FinishedRecording, awaitingDeviceTranscript: Bool = false, sourceSHA256: String? = nil, now: Date = Date()
+    ) throws {
         let zone = TimeZone(identifier: recording.timeZone) ?? .current
         let entry = LocalEntry(
             id: recording.id, createdAt: recording.startedAt, timeZone: recording.timeZone, duration: recording.duration,
@@ -45,7 +46,8 @@ extension LocalStore {
         try writer.write { db in
             try entry.insert(db)
             try PendingUpload(
-                entryID: entry.id, attempts: 0, nextAttemptAt: now, awaitsDeviceTranscript: awaitingDeviceTranscript
+                entryID: entry.id, attempts: 0, nextAttemptAt: now, awaitsDeviceTranscript: awaitingDeviceTranscript,
+                sourceSHA256: sourceSHA256
             ).insert(db)
         }
     }
@@ -89,6 +91,7 @@ extension LocalStore {
     /// The server confirmed the entry (and its audio): the queue forgets it and the server's view is kept.
     public func markUploaded(_ server: ServerEntry, now: Date = Date()) throws {
         try writer.write { db in
+            try Self.rememberImport(of: server.id, as: server.id, in: db)
             try PendingUpload.deleteOne(db, key: server.id)
             guard let local = try LocalEntry.fetchOne(db, key: server.id) else { return }
             var merged = Self.merge(server, into: local)
@@ -240,6 +243,27 @@ extension LocalStore {
             try entry?.delete(db)
             return entry?.audioPath
         }
+    }
+
+    /// The server already had the file this queued import came from, as another entry: the queued one goes (the next
+    /// sync brings the other). Answers the audio path to remove.
+    @discardableResult
+    public func forgetDuplicateImport(_ id: UUID, existing: UUID) throws -> String? {
+        try writer.write { db in
+            try Self.rememberImport(of: id, as: existing, in: db)
+            let entry = try LocalEntry.fetchOne(db, key: id)
+            try entry?.delete(db)
+            return entry?.audioPath
+        }
+    }
+
+    /// Notes which entry the file the upload of `id` was imported from became, when it was imported.
+    private static func rememberImport(of id: UUID, as entryID: UUID, in db: Database) throws {
+        guard let sha256 = try PendingUpload.fetchOne(db, key: id)?.sourceSHA256 else { return }
+        try db.execute(
+            sql:
+                "INSERT INTO importedSource (sha256, entryID) VALUES (?, ?) ON CONFLICT (sha256) DO UPDATE SET entryID = excluded.entryID",
+            arguments: [sha256, entryID])
     }
 
     /// Merges one page of server changes (ADR 0013) and keeps its cursor. Answers audio paths no longer needed.

@@ -93,6 +93,15 @@ public final class LocalStore: Sendable {
         migrator.registerMigration("v6: audio the server confirmed") { db in
             try db.alter(table: "entry") { t in t.add(column: "audioConfirmedAt", .datetime) }
         }
+        migrator.registerMigration("v7: imported files wait with the hash of their bytes") { db in
+            try db.alter(table: "upload") { t in t.add(column: "sourceSHA256", .text) }
+            try db.create(index: "upload_source", on: "upload", columns: ["sourceSHA256"])
+            // The files this device imported and the entries they became, so importing again copies nothing.
+            try db.create(table: "importedSource") { t in
+                t.primaryKey("sha256", .text)
+                t.column("entryID", .blob).notNull()
+            }
+        }
         return migrator
     }
 }

@@ -16,4 +16,6 @@ public struct PendingUpload: Codable, Sendable, Equatable, FetchableRecord, Pers
     public var deviceTranscript: DeviceTranscript? = nil
     /// The device is still transcribing: the upload waits for those words (or for the attempt to fail).
     public var awaitsDeviceTranscript = false
+    /// For an imported file: the SHA-256 of its bytes, by which the server answers the entry it already made of it.
+    public var sourceSHA256: String? = nil
 }

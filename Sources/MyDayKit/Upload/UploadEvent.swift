@@ -5,6 +5,8 @@ public enum UploadEvent: Sendable, Equatable {
     case started(UUID)
     case progress(UUID, sent: Int64, total: Int64)
     case uploaded(UUID)
+    /// An imported file the diary already holds as the entry `as`: nothing was sent, and the queued copy is gone.
+    case alreadyInTheDiary(UUID, as: UUID)
     case willRetry(UUID, reason: String, at: Date)
     case gaveUp(UUID, reason: String)
     /// The queue stopped before the end: offline, or no session.
@@ -14,6 +16,8 @@ public enum UploadEvent: Sendable, Equatable {
 /// What one pass over the queue did.
 public struct UploadSummary: Sendable, Equatable {
     public var uploaded = 0
+    /// Imported files the diary already held.
+    public var alreadyInTheDiary = 0
     public var retrying = 0
     public var gaveUp = 0
     /// Why the pass stopped early, if it did.

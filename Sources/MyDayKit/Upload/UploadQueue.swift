@@ -51,8 +51,9 @@ public actor UploadQueue {
         {
             // The list is a snapshot: claiming re-checks that the entry is still queued and takes it.
             guard let claimed = try store.claimForUpload(entry.id) else { continue }
-            switch try await send(claimed, attempts: upload.attempts, transcript: upload.deviceTranscript) {
+            switch try await send(claimed, upload) {
             case .uploaded: summary.uploaded += 1
+            case .alreadyInTheDiary: summary.alreadyInTheDiary += 1
             case .retrying: summary.retrying += 1
             case .gaveUp: summary.gaveUp += 1
             case .paused(let reason):
@@ -82,9 +83,7 @@ public actor UploadQueue {
             guard let claimed = try store.claimForUpload(entry.id) else { continue }
             started.append(claimed.id)
             Task {
-                _ = try? await self.send(
-                    claimed, attempts: upload.attempts, transcript: upload.deviceTranscript,
-                    handedOver: { handedOver.done(claimed.id) })
+                _ = try? await self.send(claimed, upload, handedOver: { handedOver.done(claimed.id) })
                 handedOver.done(claimed.id)
             }
         }
@@ -120,18 +119,31 @@ public actor UploadQueue {
     }
 
     private enum Outcome {
-        case uploaded, retrying, gaveUp
+        case uploaded, alreadyInTheDiary, retrying, gaveUp
         case paused(String)
     }
 
     /// One attempt; `handedOver` is told when the uploader has the audio (its first progress) or there is none to send.
     private func send(
-        _ entry: LocalEntry, attempts: Int, transcript: DeviceTranscript?, handedOver: @escaping @Sendable () -> Void = {}
+        _ entry: LocalEntry, _ upload: PendingUpload, handedOver: @escaping @Sendable () -> Void = {}
     ) async throws -> Outcome {
         report(.started(entry.id))
+        let attempts = upload.attempts
+        let transcript = upload.deviceTranscript
         do {
-            let created = try await client.createEntry(entry.newEntryRequest)
+            var request = entry.newEntryRequest
+            request.sourceSHA256 = upload.sourceSHA256
+            let created = try await client.createEntry(request)
             var server = created.entry
+            if server.id != entry.id {
+                // An imported file the server already made an entry of (by the hash of its bytes).
+                if let path = try store.forgetDuplicateImport(entry.id, existing: server.id) {
+                    try? FileManager.default.removeItem(at: library.url(of: path))
+                }
+                handedOver()
+                report(.alreadyInTheDiary(entry.id, as: server.id))
+                return .alreadyInTheDiary
+            }
             if entry.kind == .audio {
                 if let target = created.upload {
                     guard let path = entry.audioPath, FileManager.default.fileExists(atPath: library.url(of: path).path) else {

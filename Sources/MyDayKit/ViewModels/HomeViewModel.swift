@@ -63,7 +63,8 @@ public final class HomeViewModel {
     /// put off no longer needs the app kept awake for it; a queue that stopped (offline, no session) hands nothing over.
     public func uploadEvent(_ event: UploadEvent) {
         switch event {
-        case .progress(let id, _, _), .uploaded(let id), .willRetry(let id, _, _), .gaveUp(let id, _):
+        case .progress(let id, _, _), .uploaded(let id), .alreadyInTheDiary(let id, _), .willRetry(let id, _, _),
+            .gaveUp(let id, _):
             awaitingHandOver.remove(id)
         case .paused:
             awaitingHandOver.removeAll()

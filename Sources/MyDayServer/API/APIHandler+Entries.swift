@@ -99,12 +99,19 @@ extension APIHandler {
     {
         let user = try RequestUser.required()
         let entry = try await ownedEntry(input.path.id)
-        let transcript = try input.body.flatMap { body -> ClientTranscript? in
-            guard case .json(let json) = body, let sent = json.transcript else { return nil }
-            return try ClientTranscript.validated(sent)
+        let json: Components.Schemas.CompleteUpload? = input.body.map { body in
+            switch body {
+            case .json(let json): json
+            }
         }
+        let transcript = try json?.transcript.map(ClientTranscript.validated)
+        guard (json?.fileName?.count ?? 0) <= 255 else { throw APIError.unprocessable("'file_name' is at most 255 characters.") }
+        let recordingTimeFrom = json?.readRecordingTime == true ? json?.fileName ?? "" : nil
         // Nil when it was completed already (by this request's earlier attempt, say): the entry as it is now.
-        guard let uploaded = try await uploads.complete(entry, userID: user.id, transcript: transcript) else {
+        guard
+            let uploaded = try await uploads.complete(
+                entry, userID: user.id, transcript: transcript, recordingTimeFrom: recordingTimeFrom)
+        else {
             return .ok(.init(body: .json(Self.schema(try await ownedEntry(input.path.id)))))
         }
         return .ok(.init(body: .json(Self.schema(uploaded))))
@@ -166,7 +173,7 @@ extension APIHandler {
         var new = NewEntry(
             id: try Validation.id(body.id), createdAt: try Validation.recordingStart(body.createdAt),
             timeZone: try Validation.timeZone(body.tz), durationSeconds: try Validation.duration(body.durationS), kind: kind,
-            language: try Validation.language(body.language))
+            language: try Validation.language(body.language), sourceSHA256: try Validation.sourceSHA256(body.sourceSha256))
         switch kind {
         case .text:
             guard let text = try Validation.text(body.text), !text.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty else {

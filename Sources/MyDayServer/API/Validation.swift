@@ -105,6 +105,15 @@ enum Validation {
         return tag
     }
 
+    /// A SHA-256 in lowercase hex, as an imported entry names its source.
+    static func sourceSHA256(_ text: String?) throws -> String? {
+        guard let text else { return nil }
+        guard text.utf8.count == 64, text.utf8.allSatisfy({ (48...57).contains($0) || (97...102).contains($0) }) else {
+            throw APIError.unprocessable("'source_sha256' must be a SHA-256 in lowercase hex (64 characters).")
+        }
+        return text
+    }
+
     static func title(_ title: String?) throws -> String? {
         guard let title else { return nil }
         try printable(title, field: "title")

@@ -65,6 +65,8 @@ struct NewEntry: Sendable {
     var sizeBytes: Int?
     var container: AudioContainer?
     var language: String?
+    /// The SHA-256 of the file (or journal entry) an imported entry came from, in lowercase hex.
+    var sourceSHA256: String?
 }
 
 extension EntryRecord {

@@ -34,7 +34,8 @@ struct EntryStore: Sendable {
         case deleted
     }
 
-    /// Creates the entry, or answers the one this user already created with this id (`created` false). Throws
+    /// Creates the entry, or answers the one this user already created with this id, or imported from the same source
+    /// (`created` false). Throws
     /// `QuotaExceeded`, changing nothing, when the new audio would take the user's storage past `quotaBytes`.
     /// Records a new entry, or answers the one with this id (a client's retry). An audio entry's upload must arrive
     /// before `uploadExpiresAt`; each retry moves that on (it gets a fresh upload URL), and a retry of an entry the
@@ -50,16 +51,23 @@ struct EntryStore: Sendable {
             id: new.id, start: new.createdAt, timeZone: new.timeZone, fileExtension: isText ? "txt" : container.fileExtension)
         return try await transaction { db in
             let seq = try await Self.nextChange(db, userID: userID)
+            if let sha256 = new.sourceSHA256,
+                let twin = try await Self.importedTwin(of: new.id, sha256: sha256, userID: userID, in: db)
+            {
+                return (twin, false)
+            }
             let status = isText ? EntryStatus.transcribed : .pendingUpload
             let inserted = try await db.raw(
                 """
                 INSERT INTO entries (id, user_id, created_at, tz, duration_s, kind, status, filename, content_type, audio_key,
-                    size_bytes, language, transcript_clean, change_seq, updated_at, upload_expires_at, local_day, added_at)
+                    size_bytes, language, transcript_clean, change_seq, updated_at, upload_expires_at, local_day, added_at,
+                    source_sha256)
                 VALUES (\(bind: new.id.lowercased), \(bind: userID.lowercased), \(bind: StoredTime.milliseconds(new.createdAt)),
                     \(bind: new.timeZone.identifier), \(bind: new.durationSeconds), \(bind: new.kind.rawValue), \(bind: status.rawValue),
                     \(bind: filename), \(bind: isText ? nil : container.rawValue), \(bind: isText ? nil : BlobKey.audio(userID: userID, entryID: new.id)),
                     \(bind: new.sizeBytes), \(bind: new.language), \(bind: isText ? new.text : nil), \(bind: seq), \(bind: now),
-                    \(bind: uploadDeadline), \(bind: LocalDay(new.createdAt, in: new.timeZone).number), \(bind: now))
+                    \(bind: uploadDeadline), \(bind: LocalDay(new.createdAt, in: new.timeZone).number), \(bind: now),
+                    \(bind: new.sourceSHA256))
                 ON CONFLICT (id) DO NOTHING
                 RETURNING \(unsafeRaw: EntryRecord.columns)
                 """

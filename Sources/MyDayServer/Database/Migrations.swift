@@ -216,6 +216,7 @@ package enum Migrator {
         EntryRecord.wordsEditedMigration,
         EntryStore.recentlyDeletedMigration,
         EntryRecord.transcriptionPercentMigration,
+        EntryStore.importsMigration,
     ]
 
     /// Applies every migration the database lacks and answers their versions. Safe to run from many processes at once.

@@ -17,17 +17,19 @@ struct JobQueue: Sendable {
     }
 
     /// Adds a job in the transaction of `db`, so it exists exactly when the change that needs it commits.
-    /// `userID` names whose data the job touches, so deleting the account can remove it.
+    /// `userID` names whose data the job touches, so deleting the account can remove it. Among a user's due jobs, a lower
+    /// `priority` goes first, then the earlier `runAt`.
     static func enqueue(
-        kind: String, payload: String, userID: UUID? = nil, maxAttempts: Int = 5, runAt: Date = Date(), in db: any SQLDatabase
+        kind: String, payload: String, userID: UUID? = nil, maxAttempts: Int = 5, runAt: Date = Date(), priority: Int = 0,
+        in db: any SQLDatabase
     ) async throws -> UUID {
         let id = UUID()
         let now = StoredTime.now()
         try await db.raw(
             """
-            INSERT INTO jobs (id, kind, payload, user_id, state, attempts, max_attempts, run_at, created_at, updated_at)
+            INSERT INTO jobs (id, kind, payload, user_id, state, attempts, max_attempts, run_at, priority, created_at, updated_at)
             VALUES (\(bind: id.lowercased), \(bind: kind), \(bind: payload), \(bind: userID?.lowercased), 'queued', 0,
-                \(bind: maxAttempts), \(bind: StoredTime.milliseconds(runAt)), \(bind: now), \(bind: now))
+                \(bind: maxAttempts), \(bind: StoredTime.milliseconds(runAt)), \(bind: priority), \(bind: now), \(bind: now))
             """
         ).run()
         return id
@@ -46,8 +48,9 @@ struct JobQueue: Sendable {
         ).run()
     }
 
-    /// Takes a due job (queued, or running with an expired lease) of the given kinds: the oldest of the user with the
-    /// fewest jobs running now, so one user's fifty recordings take their turn beside everyone else's, not before them.
+    /// Takes a due job (queued, or running with an expired lease) of the given kinds: of the user with the fewest jobs
+    /// running now, so one user's fifty recordings take their turn beside everyone else's, not before them; then the one
+    /// of the lowest priority number, then the oldest.
     /// On PostgreSQL, `FOR UPDATE SKIP LOCKED` lets many workers claim side by side without waiting
     /// for, or taking, each other's job; SQLite has a single writer, which serialises claims.
     func claim(kinds: [String], workerID: String, lease: Duration, now: Date = Date()) async throws -> JobRecord? {
@@ -69,7 +72,7 @@ struct JobQueue: Sendable {
                         SELECT COUNT(*) FROM jobs AS running
                         WHERE running.user_id = due.user_id AND running.state = 'running'
                             AND running.lease_until >= \(bind: nowMS)
-                    ), run_at
+                    ), priority, run_at
                     LIMIT 1\(lock))
                 RETURNING \(unsafeRaw: JobRecord.columns)
                 """

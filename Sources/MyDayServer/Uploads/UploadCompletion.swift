@@ -23,12 +23,16 @@ struct UploadCompletion: Sendable {
     /// Completes `entry`'s upload: checks the audio and queues its transcription (only cleaning, when the client sent
     /// what its own recognizer heard). Answers the entry afterwards; nil when it no longer waited for its upload (a
     /// retried request, say). Throws `APIError`s a person can act on.
-    func complete(_ entry: EntryRecord, userID: UUID, transcript: ClientTranscript?) async throws -> EntryRecord? {
+    /// With `recordingTimeFrom`, an imported file's entry moves first to when the file says it was recorded.
+    func complete(
+        _ entry: EntryRecord, userID: UUID, transcript: ClientTranscript?, recordingTimeFrom fileName: String? = nil
+    ) async throws -> EntryRecord? {
         guard let key = entry.audioKey else { throw APIError.conflict("Text entries have no audio to complete.") }
         guard let claimed = try await claim(entry, userID: userID) else { return nil }
         let uploaded = try await holdingClaim(of: entry.id, until: claimed) {
             let duration = try await checkUploadedAudio(of: entry, key: key)
             try transcript?.check(fitsWithin: duration ?? entry.durationSeconds)
+            if let fileName { try await moveToRecordingTime(entry, key: key, fileName: fileName) }
             return try await queueTranscription(
                 of: entry.id, userID: userID, transcript: transcript, durationSeconds: duration, fromStatuses: [.pendingUpload])
         }
@@ -37,6 +41,20 @@ struct UploadCompletion: Sendable {
             "entry uploaded",
             metadata: ["entry": "\(entry.id.lowercased)", "transcribed_by": "\(transcript?.engine ?? "server")"])
         return uploaded
+    }
+
+    /// Moves the entry to the time the audio's tags, else its file's name, say it was recorded (the order of
+    /// `RecordingTime`; the entry's own time stands for the file's modification time).
+    private func moveToRecordingTime(_ entry: EntryRecord, key: String, fileName: String) async throws {
+        let tagged = try await blobs.withReadableURL(key: key) { url -> TaggedTime? in
+            guard let handle = try? FileHandle(forReadingFrom: url) else { return nil }
+            defer { try? handle.close() }
+            return ContainerTags.recordingTime(in: FileBytes(handle))
+        }
+        let zone = TimeZone(identifier: entry.timeZone) ?? TimeZone(identifier: "UTC")!
+        let found = RecordingTime.resolve(tagged: tagged, name: fileName, modified: entry.createdAt, in: zone)
+        guard StoredTime.milliseconds(found.date) != StoredTime.milliseconds(entry.createdAt) else { return }
+        _ = try await entries.moveToRecordingTime(entry, recordedAt: found.date)
     }
 
     /// Sends a transcribed or failed recording back to transcription by the server's own recognizer; an entry already
@@ -66,9 +84,12 @@ struct UploadCompletion: Sendable {
                     id: id, userID: userID, durationSeconds: durationSeconds, fromStatuses: fromStatuses, in: db)
             else { return nil }
             if marked.changed {
+                // An imported recording waits for the person's new ones, and the oldest imported goes first.
+                let imported = try await EntryStore.isImported(id, in: db)
                 _ = try await JobQueue.enqueue(
                     kind: TranscriptionHandler.kind,
-                    payload: TranscriptionJob(entryID: id, clientTranscript: transcript).json, userID: userID, in: db)
+                    payload: TranscriptionJob(entryID: id, clientTranscript: transcript).json, userID: userID,
+                    runAt: imported ? min(Date(), marked.entry.createdAt) : Date(), priority: imported ? 1 : 0, in: db)
             }
             return marked.entry
         }

@@ -112,7 +112,6 @@ import Testing
         #expect(HomeViewModel.languageTag(of: Locale(identifier: "")) == nil)
     }
 
-    @discardableResult
     @Test func leavingTheScreenSendsARecordingWhoseWordsThePhoneIsStillMaking() async throws {
         // Given a recording saved in front, held back for the words the phone is making
         let recording = try queueRecording(awaiting: true)

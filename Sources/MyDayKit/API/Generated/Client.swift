@@ -5214,6 +5214,8 @@ package struct Client: APIProtocol {
     /// Text entries are `transcribed` at once and have no `upload`. An audio entry whose
     /// `size_bytes` would take the account past its storage quota answers 413 with code
     /// `quota_exceeded` (`GET /v1/me/stats` says what is used); the upload may not exceed `size_bytes`.
+    /// With `source_sha256`, an entry the user already imported from the same source is answered (200) in
+    /// place of a new one: its `id` is not the one sent.
     ///
     ///
     /// - Remark: HTTP `POST /v1/entries`.

@@ -1,5 +1,5 @@
 // My Day in the browser: signs in, then shows Home, the Library (top left), an entry, or the Profile
-// (top right), by the address's hash (#/, #/library, #/entry/<id>, #/day/<date>, #/deleted, #/insights, #/profile).
+// (top right), by the address's hash (#/, #/library, #/entry/<id>, #/day/<date>, #/import, #/deleted, #/insights, #/profile).
 // Mailed links open #/reset/<token> (a new password) and #/verify/<token> (the address confirmed), signed in or not.
 
 import * as api from "./api.js";
@@ -12,6 +12,7 @@ import { dayView } from "./views/day.js";
 import { deletedView } from "./views/deleted.js";
 import { detailView } from "./views/detail.js";
 import { homeView } from "./views/home.js";
+import { importView } from "./views/import.js";
 import { insightsView } from "./views/insights.js";
 import { libraryView } from "./views/library.js";
 import { profileView } from "./views/profile.js";
@@ -26,7 +27,9 @@ let current = null;
 
 /** Shows a screen ({ root, update? }, or a bare element) in place of the one before. */
 function show(view) {
-  current = view.root ? view : { root: view };
+  const next = view.root ? view : { root: view };
+  if (next.root !== current?.root) current?.leave?.();
+  current = next;
   main.replaceChildren(current.root);
   scrollTo(0, 0);
   main.focus({ preventScroll: true });
@@ -57,6 +60,8 @@ async function route() {
       show(await detailView(id, { back: () => (location.hash = origin.hash), backLabel: origin.label, reopen: route }));
     } else if (page === "day" && id) {
       show(await dayView(id, { back: () => (location.hash = "#/library"), open: (entry) => (location.hash = `#/entry/${entry}`) }));
+    } else if (page === "import") {
+      show(importView({ back: () => (location.hash = "#/library"), open: (entry) => (location.hash = `#/entry/${entry}`) }));
     } else if (page === "deleted") {
       show(await deletedView({ back: () => (location.hash = "#/library") }));
     } else if (page === "insights") {

@@ -9,6 +9,10 @@ import { APIError, call, currentAccount } from "./api.js";
 const listeners = new Set();
 let running = null;
 let timer = null;
+/** How far each upload under way is: id → { sent, total }. */
+const progress = new Map();
+/** What became of each imported file this page sent: id → the server's entry, and whether it was there already. */
+const imported = new Map();
 
 /** Calls `listener` whenever the outbox changes; answers a function that stops it. */
 export function onChange(listener) {
@@ -39,6 +43,55 @@ export async function enqueueRecording({ id, owner, createdAt, tz, duration, blo
   await db.transact(["outbox", "chunks"], [["outbox", "put", item], ["chunks", "delete", IDBKeyRange.bound([id, 0], [id, Infinity])]]);
   changed();
   kick();
+}
+
+/** The container of an audio file, by its type or else its extension; null for a file the diary does not keep. */
+export function containerOf(file) {
+  const byType = { "audio/mp4": "audio/mp4", "audio/x-m4a": "audio/mp4", "audio/m4a": "audio/mp4", "video/mp4": "audio/mp4",
+    "audio/mpeg": "audio/mpeg", "audio/mp3": "audio/mpeg", "audio/wav": "audio/wav", "audio/x-wav": "audio/wav",
+    "audio/wave": "audio/wav", "audio/ogg": "audio/ogg", "audio/opus": "audio/ogg", "audio/webm": "audio/webm",
+    "video/webm": "audio/webm" };
+  const byExtension = { m4a: "audio/mp4", mp4: "audio/mp4", mp3: "audio/mpeg", wav: "audio/wav", ogg: "audio/ogg",
+    oga: "audio/ogg", opus: "audio/ogg", webm: "audio/webm" };
+  const extension = file.name.includes(".") ? file.name.split(".").pop().toLowerCase() : "";
+  return byExtension[extension] ?? byType[(file.type || "").split(";")[0]] ?? null;
+}
+
+/**
+ * Queues an audio file someone chose or dropped, created at its modification time (the server moves it to the time its
+ * tags or its name give). Answers `{ id, known }`: `known` when a file with the same bytes already waits here (the
+ * server answers the entry it made of one it has). Throws for a file that is not audio the diary keeps.
+ */
+export async function enqueueImport(file) {
+  const contentType = containerOf(file);
+  if (!contentType) throw new Error("Not an audio file My Day imports (m4a, mp3, wav, ogg, opus, webm).");
+  if (file.size === 0) throw new Error("The file is empty.");
+  const digest = await crypto.subtle.digest("SHA-256", await file.arrayBuffer());
+  const sourceSHA256 = [...new Uint8Array(digest)].map((byte) => byte.toString(16).padStart(2, "0")).join("");
+  const waiting = (await pending()).find((item) => item.sourceSHA256 === sourceSHA256);
+  if (waiting) return { id: waiting.id, known: true };
+  const item = {
+    id: newID(), kind: "audio", owner: currentAccount()?.id ?? null, createdAt: new Date(file.lastModified).toISOString(),
+    tz: timeZone(), duration: 0, blob: file, contentType, size: file.size, sourceSHA256, fileName: file.name,
+    state: "queued", attempts: 0, nextAttemptAt: 0, lastError: null,
+  };
+  await db.put("outbox", item);
+  changed();
+  kick();
+  return { id: item.id, known: false };
+}
+
+/** Where an upload stands: `{ sent, total }` while its audio goes up, else null. */
+export function uploadProgress(id) {
+  return progress.get(id) ?? null;
+}
+
+/**
+ * What an imported file sent from this page became: `{ entry, alreadyThere }`, or `{ error }` when the server refused
+ * it; null while it is on its way.
+ */
+export function importResult(id) {
+  return imported.get(id) ?? null;
 }
 
 export async function enqueueNote(text, createdAt = new Date()) {
@@ -111,18 +164,31 @@ async function send(item) {
   try {
     const created = await call("POST", "/v1/entries", newEntry(item));
     let entry = created.entry;
+    if (entry.id !== item.id) {
+      // An imported file the diary already holds (the server knew its bytes): the copy here goes.
+      imported.set(item.id, { entry, alreadyThere: true });
+      await db.transact(["outbox", "entries"], [["outbox", "delete", item.id], ["entries", "put", entry]]);
+      changed();
+      return true;
+    }
     if (item.kind === "audio") {
       if (created.upload) {
-        const response = await fetch(created.upload.url, { method: "PUT", headers: created.upload.headers, body: item.blob });
+        const answer = await put(created.upload, item.blob, (sent, total) => {
+          progress.set(item.id, { sent, total });
+          changed();
+        });
+        progress.delete(item.id);
         // 409: an earlier attempt of this recording (before a reload, say) stored the audio after this
         // attempt created the entry; completing below answers the stored entry.
-        if (!response.ok && response.status !== 409) {
-          const retryAfter = Number(response.headers.get("Retry-After")) || null;
-          throw new APIError(response.status, "upload_failed", `The upload answered ${response.status}.`, retryAfter);
+        if (answer.status !== 409 && (answer.status < 200 || answer.status >= 300)) {
+          throw new APIError(answer.status, "upload_failed", `The upload answered ${answer.status}.`, answer.retryAfter);
         }
       }
-      if (entry.status === "pending_upload") entry = await call("POST", `/v1/entries/${item.id}/complete`);
+      // An imported file: the server reads when it was recorded from its tags, else its name.
+      const reading = item.fileName ? { read_recording_time: true, file_name: item.fileName.slice(0, 255) } : undefined;
+      if (entry.status === "pending_upload") entry = await call("POST", `/v1/entries/${item.id}/complete`, reading);
     }
+    if (item.sourceSHA256) imported.set(item.id, { entry, alreadyThere: false });
     // The server has it durably: only now does the local copy go, in the same step as the synced copy arrives.
     await db.transact(["outbox", "entries"], [["outbox", "delete", item.id], ["entries", "put", entry]]);
     changed();
@@ -145,10 +211,39 @@ async function send(item) {
       changed();
       return navigator.onLine;
     }
+    if (stillThere.sourceSHA256) {
+      // An imported file the server refused (damaged, too long) does not wait here as a recording: the import says
+      // why, and the entry made for it, which never had its audio, goes for good.
+      imported.set(item.id, { error: describe(error).replace(/ Upload it again\.$/, "") });
+      await db.remove("outbox", item.id);
+      await call("DELETE", `/v1/entries/${item.id}`).catch(() => {});
+      changed();
+      return true;
+    }
     await db.put("outbox", { ...stillThere, state: "refused", lastError: describe(error) });
     changed();
     return true;
   }
+}
+
+/**
+ * PUTs `blob` to an upload target, telling `onProgress(sent, total)` as it goes (fetch cannot say how far an upload is).
+ * Answers `{ status, retryAfter }`; status 0 when the network failed.
+ */
+function put(target, blob, onProgress) {
+  return new Promise((resolve) => {
+    const request = new XMLHttpRequest();
+    request.open("PUT", target.url);
+    for (const [name, value] of Object.entries(target.headers ?? {})) request.setRequestHeader(name, value);
+    request.upload.addEventListener("progress", (event) => {
+      if (event.lengthComputable) onProgress(event.loaded, event.total);
+    });
+    request.addEventListener("load", () =>
+      resolve({ status: request.status, retryAfter: Number(request.getResponseHeader("Retry-After")) || null }));
+    request.addEventListener("error", () => resolve({ status: 0, retryAfter: null }));
+    request.addEventListener("abort", () => resolve({ status: 0, retryAfter: null }));
+    request.send(blob);
+  });
 }
 
 /** A random UUID, also where `crypto.randomUUID` is missing (older Safari). */
@@ -168,6 +263,7 @@ function newEntry(item) {
     body.size_bytes = item.size;
     body.content_type = item.contentType.split(";")[0];
     body.language = navigator.language;
+    if (item.sourceSHA256) body.source_sha256 = item.sourceSHA256;
   }
   return body;
 }
