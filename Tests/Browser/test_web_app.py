@@ -1912,3 +1912,58 @@ def test_recordings_are_imported_at_the_time_they_were_recorded_and_only_once(se
     wait(driver, lambda d: summary(d) == "0 imported, 2 already in your diary, 0 not imported.",
          message="the second import did not end as expected: " + summary(driver))
     assert len(server_entries(server, driver)) == 2
+
+
+def test_the_exported_archive_opens_offline_in_a_browser_from_its_folder(server, browser, speech):
+    driver = browser
+    register(driver, server)
+    # Given a recording and two typed entries, exported
+    spoken = SPOKEN.split()
+    upload_with_words(driver, speech, [(word, 0.4 * index, 0.4 * index + 0.3) for index, word in enumerate(spoken)])
+    type_entry(driver, "Lunch with Siobhan by the harbour.")
+    type_entry(driver, "A quiet evening at home <with> the radio & tea.")
+    poll(lambda: len([e for e in server_entries(server, driver) if e["status"] == "transcribed"]) == 3,
+         message="the entries were not all ready")
+    export = in_page(driver, """
+        const today = new Date().toISOString().slice(0, 10);
+        const asked = await api.call('POST', '/v1/exports', { from: today, to: today, tz: 'UTC' });
+        for (;;) {
+          const export_ = await api.call('GET', `/v1/exports/${asked.id}`);
+          if (export_.status !== 'queued' && export_.status !== 'building') return export_;
+          await new Promise((resolve) => setTimeout(resolve, 100));
+        }""")
+    assert export["status"] == "ready", export
+    folder = tempfile.mkdtemp(prefix="myday-archive-")
+    with urllib.request.urlopen(export["download_url"], timeout=DEADLINE) as response:
+        zipfile.ZipFile(io.BytesIO(response.read())).extractall(folder)
+
+    # When its index.html is opened from the folder with the network off
+    driver.set_network_conditions(offline=True, latency=0, download_throughput=0, upload_throughput=0)
+    driver.get("file://" + os.path.join(folder, "index.html"))
+
+    # Then it lists the day with its three entries, their words as typed (not read as markup)
+    wait(driver, lambda d: text_of(d, "#count") == "3 entries on 1 day", message="the page did not list the entries")
+    articles = driver.find_elements(By.CSS_SELECTOR, "article")
+    assert len(articles) == 3 and len(driver.find_elements(By.CSS_SELECTOR, "section h2")) == 1
+    assert any("A quiet evening at home <with> the radio & tea." in a.text for a in articles)
+    # And the search box filters them
+    driver.find_element(By.ID, "search").send_keys("harbour")
+    wait(driver, lambda d: text_of(d, "#count") == "1 of 3 entries match")
+    shown = [a for a in driver.find_elements(By.CSS_SELECTOR, "article") if a.is_displayed()]
+    assert len(shown) == 1 and "Siobhan" in shown[0].text
+    driver.find_element(By.ID, "search").clear()
+    driver.find_element(By.ID, "search").send_keys(" ")
+    wait(driver, lambda d: text_of(d, "#count") == "3 entries on 1 day")
+    # And the recording plays from the file beside the page, and nothing was asked of any network
+    played = driver.execute_async_script("""
+        const done = arguments[arguments.length - 1];
+        const audio = document.querySelector('audio');
+        audio.muted = true;
+        audio.play().then(() => done('playing'), (e) => done(String(e)));""")
+    assert played == "playing", played
+    wait(driver, lambda d: d.execute_script("return document.querySelector('audio').currentTime") > 0,
+         message="the recording did not play")
+    loaded = driver.execute_script("return performance.getEntriesByType('resource').map((e) => e.name)")
+    assert all(name.startswith("file://") for name in loaded), loaded
+    assert_accessible(driver)
+    look(driver, "archive-index")

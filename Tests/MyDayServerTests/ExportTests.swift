@@ -38,6 +38,17 @@ import Yams
         return try JSONDecoder().decode([String: ZipFile].self, from: output.standardOutput)
     }
 
+    /// The archive unzipped into a folder of its own, by Python's zipfile.
+    static func unzip(_ data: Data) async throws -> URL {
+        let path = TestFolder.path("myday", ext: "zip")
+        try data.write(to: path)
+        defer { try? FileManager.default.removeItem(at: path) }
+        let folder = TestFolder.make("myday-unzipped")
+        let script = "import sys, zipfile; zipfile.ZipFile(sys.argv[1]).extractall(sys.argv[2])"
+        try await ChildProcess.succeed("python3", ["-c", script, path.path, folder.path])
+        return folder
+    }
+
     static func sha256(_ data: Data) -> String { SHA256.hash(data: data).map { String(format: "%02x", $0) }.joined() }
 
     @discardableResult
@@ -125,6 +136,7 @@ import Yams
                     "2026-03-29_03-30-00.txt", "2026-03-29_03-30-00.md",
                     "\(twin).txt", "\(twin).md", "2026-03-29_12-00-00.m4a", "2026-03-29_12-00-00.txt",
                     "2026-03-29_12-00-00.md", "days/2026-03-28.md", "days/2026-03-29.md", "entries.json", "README.txt",
+                    "index.html", "SHA256SUMS",
                 ])
             let audio = try #require(files["2026-03-29_12-00-00.m4a"])
             #expect(audio.sha256 == Self.sha256(try await TestAudio.m4a()) && audio.method == 0)
@@ -179,6 +191,21 @@ import Yams
             #expect(
                 entries.contains { $0["id"] as? String == newYorkAudio.uuidString.lowercased() && $0["transcript_raw"] != nil })
             #expect(files["README.txt"]?.text?.contains("2026-03-28 to 2026-03-29") == true)
+
+            // And unzipped, `sha256sum -c` finds every other file as SHA256SUMS lists it
+            let unzipped = try await Self.unzip(download.body)
+            let checked = try await ChildProcess.run(
+                "sh", ["-c", "cd \"$1\" && sha256sum -c --strict SHA256SUMS", "sh", unzipped.path])
+            #expect(checked.status == 0, "\(checked.text)\(checked.errorText)")
+            #expect(checked.text.split(separator: "\n").count == files.count - 1, "\(checked.text)")
+            // And index.html shows each entry's words and plays the recording beside it, loading nothing from elsewhere
+            let page = try String(contentsOf: unzipped.appendingPathComponent("index.html"), encoding: .utf8)
+            #expect(
+                page.contains("Before the clocks change.") && page.contains("<h3><time datetime=\"2026-03-28T10:00:00+01:00\">"))
+            #expect(page.contains("Spring: forward/back?") && page.contains("Tags: clocks, home · Mood 4/5"))
+            #expect(page.contains("<audio controls preload=\"metadata\" src=\"2026-03-29_12-00-00.m4a\">"))
+            #expect(page.components(separatedBy: "<article").count - 1 == 4)
+            #expect(!page.contains("http:") && !page.contains("https:") && page.contains("default-src 'none'"))
 
             // And a range request gets part of it
             let part = try await api.send(.get, link, headers: [.range: "bytes=0-3"])
@@ -239,7 +266,7 @@ import Yams
             let export = try await waitForExport(api, session, try #require(asked.json["id"] as? String))
             let link = try #require(export["download_url"] as? String)
             let files = try await Self.openZip(try await api.send(.get, link).body)
-            #expect(Array(files.keys) == ["README.txt"])
+            #expect(files.keys.sorted() == ["README.txt", "SHA256SUMS", "index.html"])
             #expect(files["README.txt"]?.text?.contains("Entries: 0") == true)
 
             // Ranges that are backwards or not dates are refused and make no export

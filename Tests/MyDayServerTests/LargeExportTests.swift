@@ -156,8 +156,8 @@ enum ExportFixtures {
             #expect(archive.range(of: Data([0x50, 0x4B, 0x06, 0x06])) != nil)
             #expect(archive.range(of: Data([0x50, 0x4B, 0x06, 0x07])) != nil)
             let listed = try await ExportTests.openZip(archive)
-            // three recordings with their text, nine written entries and the README
-            #expect(listed.count == 16, "\(listed.keys.sorted())")
+            // three recordings with their text, nine written entries, the README, the index page and the sums
+            #expect(listed.count == 18, "\(listed.keys.sorted())")
             let audio = try await TestAudio.m4a()
             let recordings = listed.filter { $0.key.hasSuffix(".m4a") }.map(\.value.sha256)
             #expect(recordings == Array(repeating: ExportTests.sha256(audio), count: 3))

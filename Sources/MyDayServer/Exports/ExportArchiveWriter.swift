@@ -1,3 +1,4 @@
+import Crypto
 import Foundation
 import MyDayModels
 import MyDaySearch
@@ -5,8 +6,9 @@ import MyDaySpeech
 import ZIPFoundation
 
 /// Writes one export's zip file, entry by entry: audio stored as uploaded (not deflated), clean text
-/// deflated, optional markdown and JSON, and a README. Nothing larger than a read buffer is held in
-/// memory; entries.json grows in a scratch file. ZIP64 takes over past 4 GB.
+/// deflated, optional markdown and JSON, a README, `index.html` (the diary readable offline in a browser) and
+/// `SHA256SUMS` of every other file. Nothing larger than a read buffer is held in memory; entries.json, the index's
+/// entries and the sums grow in scratch files. ZIP64 takes over past 4 GB.
 ///
 /// Blocking file I/O: call it from a thread pool, from one task at a time.
 final class ExportArchiveWriter: @unchecked Sendable {
@@ -14,6 +16,11 @@ final class ExportArchiveWriter: @unchecked Sendable {
     private let formats: Set<String>
     private let jsonURL: URL
     private let json: FileHandle
+    /// The index page's entries, and the `sha256sum` lines of the files added so far.
+    private let indexURL: URL
+    private let index: FileHandle
+    private let sumsURL: URL
+    private let sums: FileHandle
     private var usedNames: Set<String> = []
     private(set) var counts = ExportCounts()
     /// Files of entries in the archive without a transcript yet, with their status.
@@ -31,11 +38,22 @@ final class ExportArchiveWriter: @unchecked Sendable {
         try Data("[".utf8).write(to: jsonURL)
         json = try FileHandle(forWritingTo: jsonURL)
         try json.seekToEnd()
+        indexURL = url.appendingPathExtension("index.html")
+        index = try Self.scratch(indexURL)
+        sumsURL = url.appendingPathExtension("SHA256SUMS")
+        sums = try Self.scratch(sumsURL)
+    }
+
+    private static func scratch(_ url: URL) throws -> FileHandle {
+        try Data().write(to: url)
+        return try FileHandle(forWritingTo: url)
     }
 
     deinit {
-        try? json.close()
-        try? FileManager.default.removeItem(at: jsonURL)
+        for (handle, url) in [(json, jsonURL), (index, indexURL), (sums, sumsURL)] {
+            try? handle.close()
+            try? FileManager.default.removeItem(at: url)
+        }
     }
 
     /// Adds an entry's files; `audio` is a local copy of its recording, when it has one.
@@ -49,11 +67,14 @@ final class ExportArchiveWriter: @unchecked Sendable {
         usedNames.insert(name)
         counts.entries += 1
 
+        var audioFile: String?
         if let audio {
             let container = AudioContainer(rawValue: entry.contentType ?? "") ?? .mp4
-            try archive.addEntry(with: "\(name).\(container.fileExtension)", fileURL: audio, compressionMethod: .none)
+            audioFile = "\(name).\(container.fileExtension)"
+            try addFile(audioFile!, at: audio, compression: .none)
             counts.audioFiles += 1
         }
+        try index.write(contentsOf: Data(ArchiveIndexPage.article(entry, audioFile: audioFile).utf8))
         // Words once stored stay in the archive while the entry is transcribed again, and when that fails.
         let hasWords = entry.kind == .text || entry.status == .transcribed || entry.transcriptClean != nil
         if hasWords {
@@ -109,7 +130,7 @@ final class ExportArchiveWriter: @unchecked Sendable {
     func holds(_ id: UUID, on day: LocalDay) -> Bool { days[day]?.contains { $0.id == id } ?? false }
 
     /// "Sunday 29 March 2026".
-    private static func longDate(_ day: LocalDay) -> String {
+    static func longDate(_ day: LocalDay) -> String {
         let format = DateFormatter()
         format.locale = Locale(identifier: "en_US_POSIX")
         format.calendar = Calendar(identifier: .gregorian)
@@ -128,13 +149,15 @@ final class ExportArchiveWriter: @unchecked Sendable {
         return String(decoding: (try? encoder.encode(text)) ?? Data("\"\"".utf8), as: UTF8.self)
     }
 
-    /// Adds `entries.json` (when asked for) and the README; the archive is then complete.
-    func finish(readmeHeader: String) throws {
+    /// Adds `entries.json` (when asked for), the index page, the README and the sums; the archive is then complete.
+    /// `range` names the export's days for the index page.
+    func finish(readmeHeader: String, range: String) throws {
         if formats.contains("json") {
             try json.write(contentsOf: Data("\n]\n".utf8))
             try json.synchronize()
-            try archive.addEntry(with: "entries.json", fileURL: jsonURL, compressionMethod: .deflate)
+            try addFile("entries.json", at: jsonURL, compression: .deflate)
         }
+        try addIndexPage(range: range)
         var readme = readmeHeader
         readme += "\nEntries: \(counts.entries), audio files: \(counts.audioFiles).\n"
         readme += """
@@ -154,6 +177,8 @@ final class ExportArchiveWriter: @unchecked Sendable {
         if formats.contains("json") {
             readme += "  entries.json               every field of every entry, both transcripts and word timings\n"
         }
+        readme += "  index.html                 open it in a browser: every day, its entries and their recordings, a search box\n"
+        readme += "  SHA256SUMS                 the SHA-256 of every other file; `sha256sum -c SHA256SUMS` checks them\n"
         if untranscribed.isEmpty {
             readme += "\nEvery entry is transcribed.\n"
         } else {
@@ -165,14 +190,50 @@ final class ExportArchiveWriter: @unchecked Sendable {
             for name in keptEarlierWords { readme += "  \(name)\n" }
         }
         try addText("README.txt", Data(readme.utf8), date: Date())
+        try sums.synchronize()
+        try archive.addEntry(with: "SHA256SUMS", fileURL: sumsURL, compressionMethod: .deflate)
+    }
+
+    /// `index.html`: its opening, the entries written so far, its closing.
+    private func addIndexPage(range: String) throws {
+        let page = indexURL.appendingPathExtension("page")
+        defer { try? FileManager.default.removeItem(at: page) }
+        try Data(ArchiveIndexPage.opening(range: range).utf8).write(to: page)
+        let output = try FileHandle(forWritingTo: page)
+        defer { try? output.close() }
+        try output.seekToEnd()
+        try index.synchronize()
+        let entries = try FileHandle(forReadingFrom: indexURL)
+        defer { try? entries.close() }
+        while let chunk = try entries.read(upToCount: 1 << 16), !chunk.isEmpty { try output.write(contentsOf: chunk) }
+        try output.write(contentsOf: Data(ArchiveIndexPage.closing.utf8))
+        try output.synchronize()
+        try addFile("index.html", at: page, compression: .deflate)
+    }
+
+    /// Adds a file from disk, noting its SHA-256 (read once more, a buffer at a time).
+    private func addFile(_ name: String, at url: URL, compression: CompressionMethod) throws {
+        let file = try FileHandle(forReadingFrom: url)
+        defer { try? file.close() }
+        var hash = SHA256()
+        while let chunk = try file.read(upToCount: 1 << 16), !chunk.isEmpty { hash.update(data: chunk) }
+        try noteSum(hash.finalize(), name)
+        try archive.addEntry(with: name, fileURL: url, compressionMethod: compression)
     }
 
     private func addText(_ name: String, _ data: Data, date: Date) throws {
+        try noteSum(SHA256.hash(data: data), name)
         try archive.addEntry(
             with: name, type: .file, uncompressedSize: Int64(data.count), modificationDate: date, compressionMethod: .deflate
         ) { position, size in
             data.subdata(in: Int(position)..<Int(position) + size)
         }
+    }
+
+    /// A line as `sha256sum` writes it: the hash, two spaces, the name.
+    private func noteSum(_ digest: SHA256.Digest, _ name: String) throws {
+        let hex = digest.map { String(format: "%02x", $0) }.joined()
+        try sums.write(contentsOf: Data("\(hex)  \(name)\n".utf8))
     }
 
     /// The `.txt` of an entry: its header, a blank line, then the clean transcript or the written text.

@@ -66,7 +66,9 @@ struct ExportBuildHandler: JobHandler {
             Made: \(Date().formatted(Date.ISO8601FormatStyle()))
 
             """
-        try await NIOThreadPool.singleton.runIfActive { try writer.finish(readmeHeader: header) }
+        let days = export.from == export.to ? "\(export.from)" : "\(export.from) to \(export.to)"
+        let exported = "Exported \(days), in the time zone \(export.timeZone)"
+        try await NIOThreadPool.singleton.runIfActive { try writer.finish(readmeHeader: header, range: exported) }
         let counts = writer.counts
         let key = BlobKey.export(userID: export.userID, exportID: id)
         let size = try await blobs.store(fileAt: file, key: key)
