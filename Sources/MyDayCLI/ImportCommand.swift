@@ -3,19 +3,20 @@ import Foundation
 import MyDayKit
 import MyDayModels
 
-/// `myday import PATH…`: audio files and folders of them, each an entry of the moment it was recorded, each only once.
+/// `myday import PATH…`: audio files, folders of them and Day One exports, each entry of the moment it was made, once.
 struct ImportCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "import",
-        abstract: "Import audio files (and folders of them) as entries of the moment each was recorded.",
+        abstract: "Import audio files (and folders of them) and Day One exports as entries of the moment each was made.",
         discussion: """
-            The recording time is read from the file itself (MP4's creation time, ID3, RIFF or Vorbis date tags), else \
+            A recording's time is read from the file itself (MP4's creation time, ID3, RIFF or Vorbis date tags), else \
             from a date and time in its name (20260312 081500.m4a, 2026-03-12_08-15-00.mp3), else its modification \
-            time. A file already imported is not imported again. Stopped part way, run the same command again.
+            time. A .zip is read as Day One's JSON export: each entry's words, tags and recordings, at its own date. \
+            Nothing already imported is imported again. Stopped part way, run the same command again.
             """)
 
     @OptionGroup var server: ServerOptions
-    @Argument(help: "Audio files (\(AudioImport.supportedList)) and folders, searched through.") var paths: [String]
+    @Argument(help: "Audio files (\(DiaryImport.supportedList)), folders, and Day One exports (.zip).") var paths: [String]
     @Option(help: "The time zone the recordings were made in (default: this machine's).") var tz: String?
     @Option(help: "The spoken language, e.g. en-US.") var language: String?
 
@@ -28,63 +29,115 @@ struct ImportCommand: AsyncParsableCommand {
             refusals.note(event)
             progress(event)
         }
-        let (files, skipped) = AudioImport.find(paths.map { URL(fileURLWithPath: $0) }, in: zone)
-        let totalBytes = files.reduce(0) { $0 + $1.sizeBytes }
-        output.note("Found \(files.count) audio \(files.count == 1 ? "file" : "files") (\(byteText(totalBytes))).")
+        let urls = paths.map { URL(fileURLWithPath: $0) }
+        let journals = urls.filter { $0.pathExtension.lowercased() == "zip" }
+        let (files, skipped) = DiaryImport.find(urls.filter { $0.pathExtension.lowercased() != "zip" }, in: zone)
+        var run = Run(importer: DiaryImport(library: workspace.core.library, store: workspace.core.store), output: output)
+        run.problems = skipped.map { ($0.url.path, $0.reason) }
 
-        // Each file is copied into this device's queue and hashed first, oldest recording first; then the queue sends.
-        let importer = AudioImport(library: workspace.core.library, store: workspace.core.store)
-        var problems = skipped.map { ($0.url.path, $0.reason) }
-        var fileOf: [UUID: String] = [:]
-        var bytesDone = 0
-        var known = 0
-        for (index, file) in files.enumerated() {
-            bytesDone += file.sizeBytes
-            let stamp = RecordingFilename.localTimestamp(of: file.recordedAt.date, in: zone)
-            let when = "\(stamp.prefix(10)) \(stamp.dropFirst(11).replacingOccurrences(of: "-", with: ":"))"
-            let prefix = "[\(index + 1)/\(files.count), \(byteText(bytesDone)) of \(byteText(totalBytes))]"
-            do {
-                let sha256 = try AudioImport.sha256(of: file.url)
-                switch try importer.queue(file, sha256: sha256, timeZone: zone, language: language) {
-                case .queued(let id):
-                    fileOf[id] = file.url.path
-                    output.note(
-                        "\(prefix) \(file.url.lastPathComponent): \(when), \(sourceText(file.recordedAt.source)); to send.")
-                case .alreadyQueued(let id):
-                    fileOf[id] = file.url.path
-                    output.note("\(prefix) \(file.url.lastPathComponent): already waiting to be sent.")
-                case .alreadyInTheDiary(let id):
-                    known += 1
-                    output.note("\(prefix) \(file.url.lastPathComponent): already in the diary (\(id.short)).")
-                }
-            } catch {
-                problems.append((file.url.path, "\(error)"))
-                output.note("\(prefix) \(file.url.lastPathComponent): not imported.")
-            }
-        }
+        // Everything is copied into this device's queue (and hashed) first, oldest first; then the queue sends.
+        if !files.isEmpty || journals.isEmpty { run.queue(files, in: zone, language: language) }
+        for journal in journals { run.queue(journal: journal, language: language) }
         output.note("Sending…")
         let summary = try await workspace.core.uploads.sendDue(evenIfNotDue: true)
-        // A file the server refused is not kept, here or there (its entry never had audio, so it goes for good): the
-        // reason is given, and a later import tries it again.
-        let refused = refusals.all().filter { fileOf[$0.0] != nil }
-        for (id, reason) in refused {
+        // What the server refused is not kept, here or there (a recording's entry never had its audio, so it goes for
+        // good): the reason is given, and a later import tries it again.
+        for (id, reason) in refusals.all() {
+            guard let source = run.sourceOf[id] else { continue }
             if let audio = try workspace.core.store.deleteEntry(id) { workspace.core.library.removeAudio(audio) }
             // (The server's advice to upload again is for a phone's own recording.)
-            problems.append((fileOf[id]!, reason.replacingOccurrences(of: " Upload it again.", with: "")))
+            run.problems.append((source, reason.replacingOccurrences(of: " Upload it again.", with: "")))
         }
-        if !refused.isEmpty { _ = try? await workspace.core.syncEngine.sync() }
+        // Deletions of refused entries, and the tags of journal entries, go up; the entries come down.
+        _ = try? await workspace.core.syncEngine.sync()
+        let imported = summary.uploaded
         output.line(
-            "Imported \(summary.uploaded) \(summary.uploaded == 1 ? "file" : "files"); \(known + summary.alreadyInTheDiary) already in the diary."
+            "Imported \(imported) \(imported == 1 ? "entry" : "entries"); \(run.known + summary.alreadyInTheDiary) already in the diary."
         )
-        let stillWaiting = try workspace.core.store.pendingUploads().filter { fileOf[$0.entry.id] != nil }.count
+        let stillWaiting = try workspace.core.store.pendingUploads().filter { run.sourceOf[$0.entry.id] != nil }.count
         if stillWaiting > 0 {
             output.line("\(stillWaiting) wait on this device; `myday sync` (or this import again) sends them.")
         }
-        guard problems.isEmpty else {
+        guard run.problems.isEmpty else {
             output.line("Not imported:")
-            for (path, reason) in problems { output.line("  \(path): \(reason)") }
+            for (source, reason) in run.problems { output.line("  \(source): \(reason)") }
             throw ExitCode(1)
         }
+    }
+}
+
+/// One import's progress: what was queued from where, what was known already, and what could not be imported.
+private struct Run {
+    let importer: DiaryImport
+    let output: Output
+    /// Where each queued entry came from (a file's path, a journal entry), to name it if the server refuses it.
+    var sourceOf: [UUID: String] = [:]
+    var known = 0
+    var problems: [(String, String)] = []
+
+    mutating func queue(_ files: [DiaryImport.Found], in zone: TimeZone, language: String?) {
+        let totalBytes = files.reduce(0) { $0 + $1.sizeBytes }
+        output.note("Found \(files.count) audio \(files.count == 1 ? "file" : "files") (\(byteText(totalBytes))).")
+        var bytesDone = 0
+        for (index, file) in files.enumerated() {
+            bytesDone += file.sizeBytes
+            let prefix = "[\(index + 1)/\(files.count), \(byteText(bytesDone)) of \(byteText(totalBytes))]"
+            let name = file.url.lastPathComponent
+            do {
+                let sha256 = try DiaryImport.sha256(of: file.url)
+                let outcome = try importer.queue(file, sha256: sha256, timeZone: zone, language: language)
+                let when = "\(wallClock(file.recordedAt.date, zone)), \(sourceText(file.recordedAt.source)); to send"
+                note(outcome, "\(prefix) \(name)", source: file.url.path, queued: when)
+            } catch {
+                problems.append((file.url.path, "\(error)"))
+                output.note("\(prefix) \(name): not imported.")
+            }
+        }
+    }
+
+    mutating func queue(journal: URL, language: String?) {
+        let reading: DayOneJournal
+        do {
+            reading = try DayOneJournal(zip: journal)
+        } catch {
+            return problems.append((journal.path, "\(error)"))
+        }
+        problems += reading.problems.map { (journal.path, $0) }
+        let entries = reading.entries
+        output.note("Found \(entries.count) Day One \(entries.count == 1 ? "entry" : "entries") in \(journal.lastPathComponent).")
+        for (index, entry) in entries.enumerated() {
+            let prefix = "[\(index + 1)/\(entries.count)] \(wallClock(entry.createdAt, entry.timeZone))"
+            let source = "\(journal.path), entry \(entry.uuid)"
+            do {
+                let outcome = try importer.queue(entry, from: reading, language: language)
+                if let words = outcome.words { note(words, "\(prefix) words", source: source, queued: "to send") }
+                for recording in outcome.recordings {
+                    note(recording, "\(prefix) recording", source: source, queued: "to send")
+                }
+            } catch {
+                problems.append((source, "\(error)"))
+                output.note("\(prefix): not imported.")
+            }
+        }
+    }
+
+    private mutating func note(_ outcome: DiaryImport.Outcome, _ what: String, source: String, queued: String) {
+        switch outcome {
+        case .queued(let id):
+            sourceOf[id] = source
+            output.note("\(what): \(queued).")
+        case .alreadyQueued(let id):
+            sourceOf[id] = source
+            output.note("\(what): already waiting to be sent.")
+        case .alreadyInTheDiary(let id):
+            known += 1
+            output.note("\(what): already in the diary (\(id.short)).")
+        }
+    }
+
+    private func wallClock(_ date: Date, _ zone: TimeZone) -> String {
+        let stamp = RecordingFilename.localTimestamp(of: date, in: zone)
+        return "\(stamp.prefix(10)) \(stamp.dropFirst(11).replacingOccurrences(of: "-", with: ":"))"
     }
 
     private func sourceText(_ source: RecordingTime.Source) -> String {

@@ -46,7 +46,7 @@ extension CommandLineEndToEndTests {
 
         // Then the four recordings are imported, nothing is copied twice, and the damaged file is named with the reason
         #expect(imported.errorText.contains("already waiting to be sent"))
-        #expect(imported.text.contains("Imported 4 files; 0 already in the diary."), "\(imported.text)\n\(imported.errorText)")
+        #expect(imported.text.contains("Imported 4 entries; 0 already in the diary."), "\(imported.text)\n\(imported.errorText)")
         #expect(imported.status != 0)
         #expect(imported.text.contains("\(damaged.path): The upload is not readable"), "\(imported.text)")
 
@@ -61,14 +61,71 @@ extension CommandLineEndToEndTests {
         // When the folder is imported once more, here (which knows its files) and on another computer (where the server
         // recognises them), then nothing new is made
         let again = try await client.run(["import", "--tz", "Pacific/Auckland", folder.path])
-        #expect(again.text.contains("Imported 0 files; 4 already in the diary."), "\(again.text)\n\(again.errorText)")
+        #expect(again.text.contains("Imported 0 entries; 4 already in the diary."), "\(again.text)\n\(again.errorText)")
         let elsewhere = CommandLineClient(home: TestFolder.make("myday-cli"), server: server.url)
         #expect(try await elsewhere.run(["login", "--email", "importer@example.com"]).status == 0)
         let fromElsewhere = try await elsewhere.run(["import", "--tz", "Pacific/Auckland", folder.path])
-        #expect(fromElsewhere.text.contains("Imported 0 files; 4 already in the diary."), "\(fromElsewhere.text)")
+        #expect(fromElsewhere.text.contains("Imported 0 entries; 4 already in the diary."), "\(fromElsewhere.text)")
         #expect(try await client.run(["sync"]).status == 0)
         #expect(try store.entries().count == 4)
         let elsewhereStore = try LocalStore(path: elsewhere.home.appendingPathComponent("myday.sqlite").path)
         #expect(try elsewhereStore.entries().count == 4 && elsewhereStore.pendingUploads().isEmpty)
+    }
+}
+
+extension CommandLineEndToEndTests {
+    @Test func aDayOneJournalComesInWithItsDatesTagsAndRecordingsOnce() async throws {
+        let server = try await ServerProcess(dataDirectory: TestFolder.make("myday-cli"), environment: ["MYDAY_WORKERS": "0"])
+        defer { server.kill(signal: SIGTERM) }
+        let client = CommandLineClient(home: TestFolder.make("myday-cli"), server: server.url)
+        #expect(try await client.run(["register", "--email", "journal@example.com"]).status == 0)
+
+        // Given a Day One export: a starred entry with tags and escaped markdown, one with a recording and a link to it,
+        // and one whose recording is missing from the zip
+        let recording = try await TestAudio.m4a()
+        let zip = try await DayOneExport.zip([
+            DayOneExport.Entry(
+                uuid: "A1B2C3D4E5F60718293A4B5C6D7E8F90", creationDate: "2019-05-04T21:10:00Z", timeZone: "Europe/Dublin",
+                text: "# A long day\n\nWalked to Howth\\. Fish and chips\\! \\(Cold\\.\\)", tags: ["walks", "sea"], starred: true),
+            DayOneExport.Entry(
+                uuid: "B1B2C3D4E5F60718293A4B5C6D7E8F90", creationDate: "2019-05-06T07:30:00Z", timeZone: "Asia/Tokyo",
+                text: "Morning thoughts\n\n![](dayone-moment:/audio/0F1E2D3C)",
+                audios: [(md5: "0f1e2d3c4b5a69788796a5b4c3d2e1f0", bytes: recording)]),
+            DayOneExport.Entry(
+                uuid: "C1B2C3D4E5F60718293A4B5C6D7E8F90", creationDate: "2019-05-07T07:30:00Z", timeZone: "Europe/Dublin",
+                text: "", audios: [(md5: "ffffffffffffffffffffffffffffffff", bytes: nil)]),
+        ])
+
+        // When it is imported
+        let imported = try await client.run(["import", zip.path])
+
+        // Then its words, its recording, their moments, zones and tags are in the diary, and the missing recording is
+        // named
+        #expect(imported.text.contains("Imported 3 entries; 0 already in the diary."), "\(imported.text)")
+        #expect(imported.status != 0 && imported.text.contains("The recording ffffffffffffffffffffffffffffffff of entry C1B2"))
+        let other = CommandLineClient(home: TestFolder.make("myday-cli"), server: server.url)
+        #expect(try await other.run(["login", "--email", "journal@example.com"]).status == 0)
+        #expect(try await other.run(["sync"]).status == 0)
+        let otherStore = try LocalStore(path: other.home.appendingPathComponent("myday.sqlite").path)
+        let entries = try otherStore.entries()
+        #expect(entries.count == 3)
+        let longDay = try #require(entries.first { $0.timeZone == "Europe/Dublin" })
+        #expect(longDay.kind == .text && longDay.filename.hasPrefix("2019-05-04_22-10-00"))
+        #expect(longDay.transcriptClean == "# A long day\n\nWalked to Howth. Fish and chips! (Cold.)")
+        #expect(Set(longDay.tags) == ["walks", "sea", "starred"])
+        let morning = entries.filter { $0.timeZone == "Asia/Tokyo" }
+        #expect(Set(morning.map(\.kind)) == [.audio, .text])
+        #expect(morning.allSatisfy { $0.filename.hasPrefix("2019-05-06_16-30-00") })
+        #expect(morning.first { $0.kind == .text }?.transcriptClean == "Morning thoughts")
+
+        // When the same export is imported again, and its recording as a file elsewhere, then nothing new is made
+        let again = try await client.run(["import", zip.path])
+        #expect(again.text.contains("Imported 0 entries; 3 already in the diary."), "\(again.text)\n\(again.errorText)")
+        let file = TestFolder.make("myday-cli").appendingPathComponent("memo.m4a")
+        try recording.write(to: file)
+        let asFile = try await other.run(["import", file.path])
+        #expect(asFile.text.contains("Imported 0 entries; 1 already in the diary."), "\(asFile.text)\n\(asFile.errorText)")
+        #expect(try await other.run(["sync"]).status == 0)
+        #expect(try otherStore.entries().count == 3)
     }
 }

@@ -63,16 +63,17 @@ extension LocalStore {
 
     /// A typed entry was written; it is queued like a recording.
     @discardableResult
-    public func noteWritten(_ text: String, id: UUID = UUID(), at date: Date = Date(), timeZone: TimeZone = .current)
-        throws -> LocalEntry
-    {
+    /// `sourceSHA256` names what an imported note came from (see `PendingUpload.sourceSHA256`).
+    public func noteWritten(
+        _ text: String, id: UUID = UUID(), at date: Date = Date(), timeZone: TimeZone = .current, sourceSHA256: String? = nil
+    ) throws -> LocalEntry {
         let entry = LocalEntry(
             id: id, createdAt: date, timeZone: timeZone.identifier, duration: 0, kind: .text, state: .queued,
             filename: RecordingFilename.make(id: id, start: date, timeZone: timeZone, fileExtension: "txt"),
             transcriptClean: text)
         try writer.write { db in
             try entry.insert(db)
-            try PendingUpload(entryID: id, attempts: 0, nextAttemptAt: date).insert(db)
+            try PendingUpload(entryID: id, attempts: 0, nextAttemptAt: date, sourceSHA256: sourceSHA256).insert(db)
         }
         return entry
     }

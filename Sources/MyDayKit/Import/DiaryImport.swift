@@ -8,9 +8,10 @@ import MyDayModels
 #endif
 
 /// Brings audio files into the diary as recordings of the moment they were made (`RecordingTime`: the container's tags,
-/// then the file's name, then its modification time), each only once: a file whose bytes are already queued here is
-/// not queued again, and the server answers the entry it already made of one it has (by the SHA-256 of its bytes).
-public struct AudioImport: Sendable {
+/// then the file's name, then its modification time), and Day One journals as their entries (`DiaryImport+DayOne`),
+/// each only once: what is already queued here is not queued again, and the server answers the entry it already made
+/// of a source it has (by the SHA-256 of a file's bytes, or of a journal entry's id).
+public struct DiaryImport: Sendable {
     /// The extensions of the files an import takes (folders are searched for these).
     public static let fileExtensions: Set<String> = ["m4a", "mp4", "mp3", "wav", "ogg", "oga", "opus", "webm"]
 
@@ -104,6 +105,11 @@ public struct AudioImport: Sendable {
         defer { try? handle.close() }
         var hash = SHA256()
         while let chunk = try handle.read(upToCount: 1 << 20), !chunk.isEmpty { hash.update(data: chunk) }
-        return hash.finalize().map { String(format: "%02x", $0) }.joined()
+        return hex(hash.finalize())
     }
+
+    /// The SHA-256 of `text`'s UTF-8 in lowercase hex.
+    static func sha256(of text: String) -> String { hex(SHA256.hash(data: Data(text.utf8))) }
+
+    private static func hex(_ digest: SHA256.Digest) -> String { digest.map { String(format: "%02x", $0) }.joined() }
 }
