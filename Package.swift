@@ -222,7 +222,11 @@ let package = Package(
                 .product(name: "AsyncHTTPClient", package: "async-http-client"), .product(name: "NIOCore", package: "swift-nio"),
             ]
         ),
-        .testTarget(name: "MyDayKitTests", dependencies: ["MyDayKit", "MyDayModels", "MyDaySearch", "MyDayTestSupport"]),
+        .testTarget(
+            name: "MyDayKitTests",
+            dependencies: [
+                "MyDayKit", "MyDayModels", "MyDaySearch", "MyDayTestSupport", .product(name: "Yams", package: "Yams"),
+            ]),
         /// The `myday` executable run as a child process, against the real server or on its own.
         .testTarget(
             name: "MyDayCLITests",

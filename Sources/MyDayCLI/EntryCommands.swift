@@ -55,6 +55,8 @@ struct Sync: AsyncParsableCommand {
     @OptionGroup var server: ServerOptions
     @Flag(help: "Keep running, fetching each change as the server announces it (a transcript ready, an edit elsewhere).")
     var watch = false
+    @Option(help: "Also keep this folder in step: a markdown file per entry and its recording; your own files stay.")
+    var markdown: String?
 
     func run() async throws {
         let workspace = try Workspace(options: server)
@@ -63,6 +65,8 @@ struct Sync: AsyncParsableCommand {
         Output().line(
             "Uploaded \(uploads.uploaded), fetched \(sync.received) changed and \(sync.removed) deleted entries"
                 + (unsent > 0 ? "; \(unsent) still waiting (see `myday status`)." : "."))
+        let folder = markdown.map { MarkdownFolder(folder: URL(fileURLWithPath: $0, isDirectory: true)) }
+        if let folder { try await update(folder, from: workspace.core) }
         guard watch else { return }
         Output().line("Watching for changes (Ctrl-C stops).")
         let core = workspace.core
@@ -73,8 +77,26 @@ struct Sync: AsyncParsableCommand {
                 Output().line("  \(id.short)  \(statusText(entry))  \(headline(entry))")
             }
             for id in changes.removedIDs { Output().line("  \(id.short)  deleted") }
+            if let folder { try await update(folder, from: core) }
         }.run()
         throw ValidationError("The session ended; sign in again.")
+    }
+}
+
+/// Brings the markdown folder in step with the diary on this device, fetching recordings this device does not keep.
+private func update(_ folder: MarkdownFolder, from core: ClientCore) async throws {
+    let summary = try await folder.update(with: try core.store.entries()) { entry, file in
+        if let path = entry.audioPath, FileManager.default.fileExists(atPath: core.library.url(of: path).path) {
+            try FileManager.default.copyItem(at: core.library.url(of: path), to: file)
+        } else {
+            try await AudioDownload.fetch(try await core.client.audioLink(for: entry.id).url, to: file)
+        }
+    }
+    Output().line(
+        "\(folder.folder.path): \(summary.written) written, \(summary.recordingsAdded) recordings added, "
+            + "\(summary.removed) removed, \(summary.unchanged) unchanged.")
+    for (id, reason) in summary.recordingsMissing {
+        Output().note("  The recording of \(id.short) is not there yet (\(reason)); a later sync brings it.")
     }
 }
 

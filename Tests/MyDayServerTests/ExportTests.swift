@@ -167,6 +167,7 @@ import Yams
             #expect(yaml["time_zone"] as? String == "America/New_York")
             #expect((yaml["date"] as? Date) == (try Date("2026-03-29T16:00:00Z", strategy: .iso8601)))
             #expect(markdown.contains("date: 2026-03-29T12:00:00-04:00"))
+            #expect(markdown.contains("audio: \"2026-03-29_12-00-00.m4a\""), "\(markdown)")
             #expect(yaml["status"] as? String == "transcribed")
 
             // Each day's markdown quotes the day in its own words, each sentence naming its entry, and links its entries

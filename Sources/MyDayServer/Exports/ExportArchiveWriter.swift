@@ -21,7 +21,8 @@ final class ExportArchiveWriter: @unchecked Sendable {
     private let index: FileHandle
     private let sumsURL: URL
     private let sums: FileHandle
-    private var usedNames: Set<String> = []
+    /// The recording times (`YYYY-MM-DD_HH-mm-ss`) of the entries named so far.
+    private var usedSeconds: Set<String> = []
     private(set) var counts = ExportCounts()
     /// Files of entries in the archive without a transcript yet, with their status.
     private var untranscribed: [(name: String, status: String)] = []
@@ -61,10 +62,10 @@ final class ExportArchiveWriter: @unchecked Sendable {
         let entry = exported.entry
         let zone = TimeZone(identifier: entry.timeZone) ?? TimeZone(identifier: "UTC")!
         let stamp = RecordingFilename.localTimestamp(of: entry.createdAt, in: zone)
-        var name = stamp
-        if usedNames.contains(name) { name += "_" + RecordingFilename.uuid8(entry.id) }
-        if let title = entry.title.map(Self.fileNamePart), !title.isEmpty { name += " " + title }
-        usedNames.insert(name)
+        let name = EntryFiles.name(
+            createdAt: entry.createdAt, timeZone: entry.timeZone, id: entry.id, title: entry.title,
+            secondTaken: usedSeconds.contains(stamp))
+        usedSeconds.insert(stamp)
         counts.entries += 1
 
         var audioFile: String?
@@ -89,7 +90,11 @@ final class ExportArchiveWriter: @unchecked Sendable {
             }
         }
         if formats.contains("markdown") {
-            try addText("\(name).md", Data(Self.markdown(entry, zone: zone).utf8), date: entry.createdAt)
+            let fields = EntryFiles.Fields(
+                id: entry.id, createdAt: entry.createdAt, timeZone: entry.timeZone, durationSeconds: entry.durationSeconds,
+                title: entry.title, tags: entry.tags, mood: entry.mood, status: entry.status.rawValue, audioFile: audioFile,
+                text: entry.transcriptClean ?? "")
+            try addText("\(name).md", Data(EntryFiles.markdown(fields).utf8), date: entry.createdAt)
             days[LocalDay(entry.createdAt, in: zone), default: []].append((entry.id, name))
         }
         if formats.contains("json") {
@@ -104,7 +109,9 @@ final class ExportArchiveWriter: @unchecked Sendable {
         let kept = entries.filter { names[$0.id] != nil }
         guard !kept.isEmpty else { return }
         let tags = tagsByUse(kept.flatMap(\.tags))
-        var lines = ["---", "date: \(day)", "entries: \(kept.count)", "tags: [\(tags.map(Self.quoted).joined(separator: ", "))]"]
+        var lines = [
+            "---", "date: \(day)", "entries: \(kept.count)", "tags: [\(tags.map(EntryFiles.quoted).joined(separator: ", "))]",
+        ]
         if let mood = DiaryInsights.mood(of: kept.compactMap(\.mood)) { lines.append("mood: \(mood)") }
         lines += ["---", "", "# \(Self.longDate(day))", ""]
         if !digest.isEmpty {
@@ -140,13 +147,6 @@ final class ExportArchiveWriter: @unchecked Sendable {
             from: Calendar(identifier: .gregorian).date(
                 from: DateComponents(
                     timeZone: .gmt, year: day.year, month: day.month, day: day.day, hour: 12)) ?? Date())
-    }
-
-    /// A string as JSON quotes it, which YAML reads as a double-quoted scalar.
-    private static func quoted(_ text: String) -> String {
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = .withoutEscapingSlashes
-        return String(decoding: (try? encoder.encode(text)) ?? Data("\"\"".utf8), as: UTF8.self)
     }
 
     /// Adds `entries.json` (when asked for), the index page, the README and the sums; the archive is then complete.
@@ -263,32 +263,6 @@ final class ExportArchiveWriter: @unchecked Sendable {
         let (hours, minutes, rest) = (whole / 3600, whole / 60 % 60, whole % 60)
         return hours > 0
             ? String(format: "%d:%02d:%02d", hours, minutes, rest) : String(format: "%d:%02d", minutes, rest)
-    }
-
-    /// A title as part of a file name: no path separators or characters other systems refuse, one space between words,
-    /// at most 60 characters.
-    static func fileNamePart(_ title: String) -> String {
-        let refused = CharacterSet(charactersIn: "/\\:*?\"<>|").union(.controlCharacters)
-        let words = title.unicodeScalars.map { refused.contains($0) ? " " : String($0) }.joined()
-            .split(whereSeparator: \.isWhitespace)
-        var part = words.joined(separator: " ")
-        while part.hasPrefix(".") { part.removeFirst() }
-        return String(part.prefix(60)).trimmingCharacters(in: .whitespaces)
-    }
-
-    /// Markdown with YAML front matter; strings are JSON-quoted, which YAML reads as double-quoted scalars.
-    static func markdown(_ entry: EntryRecord, zone: TimeZone) -> String {
-        var lines = ["---"]
-        lines.append("date: \(entry.createdAt.formatted(Date.ISO8601FormatStyle(timeZoneSeparator: .colon, timeZone: zone)))")
-        lines.append("time_zone: \(quoted(entry.timeZone))")
-        lines.append("duration_s: \(entry.durationSeconds)")
-        if let title = entry.title { lines.append("title: \(quoted(title))") }
-        lines.append("tags: [\(entry.tags.map(quoted).joined(separator: ", "))]")
-        if let mood = entry.mood { lines.append("mood: \(mood)") }
-        lines.append("status: \(entry.status.rawValue)")
-        lines.append("id: \(entry.id.lowercased)")
-        lines.append("---")
-        return lines.joined(separator: "\n") + "\n\n" + (entry.transcriptClean ?? "") + "\n"
     }
 
     /// One entry as a JSON object with every field the server keeps.
