@@ -24,6 +24,7 @@ bench:
 	bench/pipeline
 	bench/speech
 	bench/export
+	bench/import
 	bench/kit
 	bench/web
 	bench/scaleout

@@ -89,7 +89,7 @@ private func update(_ folder: MarkdownFolder, from core: ClientCore) async throw
         if let path = entry.audioPath, FileManager.default.fileExists(atPath: core.library.url(of: path).path) {
             try FileManager.default.copyItem(at: core.library.url(of: path), to: file)
         } else {
-            try await AudioDownload.fetch(try await core.client.audioLink(for: entry.id).url, to: file)
+            try await SignedDownload.fetch(try await core.client.audioLink(for: entry.id).url, to: file)
         }
     }
     Output().line(

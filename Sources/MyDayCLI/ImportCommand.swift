@@ -39,7 +39,7 @@ struct ImportCommand: AsyncParsableCommand {
         if !files.isEmpty || journals.isEmpty { run.queue(files, in: zone, language: language) }
         for journal in journals { run.queue(journal: journal, language: language) }
         output.note("Sending…")
-        let summary = try await workspace.core.uploads.sendDue(evenIfNotDue: true)
+        let summary = try await sendAll(of: run, with: workspace)
         // What the server refused is not kept, here or there (a recording's entry never had its audio, so it goes for
         // good): the reason is given, and a later import tries it again.
         for (id, reason) in refusals.all() {
@@ -62,6 +62,38 @@ struct ImportCommand: AsyncParsableCommand {
             output.line("Not imported:")
             for (source, reason) in run.problems { output.line("  \(source): \(reason)") }
             throw ExitCode(1)
+        }
+    }
+}
+
+extension ImportCommand {
+    /// Sends what this import queued, pass after pass while the server takes it at its own pace (its rate limit asks to
+    /// wait), until nothing of it waits; a pass that moves nothing and was not asked to wait (the server cannot be
+    /// reached) ends it, leaving the rest queued. Answers what all passes did.
+    private func sendAll(of run: Run, with workspace: Workspace) async throws -> UploadSummary {
+        var total = UploadSummary()
+        var first = true
+        while true {
+            let pass = try await workspace.core.uploads.sendDue(evenIfNotDue: first)
+            first = false
+            total.uploaded += pass.uploaded
+            total.alreadyInTheDiary += pass.alreadyInTheDiary
+            total.gaveUp += pass.gaveUp
+            total.retrying = pass.retrying
+            let waiting = try workspace.core.store.pendingUploads().filter {
+                run.sourceOf[$0.entry.id] != nil && $0.entry.state == .queued
+            }
+            let moved = pass.uploaded + pass.alreadyInTheDiary + pass.gaveUp > 0
+            guard !waiting.isEmpty, pass.pausedBecause == nil, moved || pass.throttled > 0,
+                let next = waiting.map(\.upload.nextAttemptAt).min()
+            else { return total }
+            let wait = max(0, next.timeIntervalSinceNow)
+            if wait > 1 {
+                Output().note(
+                    "The server takes uploads at its own pace: \(total.uploaded + total.alreadyInTheDiary) done, "
+                        + "\(waiting.count) to go; going on in \(Int(wait.rounded(.up))) s.")
+            }
+            try await Task.sleep(for: .seconds(wait))
         }
     }
 }

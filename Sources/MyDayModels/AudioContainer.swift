@@ -5,6 +5,9 @@ public enum AudioContainer: String, Sendable, Codable, CaseIterable {
     case webm = "audio/webm"
     case ogg = "audio/ogg"
     case mpeg = "audio/mpeg"
+    case flac = "audio/flac"
+    /// AAC in ADTS frames (a bare `.aac` file); AAC in MP4 is `mp4`.
+    case aac = "audio/aac"
 
     /// The extension of a file holding this container; iPhone recordings are `.m4a`.
     public var fileExtension: String {
@@ -14,17 +17,21 @@ public enum AudioContainer: String, Sendable, Codable, CaseIterable {
         case .webm: "webm"
         case .ogg: "ogg"
         case .mpeg: "mp3"
+        case .flac: "flac"
+        case .aac: "aac"
         }
     }
 
     /// The container a file's extension names (`m4a`, `wav`…), in any case.
     public init?(fileExtension: String) {
         switch fileExtension.lowercased() {
-        case "m4a", "mp4", "aac": self = .mp4
+        case "m4a", "mp4": self = .mp4
         case "wav", "wave": self = .wav
         case "webm": self = .webm
         case "ogg", "oga", "opus": self = .ogg
         case "mp3": self = .mpeg
+        case "flac": self = .flac
+        case "aac": self = .aac
         default: return nil
         }
     }
@@ -33,11 +40,13 @@ public enum AudioContainer: String, Sendable, Codable, CaseIterable {
     public init?(contentType: String) {
         let essence = contentType.split(separator: ";").first.map { $0.trimmingSpaces().lowercased() } ?? ""
         switch essence {
-        case "audio/mp4", "audio/m4a", "audio/x-m4a", "audio/aac", "video/mp4": self = .mp4
+        case "audio/mp4", "audio/m4a", "audio/x-m4a", "video/mp4": self = .mp4
         case "audio/wav", "audio/x-wav", "audio/wave", "audio/vnd.wave": self = .wav
         case "audio/webm", "video/webm": self = .webm
         case "audio/ogg", "application/ogg": self = .ogg
         case "audio/mpeg", "audio/mp3": self = .mpeg
+        case "audio/flac", "audio/x-flac": self = .flac
+        case "audio/aac", "audio/x-aac", "audio/aacp": self = .aac
         default: return nil
         }
     }

@@ -140,4 +140,32 @@ import Testing
         // Then the new recording comes first, then the imported ones, oldest first
         #expect(order == [fresh, older, newer])
     }
+
+    @Test(arguments: TestDatabase.available)
+    func flacAndBareAACAreKeptAsTheyCameAndMustBeWhatTheySay(_ database: TestDatabase) async throws {
+        let server = try await TestServer.make(database) { $0.workers = 0 }
+        let flac = try await TestMedia.ffmpegOutput(["-f", "lavfi", "-i", "sine=duration=2"], ext: "flac")
+        let aac = try await TestMedia.ffmpegOutput(["-f", "lavfi", "-i", "sine=duration=2", "-c:a", "aac"], ext: "aac")
+        try await server.run { api in
+            let session = try await api.register()
+            func send(_ audio: Data, as contentType: String) async throws -> APIClient.Reply {
+                let id = UUID()
+                let created = try await api.createAudioEntry(session, id: id, sizeBytes: audio.count, contentType: contentType)
+                #expect(created.reply.status == .created, "\(created.reply.text)")
+                let url = try #require(created.uploadURL)
+                #expect(try await api.upload(url, audio, contentType: contentType).status == .noContent)
+                return try await api.send(.post, "/v1/entries/\(id)/complete", token: session.accessToken)
+            }
+            // Given a FLAC file and a bare AAC file, each declared as what it is, then each is kept with its length and name
+            for (audio, type, ext) in [(flac, "audio/flac", "flac"), (aac, "audio/aac", "aac")] {
+                let completed = try await send(audio, as: type)
+                #expect(completed.status == .ok, "\(type): \(completed.text)")
+                #expect(abs((completed.json["duration_s"] as? Double ?? 0) - 2) < 0.2, "\(type): \(completed.text)")
+                #expect((completed.json["filename"] as? String)?.hasSuffix(".\(ext)") == true)
+            }
+            // And a file that is not what it was declared as is refused
+            let mislabelled = try await send(try await TestAudio.m4a(), as: "audio/flac")
+            #expect(mislabelled.status == .unprocessableContent, "\(mislabelled.text)")
+        }
+    }
 }

@@ -1098,6 +1098,8 @@ extension Components {
             case audioWebm = "audio/webm"
             case audioOgg = "audio/ogg"
             case audioMpeg = "audio/mpeg"
+            case audioFlac = "audio/flac"
+            case audioAac = "audio/aac"
         }
         /// - Remark: Generated from `#/components/schemas/NewEntry`.
         package struct NewEntry: Codable, Hashable, Sendable {

@@ -13,7 +13,7 @@ import MyDayModels
 /// of a source it has (by the SHA-256 of a file's bytes, or of a journal entry's id).
 public struct DiaryImport: Sendable {
     /// The extensions of the files an import takes (folders are searched for these).
-    public static let fileExtensions: Set<String> = ["m4a", "mp4", "mp3", "wav", "ogg", "oga", "opus", "webm"]
+    public static let fileExtensions: Set<String> = ["m4a", "mp4", "mp3", "wav", "ogg", "oga", "opus", "webm", "flac", "aac"]
 
     /// An audio file found for import, with when it was recorded.
     public struct Found: Sendable, Equatable {

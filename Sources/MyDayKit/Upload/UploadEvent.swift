@@ -19,6 +19,8 @@ public struct UploadSummary: Sendable, Equatable {
     /// Imported files the diary already held.
     public var alreadyInTheDiary = 0
     public var retrying = 0
+    /// Of those put off, the ones the server asked to wait (a rate limit, or a server busy for a while).
+    public var throttled = 0
     public var gaveUp = 0
     /// Why the pass stopped early, if it did.
     public var pausedBecause: String?

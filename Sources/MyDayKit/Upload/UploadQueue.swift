@@ -54,7 +54,9 @@ public actor UploadQueue {
             switch try await send(claimed, upload) {
             case .uploaded: summary.uploaded += 1
             case .alreadyInTheDiary: summary.alreadyInTheDiary += 1
-            case .retrying: summary.retrying += 1
+            case .retrying(let throttled):
+                summary.retrying += 1
+                if throttled { summary.throttled += 1 }
             case .gaveUp: summary.gaveUp += 1
             case .paused(let reason):
                 summary.pausedBecause = reason
@@ -119,7 +121,9 @@ public actor UploadQueue {
     }
 
     private enum Outcome {
-        case uploaded, alreadyInTheDiary, retrying, gaveUp
+        case uploaded, alreadyInTheDiary, gaveUp
+        /// Put off; `throttled` when the server asked for the wait (429 or 503 with `Retry-After`).
+        case retrying(throttled: Bool)
         case paused(String)
     }
 
@@ -173,7 +177,7 @@ public actor UploadQueue {
                 let next = now().addingTimeInterval(wait)
                 try store.markUploadRetry(entry.id, reason: reason, next: next)
                 report(.willRetry(entry.id, reason: reason, at: next))
-                return .retrying
+                return .retrying(throttled: retryAfter != nil)
             case .permanent(let reason):
                 return try giveUp(entry.id, reason: reason)
             case .pause(let reason):

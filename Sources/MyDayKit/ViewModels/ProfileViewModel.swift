@@ -39,6 +39,8 @@ public final class ProfileViewModel {
     /// What the last removal of a way to sign in did.
     public private(set) var signInNotice: String?
     private var exportID: UUID?
+    /// The days of the export asked for, for its file's name.
+    private var exportDays: (from: String, to: String)?
     public var deleteConfirmation = ""
     public private(set) var errorMessage: String?
     /// Set after sign-out or account deletion; the app returns to the sign-in screen.
@@ -110,6 +112,7 @@ public final class ProfileViewModel {
             var status = try await core.client.requestExport(
                 from: from, to: to, timeZone: timeZone.identifier, proof: proof)
             exportID = status.id
+            exportDays = (from, to)
             exportMailedTo = status.mailedTo
             while status.state == .queued || status.state == .building {
                 export = .working(status.state == .queued ? "Waiting to start…" : "Building the archive…")
@@ -127,6 +130,21 @@ public final class ProfileViewModel {
             export = .needsPassword(message)
         } catch {
             export = .failed(LibraryViewModel.message(for: error))
+        }
+    }
+
+    /// The ready export's archive, downloaded into `folder` for the system's file exporter (Files, iCloud Drive) and
+    /// named as the server names it; nil (with the reason in `errorMessage`) when it could not be fetched.
+    public func downloadArchive(into folder: URL = FileManager.default.temporaryDirectory) async -> URL? {
+        guard case .ready(let url) = export, let days = exportDays else { return nil }
+        let file = folder.appendingPathComponent("myday-export-\(days.from)-\(days.to).zip")
+        do {
+            try await SignedDownload.fetch(url, to: file)
+            errorMessage = nil
+            return file
+        } catch {
+            errorMessage = "The archive could not be downloaded: \(LibraryViewModel.message(for: error))"
+            return nil
         }
     }
 

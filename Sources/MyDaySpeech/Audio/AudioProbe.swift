@@ -30,6 +30,8 @@ package struct AudioProbe: Sendable {
         case .webm: ["matroska", "webm"]
         case .ogg: ["ogg"]
         case .mpeg: ["mp3"]
+        case .flac: ["flac"]
+        case .aac: ["aac"]
         }
     }
 

@@ -11,7 +11,12 @@ package enum FFmpegInput {
     /// by byte ranges.
     package static func arguments(_ file: URL, container: AudioContainer?) -> [String] {
         var arguments = ["-protocol_whitelist", protocols(for: file)]
-        if let container { arguments += ["-f", demuxer(for: container)] }
+        if let container {
+            // FLAC's and ADTS's demuxers read any bytes when forced on them; those are found by their signature, and
+            // only taken when that is what they are.
+            let raw = container == .flac || container == .aac
+            arguments += [raw ? "-format_whitelist" : "-f", demuxer(for: container)]
+        }
         return arguments + ["-i", file.isFileURL ? file.path : file.absoluteString]
     }
 
@@ -32,6 +37,8 @@ package enum FFmpegInput {
         case .webm: "matroska"
         case .ogg: "ogg"
         case .mpeg: "mp3"
+        case .flac: "flac"
+        case .aac: "aac"
         }
     }
 
@@ -43,6 +50,8 @@ package enum FFmpegInput {
         case .webm: "webm"
         case .ogg: "ogg"
         case .mpeg: "mp3"
+        case .flac: "flac"
+        case .aac: "adts"
         }
     }
 

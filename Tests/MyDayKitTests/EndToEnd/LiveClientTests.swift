@@ -210,3 +210,33 @@ final class ShiftedClock: @unchecked Sendable {
         }
     }
 }
+
+extension LiveClientTests {
+    @Test @MainActor func theReadyExportIsDownloadedForFilesUnderTheServersName() async throws {
+        // Given a signed-in device with a typed entry of today on the server
+        let server = try await ServerProcess(dataDirectory: Given.folder(), environment: ["MYDAY_WORKERS": "1"])
+        let core = try ClientCore.live(directory: Given.folder(), serverURL: server.url, credentials: InMemoryCredentialStore())
+        _ = try await core.client.register(email: "saver@example.com", password: "a long diary password")
+        try core.store.noteWritten("Saved to Files.")
+        try await core.uploads.sendDue()
+        let profile = ProfileViewModel(core: core, timeZone: TimeZone(identifier: "UTC")!, pollInterval: .milliseconds(50))
+
+        // When an export of the last 30 days is ready and "Save to Files" downloads it
+        #expect(await profile.downloadArchive() == nil)
+        await profile.startExport()
+        guard case .ready = profile.export else {
+            Issue.record("the export is \(profile.export)")
+            return
+        }
+        let folder = Given.folder()
+        let file = try #require(await profile.downloadArchive(into: folder))
+
+        // Then it is the server's zip, named as the server names it, holding the entry and the offline index
+        let today = ProfileViewModel.localDay(Date(), TimeZone(identifier: "UTC")!)
+        #expect(file.lastPathComponent.hasPrefix("myday-export-") && file.lastPathComponent.hasSuffix("-\(today).zip"))
+        let bytes = try Data(contentsOf: file)
+        #expect(bytes.prefix(4) == Data([0x50, 0x4B, 0x03, 0x04]))
+        #expect(bytes.range(of: Data("index.html".utf8)) != nil && bytes.range(of: Data("SHA256SUMS".utf8)) != nil)
+        #expect(profile.errorMessage == nil)
+    }
+}

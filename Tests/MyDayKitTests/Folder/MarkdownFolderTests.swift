@@ -29,7 +29,7 @@ import Yams
 
         func fetch(_ entry: LocalEntry, _ file: URL) async throws {
             calls.withLock { $0 += 1 }
-            if failing.withLock({ $0 }) { throw AudioDownloadError(status: 409) }
+            if failing.withLock({ $0 }) { throw SignedDownloadError(status: 409) }
             try Data(entry.id.uuidString.utf8).write(to: file)
         }
     }

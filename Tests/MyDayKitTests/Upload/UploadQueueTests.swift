@@ -137,8 +137,8 @@ final class CallCounter: @unchecked Sendable {
         }
         // When the queue runs
         let summary = try await queue(client, FakeBlobUploader(answers: [])).sendDue()
-        // Then the entry waits in the queue until now + 120 s, with the reason
-        #expect(summary.retrying == 1)
+        // Then the entry waits in the queue until now + 120 s, with the reason, as the server asked
+        #expect(summary.retrying == 1 && summary.throttled == 1)
         let (upload, entry) = try #require(try store.pendingUploads().first)
         #expect(entry.state == .queued)
         #expect(upload.attempts == 1)
@@ -153,7 +153,7 @@ final class CallCounter: @unchecked Sendable {
         client.onCreateEntry = { _ in throw URLError(.cannotConnectToHost) }
         let queue = queue(client, FakeBlobUploader(answers: []))
         // When the queue runs, and runs again ignoring the schedule
-        try await queue.sendDue()
+        #expect(try await queue.sendDue().throttled == 0)
         #expect(try store.pendingUploads().first?.upload.nextAttemptAt == Given.now.addingTimeInterval(2))
         // Not due yet: a normal pass leaves it alone
         #expect(try await queue.sendDue().retrying == 0)

@@ -30,6 +30,8 @@ final class AppModel {
     var attentionMessage: String? { recoveryError ?? lastSyncError }
     /// What the last link of the server's mail opened here did; the window says it once and clears it.
     var mailedLinkOutcome: MailedLinkOutcome?
+    /// Audio files another app shared with My Day ("Open in My Day"), waiting for the import sheet to take them.
+    var sharedFiles: [URL] = []
     let settings: AppSettings
     /// Ends a session begun with Sign in with Apple once that Apple ID stops signing in to My Day.
     let appleSignIn: AppleSignInWatch
@@ -224,6 +226,10 @@ final class AppModel {
 
     func makeInsightsViewModel() -> InsightsViewModel {
         InsightsViewModel(core: core)
+    }
+
+    func makeImportViewModel() -> ImportViewModel {
+        ImportViewModel(core: core)
     }
 
     func makeRecentlyDeletedViewModel() -> RecentlyDeletedViewModel {

@@ -16,6 +16,11 @@ struct MyDayApp: App {
                 RootView()
                     .environment(model)
                     .onOpenURL { url in
+                        // A file shared with My Day (a voice memo, a Day One export) is imported.
+                        if url.isFileURL {
+                            model.sharedFiles.append(url)
+                            return
+                        }
                         guard !GIDSignIn.sharedInstance.handle(url) else { return }
                         Task { _ = await model.openMailedLink(url) }
                     }

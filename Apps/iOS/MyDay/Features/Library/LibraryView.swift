@@ -8,6 +8,7 @@ struct LibraryView: View {
     @State private var viewModel: LibraryViewModel
     /// The words last searched for, so that coming back from an entry does not search (and read a date phrase) again.
     @State private var searchedText = ""
+    @State private var isImporting = false
     @Environment(AppModel.self) private var appModel
 
     init(viewModel: LibraryViewModel) {
@@ -66,6 +67,16 @@ struct LibraryView: View {
                     Label("Recently deleted", systemImage: "trash")
                 }
             }
+            ToolbarItem(placement: .secondaryAction) {
+                Button {
+                    isImporting = true
+                } label: {
+                    Label("Import recordings", systemImage: "square.and.arrow.down")
+                }
+            }
+        }
+        .sheet(isPresented: $isImporting) {
+            ImportView(viewModel: appModel.makeImportViewModel())
         }
         .refreshable { await refresh() }
         .task { await viewModel.observe() }

@@ -2,11 +2,14 @@ import MyDayKit
 import SwiftUI
 
 /// Export: choose the days, give the password when the server asks for it, then follow the archive until its link is
-/// ready; the link can be deleted at once.
+/// ready; the archive can be saved in Files or iCloud Drive, and the link deleted at once.
 struct ExportSection: View {
     @Bindable var viewModel: ProfileViewModel
     let startExport: () -> Void
     let deleteExport: () -> Void
+    /// The downloaded archive while the file exporter shows it.
+    @State private var archive: ArchiveDocument?
+    @State private var isDownloading = false
 
     var body: some View {
         Section {
@@ -39,6 +42,19 @@ struct ExportSection: View {
                     .foregroundStyle(.secondary)
             }
         case .ready(let url):
+            Button {
+                Task { await saveToFiles() }
+            } label: {
+                Label(isDownloading ? "Downloading…" : "Save to Files", systemImage: "folder.badge.plus")
+            }
+            .disabled(isDownloading)
+            .accessibilityHint("Saves the archive where you choose: on this iPhone, in iCloud Drive or another place in Files.")
+            .fileExporter(
+                isPresented: Binding(get: { archive != nil }, set: { if !$0 { finishSaving() } }), document: archive,
+                contentType: .zip, defaultFilename: archive?.file.deletingPathExtension().lastPathComponent
+            ) { _ in
+                finishSaving()
+            }
             Link(destination: url) {
                 Label("Download export", systemImage: "arrow.down.circle")
             }
@@ -56,6 +72,19 @@ struct ExportSection: View {
             Text(reason.localizedForDisplay)
                 .foregroundStyle(.secondary)
         }
+    }
+
+    /// Downloads the archive, then lets the person choose where it goes.
+    private func saveToFiles() async {
+        isDownloading = true
+        defer { isDownloading = false }
+        if let file = await viewModel.downloadArchive() { archive = ArchiveDocument(file: file) }
+    }
+
+    /// The exporter wrote its copy (or was cancelled): the downloaded file goes.
+    private func finishSaving() {
+        if let file = archive?.file { try? FileManager.default.removeItem(at: file) }
+        archive = nil
     }
 
     private var isWorking: Bool {

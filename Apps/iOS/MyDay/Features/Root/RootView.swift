@@ -27,6 +27,13 @@ struct RootView: View {
         ) {
             PasswordRecoverySheet(email: "", token: passwordToken ?? "")
         }
+        .sheet(
+            isPresented: Binding(
+                get: { appModel.phase == .signedIn && !appModel.sharedFiles.isEmpty },
+                set: { if !$0 { appModel.sharedFiles = [] } })
+        ) {
+            ImportView(viewModel: appModel.makeImportViewModel(), shared: appModel.sharedFiles)
+        }
     }
 
     /// A mailed link that opened the app: what it did, in words (nil for a password link, which opens its sheet).

@@ -50,9 +50,10 @@ export function containerOf(file) {
   const byType = { "audio/mp4": "audio/mp4", "audio/x-m4a": "audio/mp4", "audio/m4a": "audio/mp4", "video/mp4": "audio/mp4",
     "audio/mpeg": "audio/mpeg", "audio/mp3": "audio/mpeg", "audio/wav": "audio/wav", "audio/x-wav": "audio/wav",
     "audio/wave": "audio/wav", "audio/ogg": "audio/ogg", "audio/opus": "audio/ogg", "audio/webm": "audio/webm",
-    "video/webm": "audio/webm" };
+    "video/webm": "audio/webm", "audio/flac": "audio/flac", "audio/x-flac": "audio/flac", "audio/aac": "audio/aac",
+    "audio/x-aac": "audio/aac" };
   const byExtension = { m4a: "audio/mp4", mp4: "audio/mp4", mp3: "audio/mpeg", wav: "audio/wav", ogg: "audio/ogg",
-    oga: "audio/ogg", opus: "audio/ogg", webm: "audio/webm" };
+    oga: "audio/ogg", opus: "audio/ogg", webm: "audio/webm", flac: "audio/flac", aac: "audio/aac" };
   const extension = file.name.includes(".") ? file.name.split(".").pop().toLowerCase() : "";
   return byExtension[extension] ?? byType[(file.type || "").split(";")[0]] ?? null;
 }
@@ -64,7 +65,7 @@ export function containerOf(file) {
  */
 export async function enqueueImport(file) {
   const contentType = containerOf(file);
-  if (!contentType) throw new Error("Not an audio file My Day imports (m4a, mp3, wav, ogg, opus, webm).");
+  if (!contentType) throw new Error("Not an audio file My Day imports (m4a, mp3, wav, ogg, opus, webm, flac, aac).");
   if (file.size === 0) throw new Error("The file is empty.");
   const digest = await crypto.subtle.digest("SHA-256", await file.arrayBuffer());
   const sourceSHA256 = [...new Uint8Array(digest)].map((byte) => byte.toString(16).padStart(2, "0")).join("");
