@@ -68,7 +68,9 @@ struct ImportView: View {
     /// Reads picked files under their security-scoped access, given back once they are in the queue.
     private func importPicked(_ urls: [URL]) async {
         let opened = urls.filter { $0.startAccessingSecurityScopedResource() }
-        defer { opened.forEach { $0.stopAccessingSecurityScopedResource() } }
+        defer {
+            for url in opened { url.stopAccessingSecurityScopedResource() }
+        }
         await viewModel.importFiles(urls)
     }
 
