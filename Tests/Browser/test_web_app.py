@@ -1967,3 +1967,140 @@ def test_the_exported_archive_opens_offline_in_a_browser_from_its_folder(server,
     assert all(name.startswith("file://") for name in loaded), loaded
     assert_accessible(driver)
     look(driver, "archive-index")
+
+
+class GoogleStandIn:
+    """Google's key set on loopback (`MYDAY_GOOGLE_JWKS_URL`), and ID tokens signed with its key as Google signs them."""
+
+    client_id = "1234.apps.googleusercontent.com"
+
+    def __init__(self):
+        import base64
+        import http.server
+        import threading
+        from cryptography.hazmat.primitives.asymmetric import rsa
+
+        self.key = rsa.generate_private_key(public_exponent=65537, key_size=2048)
+        numbers = self.key.public_key().public_numbers()
+
+        def b64(number):
+            raw = number.to_bytes((number.bit_length() + 7) // 8, "big")
+            return base64.urlsafe_b64encode(raw).rstrip(b"=").decode()
+
+        keys = json.dumps({"keys": [{"kty": "RSA", "kid": "stand-in", "alg": "RS256", "use": "sig",
+                                     "n": b64(numbers.n), "e": b64(numbers.e)}]}).encode()
+
+        class Keys(http.server.BaseHTTPRequestHandler):
+            def do_GET(self):
+                self.send_response(200)
+                self.send_header("Content-Type", "application/json")
+                self.send_header("Content-Length", str(len(keys)))
+                self.end_headers()
+                self.wfile.write(keys)
+
+            def log_message(self, *args):
+                pass
+
+        self.http = http.server.ThreadingHTTPServer(("127.0.0.1", 0), Keys)
+        threading.Thread(target=self.http.serve_forever, daemon=True).start()
+        self.url = f"http://127.0.0.1:{self.http.server_address[1]}/keys"
+
+    def token(self, nonce, subject="google-person-1", email="google.person@example.com"):
+        import base64
+        import time as clock
+        from cryptography.hazmat.primitives import hashes
+        from cryptography.hazmat.primitives.asymmetric import padding
+
+        def part(value):
+            return base64.urlsafe_b64encode(json.dumps(value).encode()).rstrip(b"=").decode()
+
+        now = int(clock.time())
+        signed = part({"alg": "RS256", "kid": "stand-in", "typ": "JWT"}) + "." + part({
+            "iss": "https://accounts.google.com", "aud": self.client_id, "sub": subject, "email": email,
+            "email_verified": True, "iat": now, "exp": now + 3600, "nonce": nonce})
+        signature = self.key.sign(signed.encode(), padding.PKCS1v15(), hashes.SHA256())
+        return signed + "." + base64.urlsafe_b64encode(signature).rstrip(b"=").decode()
+
+    def stop(self):
+        self.http.shutdown()
+
+
+# Google Identity Services in the page, as far as the web app uses it: `initialize` keeps its settings, `renderButton`
+# draws a button that answers the token the test put in `window.googleToken`, with the nonce of that `initialize`.
+FAKE_GOOGLE_IDENTITY_SERVICES = """
+    const script = document.createElement('script');
+    script.src = 'https://accounts.google.com/gsi/client';
+    document.head.append(script);
+    window.google = { accounts: { id: {
+      initialize(settings) { window.googleSettings = settings; },
+      renderButton(container) {
+        const settings = window.googleSettings;
+        const button = Object.assign(document.createElement('button'), { type: 'button', className: 'fake-google', textContent: 'Continue with Google' });
+        button.addEventListener('click', () => settings.callback({ credential: window.googleToken }));
+        container.append(button);
+      },
+    } } };"""
+
+
+def test_an_account_that_signs_in_with_google_exports_and_closes_with_a_fresh_google_sign_in(browser):
+    driver = browser
+    google = GoogleStandIn()
+    data = tempfile.mkdtemp(prefix="myday-web-")
+    server = Server(data, MYDAY_GOOGLE_CLIENT_IDS=google.client_id, MYDAY_GOOGLE_JWKS_URL=google.url)
+    try:
+        # Given someone who signed in with Google (no password) more than five minutes ago, with an entry
+        driver.get(server.url + "/")
+        wait(driver, lambda d: d.find_elements(By.CSS_SELECTOR, "[data-form=signin]"))
+        signed_in = driver.execute_async_script(
+            """const [token, done] = arguments;
+            import('/app/api.js').then((api) => api.signInWithGoogle(token, 'first-nonce')).then(() => done('ok'), (e) => done(String(e)));""",
+            google.token("first-nonce"))
+        assert signed_in == "ok", signed_in
+        in_page(driver, """
+            await api.call('POST', '/v1/entries', { id: crypto.randomUUID(), created_at: new Date().toISOString(), tz: 'UTC',
+                                                    duration_s: 0, kind: 'text', text: 'Signed in with Google.' });
+            return true;""")
+        with sqlite3.connect(os.path.join(data, "myday.sqlite")) as database:
+            database.execute("UPDATE refresh_tokens SET created_at = created_at - 600000")
+        # (a page load restores the session from its cookie: the access token then says when the sign-in was)
+        driver.get(server.url + "/#/profile")
+        driver.refresh()
+        wait(driver, lambda d: d.find_elements(By.CSS_SELECTOR, "[data-form=delete]"))
+        driver.execute_script(FAKE_GOOGLE_IDENTITY_SERVICES)
+        assert not driver.find_element(By.CSS_SELECTOR, "[data-form=delete] [name=password]").is_displayed()
+
+        # When an export is asked for, then the server wants a fresh sign-in and Google is offered to give it
+        driver.find_element(By.CSS_SELECTOR, "[data-form=export] button[type=submit]").click()
+        wait(driver, lambda d: d.find_elements(By.CSS_SELECTOR, "[data-slot=export-proof] .fake-google"),
+             message="Confirm with Google was not offered for the export")
+        assert "sign in again" in text_of(driver, "[data-slot=export-status]")
+        # And a Google sign-in for another nonce is refused, then the right one makes the export
+        driver.execute_script("window.googleToken = arguments[0]", google.token("not-the-pages-nonce"))
+        click(driver, "[data-slot=export-proof] .fake-google")
+        wait(driver, lambda d: "could not be verified" in text_of(d, "[data-slot=export-status]"),
+             message="a token for another nonce was not refused")
+        nonce = driver.execute_script("return window.googleSettings.nonce")
+        driver.execute_script("window.googleToken = arguments[0]", google.token(nonce))
+        click(driver, "[data-slot=export-proof] .fake-google")
+        wait(driver, lambda d: "Ready: 1 entry." in text_of(d, "[data-slot=export-status]"), timeout=2 * DEADLINE,
+             message="the export did not become ready after the Google sign-in")
+        assert_accessible(driver)
+
+        # When the account is closed, then the same fresh Google sign-in closes it, and nothing of it stays
+        driver.refresh()
+        wait(driver, lambda d: d.find_elements(By.CSS_SELECTOR, "[data-form=delete]"))
+        driver.execute_script(FAKE_GOOGLE_IDENTITY_SERVICES)
+        driver.find_element(By.CSS_SELECTOR, "[data-form=delete] [name=confirm]").send_keys("DELETE")
+        driver.find_element(By.CSS_SELECTOR, "[data-form=delete] button[type=submit]").click()
+        wait(driver, lambda d: d.find_elements(By.CSS_SELECTOR, "[data-slot=delete-proof] .fake-google"),
+             message="Confirm with Google was not offered for closing the account")
+        nonce = driver.execute_script("return window.googleSettings.nonce")
+        driver.execute_script("window.googleToken = arguments[0]", google.token(nonce))
+        click(driver, "[data-slot=delete-proof] .fake-google")
+        wait(driver, lambda d: d.find_elements(By.CSS_SELECTOR, "[data-form=signin]"), message="the account was not closed")
+        with sqlite3.connect(os.path.join(data, "myday.sqlite")) as database:
+            assert database.execute("SELECT COUNT(*) FROM users WHERE deleted_at IS NULL").fetchone()[0] == 0
+    finally:
+        server.stop()
+        google.stop()
+        shutil.rmtree(data, ignore_errors=True)

@@ -156,7 +156,8 @@ import Testing
                 #expect(export["entries"] as? Int == 4 && export["audio_files"] as? Int == 1)
                 let archive = try await client.send(.get, try #require(export["download_url"] as? String))
                 let listed = try await ExportTests.openZip(archive.body)
-                #expect(listed.count == 6 && listed["README.txt"] != nil, "\(listed.keys.sorted())")
+                #expect(
+                    listed.count == 8 && listed["README.txt"] != nil && listed["index.html"] != nil, "\(listed.keys.sorted())")
                 let audio = try #require(listed.first { $0.key.hasSuffix(".m4a") }?.value)
                 #expect(audio.sha256 == ExportTests.sha256(try await TestAudio.m4a()))
             }

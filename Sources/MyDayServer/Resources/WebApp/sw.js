@@ -3,7 +3,7 @@
 const CACHE = "myday-shell-v9";
 const SHELL = [
   "/", "/manifest.webmanifest", "/app/styles.css", "/app/icon.svg", "/app/icon-180.png", "/app/main.js", "/app/api.js", "/app/awake.js", "/app/db.js",
-  "/app/elsewhere.js", "/app/hold.js", "/app/live.js", "/app/push.js", "/app/recorder.js", "/app/recovery.js", "/app/search.js", "/app/sync.js", "/app/ui.js", "/app/uploads.js", "/app/waveform.js",
+  "/app/elsewhere.js", "/app/hold.js", "/app/live.js", "/app/providers.js", "/app/push.js", "/app/recorder.js", "/app/recovery.js", "/app/search.js", "/app/sync.js", "/app/ui.js", "/app/uploads.js", "/app/waveform.js",
   "/app/views/calendar.js", "/app/views/day.js", "/app/views/deleted.js", "/app/views/detail.js", "/app/views/home.js", "/app/views/import.js", "/app/views/insights.js", "/app/views/library.js", "/app/views/profile.js", "/app/views/recording-bar.js",
   "/app/views/signin.js",
 ];

@@ -1,5 +1,6 @@
 import * as api from "../api.js";
 import * as db from "../db.js";
+import { prepareApple, prepareGoogle } from "../providers.js";
 import * as push from "../push.js";
 import * as uploads from "../uploads.js";
 import { announce, clearFieldErrors, counted, duration, fromTemplate, localDay, refuseField } from "../ui.js";
@@ -31,6 +32,8 @@ export function profileView({ onSignedOut }) {
       view.slot("storage").textContent = `Storage: ${bytes(stats.storage_used_bytes)} of ${bytes(stats.storage_quota_bytes)} used`;
       showSignIns(me, await api.call("GET", "/v1/me/identities"));
       passwordForm.hidden = !me.has_password;
+      // An account without a password confirms with Apple or Google when closing it needs a recent sign-in.
+      view.form("delete").elements.password.closest("label").hidden = !me.has_password;
       showVocabulary((await api.call("GET", "/v1/me/vocabulary")).words);
       showReminder(await api.call("GET", "/v1/me/reminder").catch((failure) => {
         if (failure.status === 404) return null;
@@ -261,8 +264,7 @@ export function profileView({ onSignedOut }) {
   exportForm.addEventListener("submit", async (event) => {
     event.preventDefault();
     const status = view.slot("export-status");
-    const download = view.slot("download");
-    download.hidden = true;
+    view.slot("download").hidden = true;
     const { from, to, password } = exportForm.elements;
     const daysError = view.slot("export-days-error");
     const passwordError = view.slot("export-password-error");
@@ -272,20 +274,33 @@ export function profileView({ onSignedOut }) {
       return refuseField(from.value ? to : from, daysError, "Choose the first and the last day, or Everything.");
     }
     if (!everything() && from.value > to.value) return refuseField(from, daysError, "The first day comes after the last.");
+    const reauthentication = password.value ? { password: password.value } : undefined;
+    password.value = "";
+    await startExport(reauthentication);
+  });
+
+  /** Asks for the export the form describes, with `reauthentication` when one is given, and follows it. */
+  async function startExport(reauthentication) {
+    const status = view.slot("export-status");
+    const download = view.slot("download");
+    const { from, to, password } = exportForm.elements;
+    const passwordError = view.slot("export-password-error");
     try {
       const body = everything() ? { ...(await wholeDiary()), tz: zone } : { from: from.value, to: to.value, tz: zone };
-      if (password.value) body.reauthentication = { password: password.value };
-      password.value = "";
+      if (reauthentication) body.reauthentication = reauthentication;
       let job;
       try {
         job = await api.call("POST", "/v1/exports", body);
       } catch (failure) {
         if (failure.code !== "reauthentication_needed") throw failure;
-        // An export holds the whole diary of its days: after a while signed in, the password again.
-        view.slot("password-row").hidden = false;
+        // An export holds the whole diary of its days: after a while signed in, the password (or Apple, or Google) again.
+        view.slot("password-row").hidden = !api.currentAccount()?.has_password;
+        offerProviderProof("export", startExport);
+        if (view.slot("password-row").hidden) return (status.textContent = failure.message);
         return refuseField(password, passwordError, failure.message);
       }
       view.slot("password-row").hidden = true;
+      view.slot("export-proof").hidden = true;
       exportID = job.id;
       while (job.status === "queued" || job.status === "building") {
         status.textContent = job.status === "queued" ? "Waiting to start…" : "Building the archive…";
@@ -303,10 +318,10 @@ export function profileView({ onSignedOut }) {
         status.textContent = `The export ${job.status}: ${job.failure_reason ?? ""}`;
       }
     } catch (failure) {
-      if (failure.status === 422 && !everything()) refuseField(from, daysError, failure.message);
+      if (failure.status === 422 && !everything()) refuseField(from, view.slot("export-days-error"), failure.message);
       else status.textContent = failure.message;
     }
-  });
+  }
 
   let exportID = null;
   view.action("delete-export").addEventListener("click", async () => {
@@ -432,18 +447,67 @@ export function profileView({ onSignedOut }) {
     const deleteError = view.slot("delete-error");
     clearFieldErrors([form.elements.confirm, form.elements.password], [confirmError, passwordError, deleteError]);
     if (form.elements.confirm.value !== "DELETE") return refuseField(form.elements.confirm, confirmError, "Type DELETE to confirm.");
+    const password = form.elements.password.value;
+    await closeAccount(password ? { password } : undefined);
+  });
+
+  /** Closes the account, with `reauthentication` when one is given; asks for a proof when the server wants one. */
+  async function closeAccount(reauthentication) {
+    const form = view.form("delete");
     try {
-      const password = form.elements.password.value;
       const owner = api.currentAccount()?.id;
-      await api.call("DELETE", "/v1/me", password ? { password } : undefined);
+      await api.call("DELETE", "/v1/me", reauthentication);
       await db.forgetAccount(owner);
       api.forgetAccount();
       onSignedOut();
     } catch (failure) {
-      if (failure.code === "reauthentication_needed") refuseField(form.elements.password, passwordError, failure.message);
-      else deleteError.textContent = failure.message;
+      if (failure.code !== "reauthentication_needed") return (view.slot("delete-error").textContent = failure.message);
+      offerProviderProof("delete", (proof) => {
+        if (form.elements.confirm.value !== "DELETE") {
+          return refuseField(form.elements.confirm, view.slot("delete-confirm-error"), "Type DELETE to confirm.");
+        }
+        return closeAccount(proof);
+      });
+      if (api.currentAccount()?.has_password) refuseField(form.elements.password, view.slot("delete-password-error"), failure.message);
+      else view.slot("delete-error").textContent = failure.message;
     }
-  });
+  }
+
+  /**
+   * Shows `prefix`'s "confirm with Apple / Google" buttons for the providers the account is linked to (and this server
+   * takes); each, once its sign-in answers, calls `retry` with the proof it gives.
+   */
+  async function offerProviderProof(prefix, retry) {
+    const [config, identities] = await Promise.all([api.config(), api.call("GET", "/v1/me/identities")]);
+    const linked = new Set(identities.map((identity) => identity.provider));
+    let offered = false;
+    for (const provider of ["apple", "google"]) {
+      const button = view.action(`${prefix}-${provider}`);
+      const usable = linked.has(provider) && Boolean(config?.sign_in?.[provider]);
+      offered ||= usable;
+      // Google's own button took the place of ours once it was offered.
+      if (!button || !usable || button.dataset.offered) continue;
+      button.hidden = false;
+      button.dataset.offered = "yes";
+      const prove = async (answer) => {
+        try {
+          const { token, nonce } = await answer();
+          await retry({ provider, token, nonce });
+        } catch (failure) {
+          if (failure?.error !== "popup_closed_by_user") view.slot(`${prefix}-proof`).querySelector(".meta").textContent =
+            failure?.message || "The sign-in did not finish.";
+        }
+      };
+      const ready = provider === "apple"
+        ? prepareApple(button, config.apple_client_id, prove)
+        : prepareGoogle(button, config.google_client_id, prove, "continue_with");
+      ready.catch(() => {
+        button.disabled = true;
+        button.textContent += " (unavailable)";
+      });
+    }
+    view.slot(`${prefix}-proof`).hidden = !offered;
+  }
 
   load();
   return { root: view.root, update: load };

@@ -1,6 +1,6 @@
 import * as api from "../api.js";
 import { clearFieldErrors, fromTemplate, refuseField } from "../ui.js";
-import { newID } from "../uploads.js";
+import { prepareApple, prepareGoogle } from "../providers.js";
 
 /** Sign in or create an account; `onSignedIn()` once there is a session. */
 export function signInView({ onSignedIn, config }) {
@@ -71,10 +71,16 @@ export function signInView({ onSignedIn, config }) {
     button.textContent += " (unavailable)";
   };
   if (config?.sign_in?.apple) {
-    prepareApple(view.action("apple"), config.apple_client_id, signingIn).catch(unavailable(view.action("apple")));
+    prepareApple(view.action("apple"), config.apple_client_id, (answer) => signingIn(async () => {
+      const { token, nonce, name, code } = await answer();
+      await api.signInWithApple(token, nonce, name, code);
+    })).catch(unavailable(view.action("apple")));
   }
   if (config?.sign_in?.google) {
-    prepareGoogle(view.action("google"), config.google_client_id, signingIn).catch(unavailable(view.action("google")));
+    prepareGoogle(view.action("google"), config.google_client_id, (answer) => signingIn(async () => {
+      const { token, nonce } = await answer();
+      await api.signInWithGoogle(token, nonce);
+    })).catch(unavailable(view.action("google")));
   }
   return view.root;
 }
@@ -162,53 +168,6 @@ export function verifyView({ token, onDone, onSignIn }) {
   view.action("claim").addEventListener("click", () => view.root.replaceWith(resetView({ token, onSignedIn: onDone })));
   proceed.addEventListener("click", onDone);
   return view.root;
-}
-
-/**
- * Sign in with Apple in a popup. The script and the nonce are ready before the click, so the popup
- * opens in the click itself (Safari blocks popups opened later). Apple gets the nonce's SHA-256,
- * the server the nonce.
- */
-async function prepareApple(button, clientId, signingIn) {
-  button.disabled = true;
-  await loadScript("https://appleid.cdn-apple.com/appleauth/static/jsapi/appleid/1/en_US/appleid.auth.js");
-  const nonce = newID();
-  window.AppleID.auth.init({ clientId, scope: "name email", redirectURI: `${location.origin}/`, usePopup: true, nonce: await sha256Hex(nonce) });
-  button.disabled = false;
-  button.addEventListener("click", () =>
-    signingIn(async () => {
-      const answer = await window.AppleID.auth.signIn();
-      const name = [answer.user?.name?.firstName, answer.user?.name?.lastName].filter(Boolean).join(" ");
-      await api.signInWithApple(answer.authorization.id_token, nonce, name || undefined, answer.authorization.code);
-    }),
-  );
-}
-
-/** Google Identity Services draws its own button in place of ours; its credential carries our nonce. */
-async function prepareGoogle(placeholder, clientId, signingIn) {
-  await loadScript("https://accounts.google.com/gsi/client");
-  const nonce = newID();
-  window.google.accounts.id.initialize({
-    client_id: clientId, nonce, callback: (answer) => signingIn(() => api.signInWithGoogle(answer.credential, nonce)),
-  });
-  const container = document.createElement("div");
-  placeholder.replaceWith(container);
-  window.google.accounts.id.renderButton(container, { type: "standard", theme: "outline", size: "large", text: "signin_with", width: 320 });
-}
-
-function loadScript(src) {
-  if (document.querySelector(`script[src="${src}"]`)) return Promise.resolve();
-  return new Promise((resolve, reject) => {
-    const script = Object.assign(document.createElement("script"), { src, async: true });
-    script.onload = resolve;
-    script.onerror = () => reject(new Error("The sign-in service could not be reached."));
-    document.head.append(script);
-  });
-}
-
-async function sha256Hex(text) {
-  const digest = await crypto.subtle.digest("SHA-256", new TextEncoder().encode(text));
-  return [...new Uint8Array(digest)].map((byte) => byte.toString(16).padStart(2, "0")).join("");
 }
 
 /** A reminder mail's stop link (`#/stop-reminders/<token>`): ends the reminder, signed in or not. */
