@@ -141,9 +141,7 @@ public actor UploadQueue {
             var server = created.entry
             if server.id != entry.id {
                 // An imported file the server already made an entry of (by the hash of its bytes).
-                if let path = try store.forgetDuplicateImport(entry.id, existing: server.id) {
-                    try? FileManager.default.removeItem(at: library.url(of: path))
-                }
+                if let path = try store.forgetDuplicateImport(entry.id, existing: server.id) { library.removeAudio(path) }
                 handedOver()
                 report(.alreadyInTheDiary(entry.id, as: server.id))
                 return .alreadyInTheDiary

@@ -10,9 +10,10 @@ import Observation
 public final class ImportViewModel {
     /// One file (or journal entry) of the import.
     public struct Row: Identifiable, Equatable, Sendable {
+        /// Where the file is: being read, queued (it is then sent with the other uploads), known, or refused.
         public enum State: Equatable, Sendable {
             case reading
-            /// Queued as an entry of this moment; it is sent with the other uploads.
+            /// Queued as an entry of this moment.
             case queued(Date)
             case alreadyWaiting
             case alreadyInTheDiary
