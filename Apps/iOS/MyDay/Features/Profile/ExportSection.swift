@@ -1,3 +1,4 @@
+import AuthenticationServices
 import MyDayKit
 import SwiftUI
 
@@ -5,8 +6,11 @@ import SwiftUI
 /// ready; the archive can be saved in Files or iCloud Drive, and the link deleted at once.
 struct ExportSection: View {
     @Bindable var viewModel: ProfileViewModel
-    let startExport: () -> Void
+    let appModel: AppModel
+    /// Starts the export, with a fresh Apple or Google sign-in as the proof when one is given.
+    let startExport: (SignInProof?) -> Void
     let deleteExport: () -> Void
+    @State private var nonce = SignInNonce.make()
     /// The downloaded archive while the file exporter shows it.
     @State private var archive: ArchiveDocument?
     @State private var isDownloading = false
@@ -16,10 +20,13 @@ struct ExportSection: View {
             DatePicker("From", selection: $viewModel.exportFrom, displayedComponents: .date)
             DatePicker("To", selection: $viewModel.exportTo, displayedComponents: .date)
             if case .needsPassword = viewModel.export {
-                SecureField("Your password", text: $viewModel.exportPassword)
-                    .textContentType(.password)
+                if viewModel.account?.hasPassword != false {
+                    SecureField("Your password", text: $viewModel.exportPassword)
+                        .textContentType(.password)
+                }
+                providerProof
             }
-            Button("Export", action: startExport)
+            Button("Export") { startExport(nil) }
                 .disabled(isWorking)
                 .accessibilityHint("Builds a zip of the chosen days on your server.")
             progress
@@ -85,6 +92,38 @@ struct ExportSection: View {
     private func finishSaving() {
         if let file = archive?.file { try? FileManager.default.removeItem(at: file) }
         archive = nil
+    }
+
+    /// "Confirm with Apple / Google": a fresh sign-in with the account linked to My Day, instead of the password.
+    @ViewBuilder
+    private var providerProof: some View {
+        if linked(.apple) {
+            SignInWithAppleButton(.continue) { request in
+                let fresh = SignInNonce.make()
+                nonce = fresh
+                request.nonce = fresh.sha256
+            } onCompletion: { result in
+                guard case .success(let authorization) = result,
+                    let credential = authorization.credential as? ASAuthorizationAppleIDCredential,
+                    let data = credential.identityToken, let token = String(data: data, encoding: .utf8)
+                else { return }
+                startExport(.provider(.apple, token: token, nonce: nonce.raw))
+            }
+            .frame(height: 44)
+        }
+        if linked(.google) {
+            Button("Confirm with Google and export") {
+                guard let presenter = PresentingViewController.top() else { return }
+                Task {
+                    guard let proof = try? await appModel.googleProof(presenting: presenter) else { return }
+                    startExport(proof)
+                }
+            }
+        }
+    }
+
+    private func linked(_ provider: IdentityProvider) -> Bool {
+        viewModel.signInMethods.contains { $0.kind == .provider(provider) }
     }
 
     private var isWorking: Bool {

@@ -57,7 +57,7 @@ struct ProfileView: View {
                     }
                 }
             }
-            ExportSection(viewModel: viewModel, startExport: startExport) {
+            ExportSection(viewModel: viewModel, appModel: appModel, startExport: startExport) {
                 Task { await viewModel.deleteExport() }
             }
             ReminderSection(viewModel: appModel.makeReminderViewModel())
@@ -128,9 +128,10 @@ struct ProfileView: View {
         }
     }
 
-    private func startExport() {
+    /// Asks for the export; `proof` is a fresh Apple or Google sign-in when the server wanted one.
+    private func startExport(proof: SignInProof?) {
         exportTask?.cancel()
-        exportTask = Task { await viewModel.startExport() }
+        exportTask = Task { await viewModel.startExport(proof: proof) }
     }
 
     /// Signs out; when entries have not reached the server, offers to sign out anyway and discard them.
