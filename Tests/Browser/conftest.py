@@ -72,10 +72,18 @@ def pytest_runtest_makereport(item, call):
             report.sections.append(("the browser's outbox", _safely(lambda: outbox_details(driver))))
             report.sections.append(("the page's console", _safely(lambda: "\n".join(
                 f"{entry['level']} {entry['message']}" for entry in driver.get_log("browser")))))
+            _keep_chromium_log(item, driver)
         if server is not None:
             report.sections.append(("the server's log (last 80 lines)", _safely(
                 lambda: "".join(server.read_log().splitlines(keepends=True)[-80:]))))
     return report
+
+
+def _keep_chromium_log(item, driver):
+    """Copies what Chromium printed during a failed test to the screenshots folder, where it outlives a rerun."""
+    if os.path.exists(driver.chromium_log):
+        name = "".join(c if c.isalnum() or c in "-_" else "-" for c in item.name)
+        shutil.copyfile(driver.chromium_log, os.path.join(SCREENSHOTS, f"{name}-chromium.log"))
 
 
 def _safely(describe):

@@ -100,7 +100,8 @@ def make_speech(folder):
 
 def start_chromium(microphone_wav):
     """Headless Chromium with the phone's viewport (390 × 844, like an iPhone 14) and `microphone_wav` as its
-    microphone. `driver.downloads` is its download folder; `quit_chromium` removes it."""
+    microphone. `driver.downloads` is its download folder and `driver.chromium_log` what Chromium itself printed (a
+    crashed renderer says why there); `quit_chromium` removes both."""
     options = webdriver.ChromeOptions()
     options.binary_location = "/usr/lib/chromium/chromium"
     for flag in ["--headless=new", "--no-sandbox", "--disable-dev-shm-usage", "--use-fake-ui-for-media-stream",
@@ -110,15 +111,20 @@ def start_chromium(microphone_wav):
     downloads = tempfile.mkdtemp(prefix="myday-downloads-")
     options.add_experimental_option("prefs", {"download.default_directory": downloads})
     options.set_capability("goog:loggingPrefs", {"browser": "ALL"})
-    driver = webdriver.Chrome(service=Service("/usr/bin/chromedriver"), options=options)
+    chromium_log = os.path.join(downloads, "..", os.path.basename(downloads) + "-chromium.log")
+    service = Service("/usr/bin/chromedriver", service_args=["--enable-chrome-logs"], log_output=chromium_log)
+    driver = webdriver.Chrome(service=service, options=options)
     driver.execute_cdp_cmd("Emulation.setDeviceMetricsOverride", {"width": 390, "height": 844, "deviceScaleFactor": 1, "mobile": False})
     driver.downloads = downloads
+    driver.chromium_log = chromium_log
     return driver
 
 
 def quit_chromium(driver):
     driver.quit()
     shutil.rmtree(driver.downloads, ignore_errors=True)
+    if os.path.exists(driver.chromium_log):
+        os.remove(driver.chromium_log)
 
 
 def register(driver, server, email=None):
