@@ -42,6 +42,8 @@ import Testing
                     "INSERT INTO identities (provider, subject, user_id, created_at, email) VALUES ('google', 'google-carol', '\(Self.carol.lowercased)', 1, 'carol@example.com')",
                     "INSERT INTO identities (provider, subject, user_id, created_at, email) VALUES ('google', 'google-dave', '\(Self.dave.lowercased)', 1, 'someone-else@example.com')",
                     "INSERT INTO rate_limits (key, tat) VALUES ('login:alice@example.com', 5)",
+                    // A title and a tag, which searches put first (kept apart on PostgreSQL since version 20)
+                    "UPDATE entries SET title = 'Boats at dusk', tags = '[\"seaside\"]' WHERE id = '\(Self.harbour.lowercased)'",
                 ])
             try await Self.upTo(4, driver)
             try await Self.write(
@@ -59,6 +61,9 @@ import Testing
                 try await Self.upTo(version, driver)
             }
             #expect(try await Migrator.currentVersion(driver) == Migrator.all.last?.version)
+            // And a rate limit's schedule is counted in microseconds
+            let schedules = try await Self.rows(driver, "SELECT tat FROM rate_limits")
+            #expect(try schedules.map { try $0.decode(column: "tat", as: Int.self) } == [5_000])
 
             // Then addresses an Apple or Google account vouched for are confirmed, others not; a sign-in whose address
             // nobody confirmed is gone, the password stays
@@ -99,7 +104,10 @@ import Testing
                     == Set([Self.fireside, Self.waiting, Self.harbour].map(\.lowercased)))
             let fireside = listed.first { $0["id"] as? String == Self.fireside.lowercased }
             #expect(fireside?["transcript_clean"] as? String == "A winter evening by the fire.")
-            for (words, found) in [("harbour", [Self.harbour]), ("fire", [Self.fireside]), ("forgotten", [])] {
+            for (words, found) in [
+                ("harbour", [Self.harbour]), ("fire", [Self.fireside]), ("forgotten", []), ("boats", [Self.harbour]),
+                ("seaside", [Self.harbour]), ("dusk+fire", []),
+            ] {
                 let hits = try await api.send(.get, "/v1/search?q=\(words)", token: token).json["hits"] as? [[String: Any]]
                 let ids = hits?.compactMap { ($0["entry"] as? [String: Any])?["id"] as? String }
                 #expect(ids == found.map(\.lowercased), "\(words)")

@@ -8,9 +8,9 @@ import Testing
 
 /// A clock the test moves by hand (ms since 1970), so that no limit refills while a loaded machine is slow.
 final class ManualClock: Sendable {
-    private let milliseconds = Mutex(1_795_000_000_000)
-    var now: @Sendable () -> Int { { self.milliseconds.withLock { $0 } } }
-    func advance(seconds: Int) { milliseconds.withLock { $0 += seconds * 1000 } }
+    private let microseconds = Mutex(1_795_000_000_000_000)
+    var now: @Sendable () -> Int { { self.microseconds.withLock { $0 } } }
+    func advance(seconds: Int) { microseconds.withLock { $0 += seconds * 1_000_000 } }
 }
 
 @Suite(.serialized) struct RateLimitTests {
@@ -110,18 +110,26 @@ final class ManualClock: Sendable {
         }
     }
 
-    @Test func aLimitAboveOneRequestAMillisecondAllowsItsBurst() {
-        // Given a limit of more requests a minute than a minute has milliseconds
-        let limit = RateLimit(perMinute: 100_000)
-        // When a thousand requests come in the same millisecond, then every one is allowed
+    @Test func aLimitAboveOneRequestAMillisecondKeepsItsBurstAndItsRate() {
+        // Given a limit of 120,000 requests a minute, more than a minute has milliseconds
+        let limit = RateLimit(perMinute: 120_000)
+        // When its whole burst comes in the same microsecond, then every request is allowed, and the next is not
         var tat: Int?
-        for _ in 0..<1000 {
-            let (decision, next) = limit.decide(tat: tat, now: 5_000)
+        for _ in 0..<120_000 {
+            let (decision, next) = limit.decide(tat: tat, now: 5_000_000)
             #expect(decision == .allowed)
             tat = next ?? tat
         }
-        // And one a millisecond goes on being allowed, while a limit of two a minute refuses the third at once
-        #expect(limit.decide(tat: tat, now: 5_000 + 60_000).decision == .allowed)
+        #expect(limit.decide(tat: tat, now: 5_000_000).decision != .allowed)
+        // And over the next second, requests every 250 µs are allowed every other time: two a millisecond, the limit
+        var allowed = 0
+        for step in 1...4000 {
+            let (decision, next) = limit.decide(tat: tat, now: 5_000_000 + step * 250)
+            if decision == .allowed { allowed += 1 }
+            tat = next ?? tat
+        }
+        #expect(allowed == 2000)
+        // While a limit of two a minute refuses the third at once
         let strict = RateLimit(perMinute: 2)
         let first = strict.decide(tat: nil, now: 0)
         let second = strict.decide(tat: first.newTAT, now: 0)
@@ -211,6 +219,7 @@ final class ManualClock: Sendable {
             tat = next
         }
         #expect(limit.decide(tat: tat, now: 0).decision == .limited(retryAfterSeconds: 10))
-        #expect(limit.decide(tat: tat, now: 10_000).decision == .allowed)
+        #expect(limit.decide(tat: tat, now: 9_999_999).decision == .limited(retryAfterSeconds: 1))
+        #expect(limit.decide(tat: tat, now: 10_000_000).decision == .allowed)
     }
 }

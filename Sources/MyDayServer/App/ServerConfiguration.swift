@@ -42,8 +42,8 @@ package struct ServerConfiguration: Sendable {
     package var sendGridURL = "https://api.sendgrid.com"
     /// bcrypt work factor: `PasswordHasher.productionCost`. No setting changes it; only tests lower it, to run faster.
     var bcryptCost = PasswordHasher.productionCost
-    /// The time rate limits count with (ms since 1970); tests freeze or move it.
-    var rateLimitClock: @Sendable () -> Int = { StoredTime.now() }
+    /// The time rate limits count with (µs since 1970); tests freeze or move it.
+    var rateLimitClock: @Sendable () -> Int = RateLimit.microsecondsNow
     /// How many matches a search ranks one by one (`EntryStore.rankedMatches`); no setting changes it, tests lower it
     /// to reach the bound with few entries.
     var searchRankedMatches = EntryStore.productionRankedMatches

@@ -137,8 +137,10 @@ private struct SearchSQL {
     /// The condition that the words match; nil when there are none.
     func match(inTitlesAndTagsOnly: Bool) -> SQLQueryString? {
         if engine == .postgres {
-            guard let tsQuery = query.tsQuery(weights: inTitlesAndTagsOnly ? "AB" : nil) else { return nil }
-            return "e.search_vector @@ to_tsquery('myday_search', \(bind: tsQuery))"
+            // Titles and tags have a vector of their own (migration 20): a match there is a match weighted `AB`.
+            guard let tsQuery = query.tsQuery() else { return nil }
+            let vector: SQLQueryString = inTitlesAndTagsOnly ? "e.labels_vector" : "e.search_vector"
+            return vector + " @@ to_tsquery('myday_search', \(bind: tsQuery))"
         }
         let columns = inTitlesAndTagsOnly ? ["title", "tags"] : ["title", "tags", "body"]
         guard let words = query.fts5Expression(columns: columns) else { return nil }
@@ -172,7 +174,8 @@ private struct SearchSQL {
     /// The condition that an entry is not among `labels`' matches.
     func notIn(_ labels: SQLQueryString) -> SQLQueryString {
         engine == .postgres
-            ? "NOT (" + labels + ")" : "e.rowid NOT IN (SELECT rowid FROM entries_labels WHERE " + labels + ")"
+            ? "NOT coalesce(" + labels + ", false)"
+            : "e.rowid NOT IN (SELECT rowid FROM entries_labels WHERE " + labels + ")"
     }
 
     /// An entry's place in arrival order on SQLite (the greater the newer); 0 on PostgreSQL, where the recording time

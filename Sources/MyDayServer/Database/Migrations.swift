@@ -217,6 +217,8 @@ package enum Migrator {
         EntryStore.recentlyDeletedMigration,
         EntryRecord.transcriptionPercentMigration,
         EntryStore.importsMigration,
+        SearchIndex.postgresMigration,
+        DatabaseRequestCounter.microsecondsMigration,
     ]
 
     /// Applies every migration the database lacks and answers their versions. Safe to run from many processes at once.

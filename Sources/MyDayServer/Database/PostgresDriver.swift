@@ -77,6 +77,19 @@ final class PostgresDriver: DatabaseDriver, PositionalRowReading {
         }
     }
 
+    /// The account check every authenticated request makes, as a statement prepared once per connection: PostgreSQL
+    /// parses and plans it once, not on every request.
+    func accountState(id: String) async throws -> (tokenVersion: Int, changeSeq: Int)? {
+        do {
+            for try await row in try await hotClient.execute(AccountStateStatement(id: id), logger: logger) {
+                return row
+            }
+            return nil
+        } catch let error as PSQLError where error.serverInfo?[.sqlState] == "57014" {
+            throw ReadTookTooLong()
+        }
+    }
+
     private func hotRows(_ query: SQLQueryString) async throws -> [PostgresCells] {
         try await hotClient.withConnection { connection in
             var serializer = SQLSerializer(database: connection.sql(queryLogLevel: nil))
@@ -99,5 +112,23 @@ final class PostgresDriver: DatabaseDriver, PositionalRowReading {
     func shutdown() async {
         runTask.cancel()
         await runTask.value
+    }
+}
+
+/// An open account's token version and change sequence, by id.
+private struct AccountStateStatement: PostgresPreparedStatement {
+    static let sql = "SELECT token_version, change_seq FROM users WHERE id = $1 AND deleted_at IS NULL"
+    typealias Row = (tokenVersion: Int, changeSeq: Int)
+    let id: String
+
+    func makeBindings() throws -> PostgresBindings {
+        var bindings = PostgresBindings(capacity: 1)
+        bindings.append(id)
+        return bindings
+    }
+
+    func decodeRow(_ row: PostgresRow) throws -> Row {
+        let (tokenVersion, changeSeq) = try row.decode((Int, Int).self)
+        return (tokenVersion, changeSeq)
     }
 }

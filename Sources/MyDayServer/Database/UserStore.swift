@@ -148,7 +148,12 @@ struct UserStore: Sendable {
 
     /// The open account's token version and change sequence: all a read of its entries needs to know of it.
     func accountState(id: UUID) async throws -> AccountState? {
-        try await driver.readIntegers(
+        if let postgres = driver as? PostgresDriver {
+            return try await postgres.accountState(id: id.lowercased).map {
+                AccountState(tokenVersion: $0.tokenVersion, changeSeq: $0.changeSeq)
+            }
+        }
+        return try await driver.readIntegers(
             "SELECT token_version, change_seq FROM users WHERE id = \(bind: id.lowercased) AND deleted_at IS NULL"
         ).first.map { AccountState(tokenVersion: $0[0], changeSeq: $0[1]) }
     }

@@ -8,22 +8,29 @@ final class DatabaseRequestCounter: RequestCounter {
     private let lastPrune = Mutex<Int>(0)
     private let now: @Sendable () -> Int
 
-    init(driver: any DatabaseDriver, now: @escaping @Sendable () -> Int = { StoredTime.now() }) {
+    /// `now`: microseconds since 1970, the unit of `rate_limits.tat`.
+    init(driver: any DatabaseDriver, now: @escaping @Sendable () -> Int = RateLimit.microsecondsNow) {
         self.driver = driver
         self.now = now
     }
+
+    /// Schedules kept in microseconds, as the limits count (they were milliseconds, which held a limit above one
+    /// request a millisecond to one a millisecond).
+    static let microsecondsMigration = Migration(
+        version: 21, name: "rate-limit schedules in microseconds",
+        statements: ["UPDATE rate_limits SET tat = tat * 1000"])
 
     func consume(_ key: String, limit: RateLimit) async throws -> RateLimitDecision {
         let now = self.now()
         try await pruneIfDue(now: now)
         let greatest: SQLQueryString = driver.engine == .postgres ? "GREATEST" : "MAX"
-        let interval = limit.intervalMS
+        let interval = limit.intervalMicros
         return try await driver.write { db in
             let moved = try await db.raw(
                 """
                 INSERT INTO rate_limits (key, tat) VALUES (\(bind: key), \(bind: now + interval))
                 ON CONFLICT (key) DO UPDATE SET tat = \(greatest)(rate_limits.tat, \(bind: now)) + \(bind: interval)
-                WHERE \(greatest)(rate_limits.tat, \(bind: now)) + \(bind: interval) - \(bind: now) <= \(bind: limit.windowMS)
+                WHERE \(greatest)(rate_limits.tat, \(bind: now)) + \(bind: interval) - \(bind: now) <= \(bind: limit.windowMicros)
                 RETURNING tat
                 """
             ).first()
@@ -36,14 +43,14 @@ final class DatabaseRequestCounter: RequestCounter {
 
     func giveBack(_ key: String, limit: RateLimit) async throws {
         try await driver.write { db in
-            try await db.raw("UPDATE rate_limits SET tat = tat - \(bind: limit.intervalMS) WHERE key = \(bind: key)").run()
+            try await db.raw("UPDATE rate_limits SET tat = tat - \(bind: limit.intervalMicros) WHERE key = \(bind: key)").run()
         }
     }
 
     /// Forgets schedules that have passed, at most once a minute per process.
     private func pruneIfDue(now: Int) async throws {
         let due = lastPrune.withLock { last in
-            guard now - last >= 60_000 else { return false }
+            guard now - last >= 60_000_000 else { return false }
             last = now
             return true
         }

@@ -16,21 +16,24 @@ package struct RateLimit: Sendable, Equatable {
         return limit
     }
 
-    /// Milliseconds one request adds to the key's schedule: at least one, so that a limit above one request a
-    /// millisecond is a limit of one a millisecond with a burst of `perMinute`, never a limit of nothing at all.
-    var intervalMS: Int { max(1, periodMS / Int(max(perMinute, 1))) }
-    /// How far ahead of now the schedule may run before requests are refused.
-    var windowMS: Int { intervalMS * Int(max(perMinute, 1)) }
+    /// Microseconds one request adds to the key's schedule: exact to the microsecond for every limit the settings
+    /// allow (1,000,000 a minute is 60 µs), so a limit above one request a millisecond keeps its rate; never zero.
+    var intervalMicros: Int { max(1, periodMS * 1000 / max(perMinute, 1)) }
+    /// How far ahead of now (µs) the schedule may run before requests are refused.
+    var windowMicros: Int { intervalMicros * max(perMinute, 1) }
 
-    /// The generic cell rate algorithm: each request moves the key's theoretical arrival time (`tat`)
-    /// one interval on; a request that would move it beyond the window is refused and moves nothing.
+    /// The generic cell rate algorithm: each request moves the key's theoretical arrival time (`tat`, µs since 1970)
+    /// one interval on; a request that would move it beyond the window is refused and moves nothing. `now` is in µs.
     func decide(tat: Int?, now: Int) -> (decision: RateLimitDecision, newTAT: Int?) {
-        let next = max(tat ?? now, now) + intervalMS
-        guard next - now > windowMS else { return (.allowed, next) }
-        return (.limited(retryAfterSeconds: Self.seconds(next - now - windowMS)), nil)
+        let next = max(tat ?? now, now) + intervalMicros
+        guard next - now > windowMicros else { return (.allowed, next) }
+        return (.limited(retryAfterSeconds: Self.seconds(micros: next - now - windowMicros)), nil)
     }
 
-    static func seconds(_ milliseconds: Int) -> Int { max(1, Int((milliseconds + 999) / 1000)) }
+    /// The clock rate limits count with by default: microseconds since 1970.
+    @Sendable static func microsecondsNow() -> Int { Int(Date().timeIntervalSince1970 * 1_000_000) }
+
+    static func seconds(micros: Int) -> Int { max(1, (micros + 999_999) / 1_000_000) }
 }
 
 /// Whether a request may go ahead.
