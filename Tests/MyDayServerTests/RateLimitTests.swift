@@ -178,6 +178,24 @@ final class ManualClock: Sendable {
         }
     }
 
+    @Test(.enabled(if: TestDatabase.postgresAdminURL != nil, "needs the PostgreSQL the test command starts"))
+    func schedulesAreWrittenWithoutWaitingForTheLogAndEntriesAreNot() async throws {
+        // Given a server on PostgreSQL
+        let server = try await TestServer.make(.postgres)
+        try await server.withDatabase { driver in
+            // When its rate-limit bookkeeping and its transactions ask how they commit
+            let bookkeeping = try await driver.writeBookkeeping { db in
+                try await db.raw("SHOW synchronous_commit").first()?.decode(column: "synchronous_commit", as: String.self)
+            }
+            let transaction = try await driver.write { db in
+                try await db.raw("SHOW synchronous_commit").first()?.decode(column: "synchronous_commit", as: String.self)
+            }
+            // Then only the bookkeeping goes on before its log reaches the disk
+            #expect(bookkeeping == "off")
+            #expect(transaction == "on")
+        }
+    }
+
     @Test func accountLimitsCountFailedSignInsOnly() async throws {
         let server = try await TestServer.make(.sqlite, adjust: Self.limited { $0.loginPerAccount = RateLimit(perMinute: 3) })
         try await server.run { api in

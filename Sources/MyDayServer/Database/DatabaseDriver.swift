@@ -15,6 +15,9 @@ package protocol DatabaseDriver: Sendable {
     func read<T: Sendable>(_ body: @escaping @Sendable (any SQLDatabase) async throws -> T) async throws -> T
     /// Runs `body` inside one transaction: every statement commits together, or none does.
     func write<T: Sendable>(_ body: @escaping @Sendable (any SQLDatabase) async throws -> T) async throws -> T
+    /// Runs statements each atomic by itself, outside a transaction, for bookkeeping a crash may lose at no cost
+    /// (rate-limit schedules): PostgreSQL neither opens a transaction nor waits for the log to reach the disk.
+    func writeBookkeeping<T: Sendable>(_ body: @escaping @Sendable (any SQLDatabase) async throws -> T) async throws -> T
     /// Closes every connection; nothing may be run afterwards.
     func shutdown() async
     /// Asks that once the current write commits, no file keeps a copy of what it deleted: SQLite copies its
@@ -25,6 +28,10 @@ package protocol DatabaseDriver: Sendable {
 
 extension DatabaseDriver {
     func scrubAfterCommit() {}
+
+    func writeBookkeeping<T: Sendable>(_ body: @escaping @Sendable (any SQLDatabase) async throws -> T) async throws -> T {
+        try await write(body)
+    }
 }
 
 /// How many entries a search matches (counted up to a bound), and its matches in titles and tags with their rank.

@@ -10,6 +10,8 @@ final class PostgresDriver: DatabaseDriver, PositionalRowReading {
     private let client: PostgresClient
     /// The positional reads (lists, searches, account checks), on connections whose statements stop at the time limit.
     private let hotClient: PostgresClient
+    /// Bookkeeping writes (rate-limit schedules), on connections that do not wait for the log's flush.
+    private let bookkeepingClient: PostgresClient
     private let runTask: Task<Void, Never>
     private let logger: Logger
 
@@ -40,13 +42,19 @@ final class PostgresDriver: DatabaseDriver, PositionalRowReading {
         let milliseconds = readTimeLimit.components.seconds * 1000 + readTimeLimit.components.attoseconds / 1_000_000_000_000_000
         hot.options.additionalStartupParameters = [("statement_timeout", "\(max(1, milliseconds))")]
         let hotClient = PostgresClient(configuration: hot, backgroundLogger: quiet)
+        var bookkeeping = configuration
+        bookkeeping.options.maximumConnections = 4
+        bookkeeping.options.additionalStartupParameters = [("synchronous_commit", "off")]
+        let bookkeepingClient = PostgresClient(configuration: bookkeeping, backgroundLogger: quiet)
         self.client = client
         self.hotClient = hotClient
+        self.bookkeepingClient = bookkeepingClient
         self.logger = quiet
         runTask = Task {
             await withDiscardingTaskGroup { group in
                 group.addTask { await client.run() }
                 group.addTask { await hotClient.run() }
+                group.addTask { await bookkeepingClient.run() }
             }
         }
     }
@@ -66,6 +74,12 @@ final class PostgresDriver: DatabaseDriver, PositionalRowReading {
             // The stores' own errors (a taken email, say) reach their callers as themselves once rolled back.
             if let closureError = error.closureError, error.rollbackError == nil { throw closureError }
             throw error
+        }
+    }
+
+    func writeBookkeeping<T: Sendable>(_ body: @escaping @Sendable (any SQLDatabase) async throws -> T) async throws -> T {
+        try await bookkeepingClient.withConnection { connection in
+            try await body(connection.sql(queryLogLevel: nil))
         }
     }
 

@@ -2,7 +2,8 @@ import SQLKit
 import Synchronization
 
 /// Request counts in the `rate_limits` table, shared by every API node of one PostgreSQL database.
-/// One upsert per request: it moves the key's schedule on only while the key is under its limit.
+/// One upsert per request, atomic by itself and outside a transaction (`writeBookkeeping`): it moves the key's
+/// schedule on only while the key is under its limit. A schedule a crash loses costs a key some requests, nothing more.
 final class DatabaseRequestCounter: RequestCounter {
     private let driver: any DatabaseDriver
     private let lastPrune = Mutex<Int>(0)
@@ -25,7 +26,7 @@ final class DatabaseRequestCounter: RequestCounter {
         try await pruneIfDue(now: now)
         let greatest: SQLQueryString = driver.engine == .postgres ? "GREATEST" : "MAX"
         let interval = limit.intervalMicros
-        return try await driver.write { db in
+        return try await driver.writeBookkeeping { db in
             let moved = try await db.raw(
                 """
                 INSERT INTO rate_limits (key, tat) VALUES (\(bind: key), \(bind: now + interval))
@@ -42,7 +43,7 @@ final class DatabaseRequestCounter: RequestCounter {
     }
 
     func giveBack(_ key: String, limit: RateLimit) async throws {
-        try await driver.write { db in
+        try await driver.writeBookkeeping { db in
             try await db.raw("UPDATE rate_limits SET tat = tat - \(bind: limit.intervalMicros) WHERE key = \(bind: key)").run()
         }
     }
@@ -55,6 +56,6 @@ final class DatabaseRequestCounter: RequestCounter {
             return true
         }
         guard due else { return }
-        try await driver.write { db in try await db.raw("DELETE FROM rate_limits WHERE tat < \(bind: now)").run() }
+        try await driver.writeBookkeeping { db in try await db.raw("DELETE FROM rate_limits WHERE tat < \(bind: now)").run() }
     }
 }
