@@ -64,6 +64,11 @@ import Testing
             // And a rate limit's schedule is counted in microseconds
             let schedules = try await Self.rows(driver, "SELECT tat FROM rate_limits")
             #expect(try schedules.map { try $0.decode(column: "tat", as: Int.self) } == [5_000])
+            // And each account's kept storage total starts from what it keeps: alice's two live entries' words
+            let used = try await Self.rows(driver, "SELECT used_bytes FROM users WHERE id = '\(Self.alice.lowercased)'")
+            let words = "A winter evening by the fire.".utf8.count * 2 + "Walked along the harbour with Mira.".utf8.count * 2
+            let labels = "Boats at dusk".utf8.count + #"["seaside"]"#.utf8.count
+            #expect(try used.first?.decode(column: "used_bytes", as: Int.self) == words + labels)
 
             // Then addresses an Apple or Google account vouched for are confirmed, others not; a sign-in whose address
             // nobody confirmed is gone, the password stays

@@ -92,6 +92,79 @@ import Testing
         }
     }
 
+    @Test(arguments: TestDatabase.available)
+    func theKeptTotalIsAlwaysWhatTheAccountKeeps(_ database: TestDatabase) async throws {
+        let server = try await TestServer.make(database) { $0.workers = 0 }
+        try await server.run { api in
+            // Given two people, one with a recording, a typed entry and an entry being written
+            let session = try await api.register()
+            let other = try await api.register()
+            var ids: [String] = []
+            for (index, body) in [
+                ["kind": "audio", "size_bytes": 300_000, "content_type": "audio/mp4"] as [String: Any],
+                ["kind": "text", "text": "Tea with Siobhan by the canal."],
+                ["kind": "text", "text": "Another person's words."],
+            ].enumerated() {
+                let id = UUID().uuidString.lowercased()
+                ids.append(id)
+                let json = body.merging(["id": id, "created_at": "2026-05-01T08:30:00Z", "tz": "Europe/Paris"]) { a, _ in a }
+                let created = try await api.send(
+                    .post, "/v1/entries", token: (index == 2 ? other : session).accessToken, json: json)
+                try #require(created.status == .created, "\(created.text)")
+            }
+            let labelled = try await api.send(
+                .patch, "/v1/entries/\(ids[1])", token: session.accessToken, json: ["title": "Canal", "tags": ["friends"]])
+            try #require(labelled.status == .ok, "\(labelled.text)")
+            // When every kind of change an entry or an export goes through is made, one at a time
+            let userID = session.userID.lowercased()
+            let owner = try #require(UUID(uuidString: userID))
+            let otherOwner = try #require(UUID(uuidString: other.userID))
+            let changes: [String] = [
+                "UPDATE entries SET transcript_clean = 'Tea, and a long walk home.' WHERE id = '\(ids[1])'",
+                "UPDATE entries SET transcript_raw = 'tea and a long walk home' WHERE id = '\(ids[1])'",
+                "UPDATE entries SET status = 'uploaded' WHERE id = '\(ids[0])'",
+                "UPDATE entries SET deleted_at = 5, purge_at = 10 WHERE id = '\(ids[1])'",
+                "UPDATE entries SET deleted_at = NULL, purge_at = NULL WHERE id = '\(ids[1])'",
+                "UPDATE entries SET deleted_at = 5, purge_at = 10, size_bytes = 100 WHERE id = '\(ids[0])'",
+                "UPDATE entries SET purge_at = NULL WHERE id = '\(ids[0])'",
+                """
+                INSERT INTO exports (id, user_id, from_date, to_date, tz, formats, status, created_at, updated_at)
+                VALUES ('e1', '\(userID)', '2026-01-01', '2026-12-31', 'UTC', '["text"]', 'building', 1, 1)
+                """,
+                "UPDATE exports SET size_bytes = 4096, blob_key = 'exports/e1.zip', status = 'ready' WHERE id = 'e1'",
+                "UPDATE exports SET blob_key = NULL WHERE id = 'e1'",
+                "UPDATE exports SET blob_key = 'exports/e1.zip' WHERE id = 'e1'",
+                "DELETE FROM exports WHERE id = 'e1'",
+                "DELETE FROM entries WHERE id = '\(ids[1])'",
+            ]
+            for change in changes {
+                let (kept, summed) = try await server.withDatabase { driver in
+                    try await driver.write { db in
+                        try await db.raw(SQLQueryString(change)).run()
+                        let kept = try await StorageUsage.bytes(userID: owner, in: db)
+                        let summed = try await db.raw(
+                            """
+                            SELECT CAST(
+                                COALESCE((SELECT SUM(COALESCE(size_bytes, 0) + text_bytes) FROM entries
+                                    WHERE user_id = \(bind: userID) AND (deleted_at IS NULL OR purge_at IS NOT NULL)), 0)
+                                + COALESCE((SELECT SUM(size_bytes) FROM exports
+                                    WHERE user_id = \(bind: userID) AND blob_key IS NOT NULL AND size_bytes IS NOT NULL), 0)
+                                AS BIGINT) AS used
+                            """
+                        ).first()!.decode(column: "used", as: Int.self)
+                        return (kept, summed)
+                    }
+                }
+                // Then after each, the account's kept total is the sum of what it keeps
+                #expect(kept == summed, "\(change)")
+            }
+            let othersTotal = try await server.withDatabase { driver in
+                try await driver.read { db in try await StorageUsage.bytes(userID: otherOwner, in: db) }
+            }
+            #expect(othersTotal == "Another person's words.".utf8.count)
+        }
+    }
+
     @Test func anUploadLargerThanDeclaredIsRefused() async throws {
         let server = try await TestServer.make(.sqlite) { $0.workers = 0 }
         try await server.run { api in

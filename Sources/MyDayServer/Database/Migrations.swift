@@ -219,6 +219,7 @@ package enum Migrator {
         EntryStore.importsMigration,
         SearchIndex.postgresMigration,
         DatabaseRequestCounter.microsecondsMigration,
+        StorageUsage.runningTotalMigration,
     ]
 
     /// Applies every migration the database lacks and answers their versions. Safe to run from many processes at once.

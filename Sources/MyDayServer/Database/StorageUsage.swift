@@ -2,23 +2,120 @@ import Foundation
 import SQLKit
 
 /// What a user's diary takes on the server, as the storage quota counts it: the audio of every live entry and every
-/// entry in Recently deleted (declared
-/// sizes, so audio still on its way is counted too), the text of every live entry (title, tags and transcripts, as
-/// UTF-8 bytes, kept in `text_bytes` by a trigger on every write) and every export archive not yet deleted.
-/// (PostgreSQL sums BIGINTs as NUMERIC: the casts bring the figures back to integers.)
+/// entry in Recently deleted (declared sizes, so audio still on its way is counted too), the text of every live entry
+/// (title, tags and transcripts, as UTF-8 bytes, kept in `text_bytes` by a trigger on every write) and every export
+/// archive not yet deleted. The sum is kept in `users.used_bytes` by triggers on every write of an entry or an
+/// export, so a check reads one row however long the diary is.
 enum StorageUsage {
     static func bytes(userID: UUID, in db: any SQLDatabase) async throws -> Int {
-        try await db.raw(
-            """
-            SELECT CAST(
-                COALESCE((SELECT SUM(COALESCE(size_bytes, 0) + text_bytes) FROM entries
-                    WHERE user_id = \(bind: userID.lowercased) AND (deleted_at IS NULL OR purge_at IS NOT NULL)), 0)
-                + COALESCE((SELECT SUM(size_bytes) FROM exports
-                    WHERE user_id = \(bind: userID.lowercased) AND blob_key IS NOT NULL AND size_bytes IS NOT NULL), 0)
-                AS BIGINT) AS used
-            """
-        ).first()?.decode(column: "used", as: Int.self) ?? 0
+        try await db.raw("SELECT used_bytes FROM users WHERE id = \(bind: userID.lowercased)").first()?
+            .decode(column: "used_bytes", as: Int.self) ?? 0
     }
+
+    /// What an entry's row (`OLD.` or `NEW.` in a trigger) adds to its owner's usage, in parentheses (PL/pgSQL's
+    /// `IF` would otherwise end its condition at the `CASE`'s `THEN`).
+    private static func entryBytes(_ row: String) -> String {
+        "(CASE WHEN \(row)deleted_at IS NULL OR \(row)purge_at IS NOT NULL THEN COALESCE(\(row)size_bytes, 0) + \(row)text_bytes ELSE 0 END)"
+    }
+
+    /// What an export's row adds to its owner's usage.
+    private static func exportBytes(_ row: String) -> String {
+        "(CASE WHEN \(row)blob_key IS NOT NULL AND \(row)size_bytes IS NOT NULL THEN \(row)size_bytes ELSE 0 END)"
+    }
+
+    /// `users.used_bytes`, filled once from the sums it replaces, then kept by triggers. PostgreSQL's fire on every
+    /// update (its `UPDATE OF` would miss `text_bytes`, which a BEFORE trigger sets) and write only a change. (It sums
+    /// BIGINTs as NUMERIC: the casts bring the figures back to integers.)
+    static let runningTotalMigration = Migration(
+        version: 22, name: "each account's storage kept as a running total",
+        statements: [
+            "ALTER TABLE users ADD COLUMN used_bytes BIGINT NOT NULL DEFAULT 0",
+            """
+            UPDATE users SET used_bytes = CAST(
+                COALESCE((SELECT SUM(\(entryBytes("")))  FROM entries WHERE entries.user_id = users.id), 0)
+                + COALESCE((SELECT SUM(\(exportBytes(""))) FROM exports WHERE exports.user_id = users.id), 0)
+                AS BIGINT)
+            """,
+        ],
+        sqlite: [
+            """
+            CREATE TRIGGER entries_used_insert AFTER INSERT ON entries BEGIN
+                UPDATE users SET used_bytes = used_bytes + \(entryBytes("NEW.")) WHERE id = NEW.user_id;
+            END
+            """,
+            """
+            CREATE TRIGGER entries_used_update AFTER UPDATE OF size_bytes, text_bytes, deleted_at, purge_at ON entries BEGIN
+                UPDATE users SET used_bytes = used_bytes + \(entryBytes("NEW.")) - \(entryBytes("OLD."))
+                WHERE id = NEW.user_id;
+            END
+            """,
+            """
+            CREATE TRIGGER entries_used_delete AFTER DELETE ON entries BEGIN
+                UPDATE users SET used_bytes = used_bytes - \(entryBytes("OLD.")) WHERE id = OLD.user_id;
+            END
+            """,
+            """
+            CREATE TRIGGER exports_used_insert AFTER INSERT ON exports BEGIN
+                UPDATE users SET used_bytes = used_bytes + \(exportBytes("NEW.")) WHERE id = NEW.user_id;
+            END
+            """,
+            """
+            CREATE TRIGGER exports_used_update AFTER UPDATE OF blob_key, size_bytes ON exports BEGIN
+                UPDATE users SET used_bytes = used_bytes + \(exportBytes("NEW.")) - \(exportBytes("OLD."))
+                WHERE id = NEW.user_id;
+            END
+            """,
+            """
+            CREATE TRIGGER exports_used_delete AFTER DELETE ON exports BEGIN
+                UPDATE users SET used_bytes = used_bytes - \(exportBytes("OLD.")) WHERE id = OLD.user_id;
+            END
+            """,
+        ],
+        postgres: [
+            """
+            CREATE FUNCTION entries_used_bytes() RETURNS trigger LANGUAGE plpgsql AS $$
+            BEGIN
+                IF TG_OP = 'INSERT' THEN
+                    UPDATE users SET used_bytes = used_bytes + \(entryBytes("NEW.")) WHERE id = NEW.user_id;
+                ELSIF TG_OP = 'UPDATE' THEN
+                    IF \(entryBytes("NEW.")) <> \(entryBytes("OLD.")) THEN
+                        UPDATE users SET used_bytes = used_bytes + \(entryBytes("NEW.")) - \(entryBytes("OLD."))
+                        WHERE id = NEW.user_id;
+                    END IF;
+                ELSE
+                    UPDATE users SET used_bytes = used_bytes - \(entryBytes("OLD.")) WHERE id = OLD.user_id;
+                END IF;
+                RETURN NULL;
+            END
+            $$
+            """,
+            """
+            CREATE TRIGGER entries_used_bytes AFTER INSERT OR DELETE OR UPDATE
+            ON entries FOR EACH ROW EXECUTE FUNCTION entries_used_bytes()
+            """,
+            """
+            CREATE FUNCTION exports_used_bytes() RETURNS trigger LANGUAGE plpgsql AS $$
+            BEGIN
+                IF TG_OP = 'INSERT' THEN
+                    UPDATE users SET used_bytes = used_bytes + \(exportBytes("NEW.")) WHERE id = NEW.user_id;
+                ELSIF TG_OP = 'UPDATE' THEN
+                    IF \(exportBytes("NEW.")) <> \(exportBytes("OLD.")) THEN
+                        UPDATE users SET used_bytes = used_bytes + \(exportBytes("NEW.")) - \(exportBytes("OLD."))
+                        WHERE id = NEW.user_id;
+                    END IF;
+                ELSE
+                    UPDATE users SET used_bytes = used_bytes - \(exportBytes("OLD.")) WHERE id = OLD.user_id;
+                END IF;
+                RETURN NULL;
+            END
+            $$
+            """,
+            """
+            CREATE TRIGGER exports_used_bytes AFTER INSERT OR DELETE OR UPDATE
+            ON exports FOR EACH ROW EXECUTE FUNCTION exports_used_bytes()
+            """,
+        ]
+    )
 
     /// The UTF-8 bytes of an entry's text (`row` is `NEW.` in a trigger).
     private static func textBytes(_ row: String = "") -> String {
