@@ -120,13 +120,15 @@ extension SearchQuery {
     }
 
     /// The terms as PostgreSQL `to_tsquery` text: words as prefixes (`:*`), phrases with `<->`, all required (`&`);
-    /// with `weights` (`"AB"`: titles and tags), matching only words of those weights. Nil without terms.
-    public func tsQuery(weights: String? = nil) -> String? {
+    /// with `weights` (`"AB"`: titles and tags), matching only words of those weights. With `wholeWords`, words match
+    /// only whole (what matches is a part of what the prefixes match, found without reading every word they begin).
+    /// Nil without terms.
+    public func tsQuery(weights: String? = nil, wholeWords: Bool = false) -> String? {
         guard !terms.isEmpty else { return nil }
         let only = weights ?? ""
         return terms.map { term in
             switch term {
-            case .word(let word): "'\(word)':*\(only)"
+            case .word(let word): wholeWords ? "'\(word)'\(only.isEmpty ? "" : ":\(only)")" : "'\(word)':*\(only)"
             case .phrase(let words):
                 "(" + words.map { "'\($0)'" + (only.isEmpty ? "" : ":\(only)") }.joined(separator: " <-> ") + ")"
             }

@@ -14,6 +14,7 @@ struct SearchQueryTests {
         #expect(
             query.fts5Expression(columns: ["title", "body"]) == #"{title body} : ("mark"* AND "café"* AND "went to the market")"#)
         #expect(query.tsQuery() == "'mark':* & 'café':* & ('went' <-> 'to' <-> 'the' <-> 'market')")
+        #expect(query.tsQuery(wholeWords: true) == "'mark' & 'café' & ('went' <-> 'to' <-> 'the' <-> 'market')")
         #expect(
             SearchQuery(parsing: #"lake "by the""#).tsQuery(weights: "AB") == "'lake':*AB & ('by':AB <-> 'the':AB)")
     }

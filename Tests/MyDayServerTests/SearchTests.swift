@@ -337,6 +337,8 @@ import Testing
             #expect(Array(seen.prefix(2)) == [titled, tagged])
             #expect(seen.count == others.count + 2 && Set(seen) == Set(others + [titled, tagged]))
             #expect(Array(seen.dropFirst(2)) == others.reversed())
+            // And the word's beginning, which no entry holds whole, finds the same in the same order
+            #expect(try await everyHit("harb") == seen)
             // And a word that is in no title or tag finds them newest first, each once
             #expect(try await everyHit("number") == others.reversed())
 

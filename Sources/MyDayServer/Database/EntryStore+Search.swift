@@ -48,9 +48,9 @@ extension EntryStore {
             driver.engine == .sqlite && offset == 0 && search.filtersOnlyByWords
             ? "entries_search WHERE " + all : sql.from(titlesAndTagsOnly: false) + " WHERE " + all + filters
         let probe = try await driver.readSearchProbe(
-            "SELECT 0 AS part, count(*) AS number, \(unsafeRaw: sql.noScore) AS score, 0 AS created, '' AS id FROM (SELECT 1 FROM "
-                + counted + " LIMIT \(literal: rankedMatches + 1)) counted UNION ALL SELECT * FROM (SELECT 1, " + sql.recency
-                + ", "
+            "SELECT 0 AS part, " + sql.count(counted, filters: filters, bound: rankedMatches + 1)
+                + " AS number, \(unsafeRaw: sql.noScore) AS score, 0 AS created, '' AS id UNION ALL SELECT * FROM (SELECT 1, "
+                + sql.recency + ", "
                 + sql.score + ", e.created_at, e.id FROM " + sql.from(titlesAndTagsOnly: true) + " WHERE " + labels
                 + filters + " ORDER BY " + sql.recent(titlesAndTagsOnly: true) + " LIMIT \(literal: labelled)) labelled")
         if probe.matches <= rankedMatches {
@@ -147,6 +147,20 @@ private struct SearchSQL {
         let owner = String(userID.lowercased.filter { $0 != "-" })
         let index: SQLQueryString = inTitlesAndTagsOnly ? "entries_labels" : "entries_search"
         return index + " MATCH \(bind: "owner : \"\(owner)\" AND \(words)")"
+    }
+
+    /// How many of `counted`'s rows there are, up to `bound`. On PostgreSQL a query's whole words are counted first:
+    /// they are a part of its matches, and a GIN index finds them without reading every word a prefix begins (for a
+    /// word most entries hold, the longest part of a search). Only when they are fewer than `bound` are the prefixes
+    /// counted (PostgreSQL runs the second count only when the `CASE` reaches it).
+    func count(_ counted: SQLQueryString, filters: SQLQueryString, bound: Int) -> SQLQueryString {
+        let all: SQLQueryString = "(SELECT count(*) FROM (SELECT 1 FROM " + counted + " LIMIT \(literal: bound)) counted)"
+        guard engine == .postgres, query.terms.contains(where: { if case .word = $0 { true } else { false } }),
+            let whole = query.tsQuery(wholeWords: true)
+        else { return all }
+        return "CASE WHEN (SELECT count(*) FROM (SELECT 1 FROM entries e WHERE e.search_vector @@ to_tsquery('myday_search', "
+            + "\(bind: whole))" + filters + " LIMIT \(literal: bound)) whole) = \(literal: bound) THEN \(literal: bound) ELSE "
+            + all + " END"
     }
 
     /// Best first: title over tags over transcript, more matches first; then newest.
