@@ -23,6 +23,54 @@ enum StorageUsage {
         "(CASE WHEN \(row)blob_key IS NOT NULL AND \(row)size_bytes IS NOT NULL THEN \(row)size_bytes ELSE 0 END)"
     }
 
+    /// SQLite's triggers that keep `users.used_bytes` as rows of `table` come, change `columns` and go.
+    private static func sqliteTotalTriggers(table: String, columns: String, bytes: (String) -> String) -> [String] {
+        [
+            """
+            CREATE TRIGGER \(table)_used_insert AFTER INSERT ON \(table) BEGIN
+                UPDATE users SET used_bytes = used_bytes + \(bytes("NEW.")) WHERE id = NEW.user_id;
+            END
+            """,
+            """
+            CREATE TRIGGER \(table)_used_update AFTER UPDATE OF \(columns) ON \(table) BEGIN
+                UPDATE users SET used_bytes = used_bytes + \(bytes("NEW.")) - \(bytes("OLD.")) WHERE id = NEW.user_id;
+            END
+            """,
+            """
+            CREATE TRIGGER \(table)_used_delete AFTER DELETE ON \(table) BEGIN
+                UPDATE users SET used_bytes = used_bytes - \(bytes("OLD.")) WHERE id = OLD.user_id;
+            END
+            """,
+        ]
+    }
+
+    /// PostgreSQL's function and trigger that keep `users.used_bytes` as rows of `table` come, change and go.
+    private static func postgresTotalTrigger(table: String, bytes: (String) -> String) -> [String] {
+        [
+            """
+            CREATE FUNCTION \(table)_used_bytes() RETURNS trigger LANGUAGE plpgsql AS $$
+            BEGIN
+                IF TG_OP = 'INSERT' THEN
+                    UPDATE users SET used_bytes = used_bytes + \(bytes("NEW.")) WHERE id = NEW.user_id;
+                ELSIF TG_OP = 'UPDATE' THEN
+                    IF \(bytes("NEW.")) <> \(bytes("OLD.")) THEN
+                        UPDATE users SET used_bytes = used_bytes + \(bytes("NEW.")) - \(bytes("OLD."))
+                        WHERE id = NEW.user_id;
+                    END IF;
+                ELSE
+                    UPDATE users SET used_bytes = used_bytes - \(bytes("OLD.")) WHERE id = OLD.user_id;
+                END IF;
+                RETURN NULL;
+            END
+            $$
+            """,
+            """
+            CREATE TRIGGER \(table)_used_bytes AFTER INSERT OR DELETE OR UPDATE
+            ON \(table) FOR EACH ROW EXECUTE FUNCTION \(table)_used_bytes()
+            """,
+        ]
+    }
+
     /// `users.used_bytes`, filled once from the sums it replaces, then kept by triggers. PostgreSQL's fire on every
     /// update (its `UPDATE OF` would miss `text_bytes`, which a BEFORE trigger sets) and write only a change. (It sums
     /// BIGINTs as NUMERIC: the casts bring the figures back to integers.)
@@ -37,84 +85,10 @@ enum StorageUsage {
                 AS BIGINT)
             """,
         ],
-        sqlite: [
-            """
-            CREATE TRIGGER entries_used_insert AFTER INSERT ON entries BEGIN
-                UPDATE users SET used_bytes = used_bytes + \(entryBytes("NEW.")) WHERE id = NEW.user_id;
-            END
-            """,
-            """
-            CREATE TRIGGER entries_used_update AFTER UPDATE OF size_bytes, text_bytes, deleted_at, purge_at ON entries BEGIN
-                UPDATE users SET used_bytes = used_bytes + \(entryBytes("NEW.")) - \(entryBytes("OLD."))
-                WHERE id = NEW.user_id;
-            END
-            """,
-            """
-            CREATE TRIGGER entries_used_delete AFTER DELETE ON entries BEGIN
-                UPDATE users SET used_bytes = used_bytes - \(entryBytes("OLD.")) WHERE id = OLD.user_id;
-            END
-            """,
-            """
-            CREATE TRIGGER exports_used_insert AFTER INSERT ON exports BEGIN
-                UPDATE users SET used_bytes = used_bytes + \(exportBytes("NEW.")) WHERE id = NEW.user_id;
-            END
-            """,
-            """
-            CREATE TRIGGER exports_used_update AFTER UPDATE OF blob_key, size_bytes ON exports BEGIN
-                UPDATE users SET used_bytes = used_bytes + \(exportBytes("NEW.")) - \(exportBytes("OLD."))
-                WHERE id = NEW.user_id;
-            END
-            """,
-            """
-            CREATE TRIGGER exports_used_delete AFTER DELETE ON exports BEGIN
-                UPDATE users SET used_bytes = used_bytes - \(exportBytes("OLD.")) WHERE id = OLD.user_id;
-            END
-            """,
-        ],
-        postgres: [
-            """
-            CREATE FUNCTION entries_used_bytes() RETURNS trigger LANGUAGE plpgsql AS $$
-            BEGIN
-                IF TG_OP = 'INSERT' THEN
-                    UPDATE users SET used_bytes = used_bytes + \(entryBytes("NEW.")) WHERE id = NEW.user_id;
-                ELSIF TG_OP = 'UPDATE' THEN
-                    IF \(entryBytes("NEW.")) <> \(entryBytes("OLD.")) THEN
-                        UPDATE users SET used_bytes = used_bytes + \(entryBytes("NEW.")) - \(entryBytes("OLD."))
-                        WHERE id = NEW.user_id;
-                    END IF;
-                ELSE
-                    UPDATE users SET used_bytes = used_bytes - \(entryBytes("OLD.")) WHERE id = OLD.user_id;
-                END IF;
-                RETURN NULL;
-            END
-            $$
-            """,
-            """
-            CREATE TRIGGER entries_used_bytes AFTER INSERT OR DELETE OR UPDATE
-            ON entries FOR EACH ROW EXECUTE FUNCTION entries_used_bytes()
-            """,
-            """
-            CREATE FUNCTION exports_used_bytes() RETURNS trigger LANGUAGE plpgsql AS $$
-            BEGIN
-                IF TG_OP = 'INSERT' THEN
-                    UPDATE users SET used_bytes = used_bytes + \(exportBytes("NEW.")) WHERE id = NEW.user_id;
-                ELSIF TG_OP = 'UPDATE' THEN
-                    IF \(exportBytes("NEW.")) <> \(exportBytes("OLD.")) THEN
-                        UPDATE users SET used_bytes = used_bytes + \(exportBytes("NEW.")) - \(exportBytes("OLD."))
-                        WHERE id = NEW.user_id;
-                    END IF;
-                ELSE
-                    UPDATE users SET used_bytes = used_bytes - \(exportBytes("OLD.")) WHERE id = OLD.user_id;
-                END IF;
-                RETURN NULL;
-            END
-            $$
-            """,
-            """
-            CREATE TRIGGER exports_used_bytes AFTER INSERT OR DELETE OR UPDATE
-            ON exports FOR EACH ROW EXECUTE FUNCTION exports_used_bytes()
-            """,
-        ]
+        sqlite: sqliteTotalTriggers(table: "entries", columns: "size_bytes, text_bytes, deleted_at, purge_at", bytes: entryBytes)
+            + sqliteTotalTriggers(table: "exports", columns: "blob_key, size_bytes", bytes: exportBytes),
+        postgres: postgresTotalTrigger(table: "entries", bytes: entryBytes)
+            + postgresTotalTrigger(table: "exports", bytes: exportBytes)
     )
 
     /// The UTF-8 bytes of an entry's text (`row` is `NEW.` in a trigger).
