@@ -95,10 +95,9 @@ final class PostgresDriver: DatabaseDriver, PositionalRowReading {
     /// parses and plans it once, not on every request.
     func accountState(id: String) async throws -> (tokenVersion: Int, changeSeq: Int)? {
         do {
-            for try await row in try await hotClient.execute(AccountStateStatement(id: id), logger: logger) {
-                return row
-            }
-            return nil
+            var state: (tokenVersion: Int, changeSeq: Int)?
+            for try await row in try await hotClient.execute(AccountStateStatement(id: id), logger: logger) { state = row }
+            return state
         } catch let error as PSQLError where error.serverInfo?[.sqlState] == "57014" {
             throw ReadTookTooLong()
         }

@@ -57,6 +57,15 @@ export async function chunksOf(id) {
   return done((await store("chunks")).getAll(IDBKeyRange.bound([id, 0], [id, Infinity])));
 }
 
+/**
+ * A recording's chunks (in order) as one Blob made of their bytes, not of the stored Blobs: Chromium ends a page whose
+ * new Blob refers to stored Blobs its browser process no longer knows ("Bad blob references"), and the chunks are
+ * deleted once the recording is in the outbox.
+ */
+export async function joinedChunks(chunks, type) {
+  return new Blob(await Promise.all(chunks.map((chunk) => chunk.blob.arrayBuffer())), { type });
+}
+
 /** Writes several stores in one transaction: `changes` is [[store, "put"|"delete", value or key], …]. */
 export async function transact(names, changes) {
   const transaction = (await open()).transaction(names, "readwrite");

@@ -199,7 +199,7 @@ export class Recording {
     const duration = this.elapsed();
     await this.end();
     const chunks = await db.chunksOf(this.id);
-    const blob = new Blob(chunks.map((chunk) => chunk.blob), { type: this.contentType });
+    const blob = await db.joinedChunks(chunks, this.contentType);
     return { id: this.id, owner: this.owner, createdAt: this.createdAt, tz: this.tz, duration, blob, contentType: this.contentType };
   }
 

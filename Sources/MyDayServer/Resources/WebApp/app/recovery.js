@@ -19,7 +19,7 @@ export async function recoverInterrupted() {
   for (const [id, chunks] of byID) {
     chunks.sort((a, b) => a.seq - b.seq);
     const last = chunks[chunks.length - 1].meta;
-    const blob = new Blob(chunks.map((chunk) => chunk.blob), { type: last.contentType });
+    const blob = await db.joinedChunks(chunks, last.contentType);
     recovered.push({ id, owner: last.owner, createdAt: last.createdAt, tz: last.tz, duration: last.elapsed, blob, contentType: last.contentType });
   }
   return recovered;
