@@ -6,7 +6,7 @@ import Testing
 
 @testable import MyDayServer
 
-/// A clock the test moves by hand (ms since 1970), so that no limit refills while a loaded machine is slow.
+/// A clock the test moves by hand (µs since 1970), so that no limit refills while a loaded machine is slow.
 final class ManualClock: Sendable {
     private let microseconds = Mutex(1_795_000_000_000_000)
     var now: @Sendable () -> Int { { self.microseconds.withLock { $0 } } }

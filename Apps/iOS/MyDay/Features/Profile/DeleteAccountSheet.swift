@@ -1,4 +1,3 @@
-import AuthenticationServices
 import MyDayKit
 import SwiftUI
 
@@ -10,7 +9,6 @@ struct DeleteAccountSheet: View {
     let appModel: AppModel
 
     @State private var password = ""
-    @State private var nonce = SignInNonce.make()
     @State private var isDeleting = false
     @State private var hasTried = false
     @Environment(\.dismiss) private var dismiss
@@ -43,18 +41,7 @@ struct DeleteAccountSheet: View {
                 if linked(.apple) || linked(.google) {
                     Section {
                         if linked(.apple) {
-                            SignInWithAppleButton(.continue) { request in
-                                let fresh = SignInNonce.make()
-                                nonce = fresh
-                                request.nonce = fresh.sha256
-                            } onCompletion: { result in
-                                guard case .success(let authorization) = result,
-                                    let credential = authorization.credential as? ASAuthorizationAppleIDCredential,
-                                    let data = credential.identityToken, let token = String(data: data, encoding: .utf8)
-                                else { return }
-                                delete(proof: .provider(.apple, token: token, nonce: nonce.raw))
-                            }
-                            .frame(height: 44)
+                            AppleProofButton { token, nonce in delete(proof: .provider(.apple, token: token, nonce: nonce)) }
                         }
                         if linked(.google) {
                             Button("Confirm with Google and delete") { confirmWithGoogle() }

@@ -1,4 +1,3 @@
-import AuthenticationServices
 import MyDayKit
 import SwiftUI
 
@@ -10,7 +9,6 @@ struct ExportSection: View {
     /// Starts the export, with a fresh Apple or Google sign-in as the proof when one is given.
     let startExport: (SignInProof?) -> Void
     let deleteExport: () -> Void
-    @State private var nonce = SignInNonce.make()
     /// The downloaded archive while the file exporter shows it.
     @State private var archive: ArchiveDocument?
     @State private var isDownloading = false
@@ -98,18 +96,7 @@ struct ExportSection: View {
     @ViewBuilder
     private var providerProof: some View {
         if linked(.apple) {
-            SignInWithAppleButton(.continue) { request in
-                let fresh = SignInNonce.make()
-                nonce = fresh
-                request.nonce = fresh.sha256
-            } onCompletion: { result in
-                guard case .success(let authorization) = result,
-                    let credential = authorization.credential as? ASAuthorizationAppleIDCredential,
-                    let data = credential.identityToken, let token = String(data: data, encoding: .utf8)
-                else { return }
-                startExport(.provider(.apple, token: token, nonce: nonce.raw))
-            }
-            .frame(height: 44)
+            AppleProofButton { token, nonce in startExport(.provider(.apple, token: token, nonce: nonce)) }
         }
         if linked(.google) {
             Button("Confirm with Google and export") {
