@@ -190,7 +190,10 @@ let package = Package(
         ),
         /// Starts the real `myday-server` as a child process, for end-to-end tests of any part.
         .target(
-            name: "MyDayTestSupport", dependencies: ["ChildProcesses", "MyDayModels"], path: "Tests/MyDayTestSupport"),
+            name: "MyDayTestSupport", dependencies: ["BrokenPipes", "ChildProcesses", "MyDayModels"],
+            path: "Tests/MyDayTestSupport"),
+        /// Makes a test process ignore SIGPIPE from the moment it loads (a C constructor; see BrokenPipes.c).
+        .target(name: "BrokenPipes", path: "Tests/BrokenPipes"),
         /// Lowers the zip library's 32-bit limits for one test, so that a small export takes the ZIP64 path. The
         /// library's limits are plain global variables, which only Swift 5 mode lets another module set.
         .target(

@@ -110,6 +110,12 @@ package final class ChildProcess: Sendable {
         if let inputPipe { close(inputPipe.read) }
         if let inputPipe, let input {
             Thread.detachNewThread {
+                // A child that exits before reading all its input must fail this write with EPIPE, not end the
+                // caller's process: SIGPIPE stays blocked on this thread (a thread of its own, made for this write).
+                var brokenPipe = sigset_t()
+                sigemptyset(&brokenPipe)
+                sigaddset(&brokenPipe, SIGPIPE)
+                pthread_sigmask(SIG_BLOCK, &brokenPipe, nil)
                 let handle = FileHandle(fileDescriptor: inputPipe.write, closeOnDealloc: true)
                 try? handle.write(contentsOf: input)
                 try? handle.close()

@@ -1,0 +1,1 @@
+// Linked into every test process for its load-time effect only (see BrokenPipes.c); it declares nothing.
