@@ -66,6 +66,24 @@ import Testing
             ])
     }
 
+    @Test func theCapturesGrowingWAVLeftOpenByACrashIsRecoveredWithEverySampleAppended() throws {
+        // Given a compressed recording never written (the app died while recording), and the WAV the capture grows
+        // beside it, 1.5 s appended in 0.1 s buffers and never closed
+        let temporary = try library.beginRecording(id: id, startedAt: Given.now, timeZone: Given.paris)
+        let wav = try GrowingWAVFile(creating: RecordingLibrary.pcmCopy(of: temporary), sampleRate: 16_000)
+        let buffer = Data(repeating: 0x11, count: 1_600 * 2)
+        for _ in 0..<15 { try wav.append(pcm: buffer) }
+        // When the next launch recovers
+        let recording = try #require(try library.recoverInterrupted().first)
+        // Then the WAV is the recording, as long as what was appended, and its header says so
+        #expect(recording.container == .wav)
+        #expect(abs(recording.duration - 1.5) < 0.001)
+        let file = try Data(contentsOf: library.url(of: recording.audioPath))
+        #expect(file.count == 44 + 15 * buffer.count)
+        #expect(file[40..<44].elementsEqual(withUnsafeBytes(of: UInt32(15 * buffer.count).littleEndian, Array.init)))
+        try wav.close()
+    }
+
     @Test func aWAVCopyLeftBesideAWholeFileIsRemovedAndTheFileKept() async throws {
         // Given a complete AAC recording and the WAV copy a crash left beside it after converting
         let temporary = try library.beginRecording(id: id, startedAt: Given.now, timeZone: Given.paris)

@@ -53,17 +53,41 @@ public final class LibrarySearchViewModel {
     private let locale: Locale
     private let timeZone: TimeZone
     private let now: @Sendable () -> Date
+    private let typingPause: @Sendable () async throws -> Void
     private var cursor: String?
     private var generation = 0
+    /// The words `textChanged` last searched for, so that coming back to the screen does not search (and read a date
+    /// phrase) again.
+    private var searchedText = ""
 
+    /// - Parameter typingPause: Waits for typing to pause before new words are searched for (300 ms; tests pass a
+    ///   wait they end).
     public init(
         core: ClientCore, locale: Locale = .current, timeZone: TimeZone = .current,
-        now: @escaping @Sendable () -> Date = { Date() }
+        now: @escaping @Sendable () -> Date = { Date() },
+        typingPause: @escaping @Sendable () async throws -> Void = { try await Task.sleep(for: .milliseconds(300)) }
     ) {
         self.core = core
         self.locale = locale
         self.timeZone = timeZone
         self.now = now
+        self.typingPause = typingPause
+    }
+
+    /// The words typed changed: once typing pauses they are searched for, and a date phrase in them is read again.
+    /// The screen calls it for each change, in a task the next change cancels; words already searched for are not
+    /// searched for again.
+    public func textChanged() async {
+        guard text != searchedText else { return }
+        do {
+            try await typingPause()
+            try Task.checkCancellation()
+        } catch {
+            return
+        }
+        searchedText = text
+        wordsChanged()
+        await search()
     }
 
     /// Searches for `text` with the filters; the screen calls it as the words change (after a short pause).

@@ -72,6 +72,37 @@ import Testing
         #expect(model.rows == nil && model.chips.isEmpty)
     }
 
+    @Test func onlyTheWordsTypingPausedOnAreSearchedForAndOnlyOnce() async throws {
+        // Given a server that answers every search, and a typing pause the test ends
+        let asked = Mutex<[String]>([])
+        var client = FakeMyDayClient()
+        client.onSearch = { request in
+            asked.withLock { $0.append(request.text) }
+            return SearchPage(hits: [], nextCursor: nil)
+        }
+        let paused = Gate()
+        let model = LibrarySearchViewModel(
+            core: harness.core(client), locale: Locale(identifier: "en_GB"), timeZone: TimeZone(identifier: "Europe/Berlin")!,
+            now: { Self.now }, typingPause: { await paused.wait() })
+        // When "riv" is typed, then "river" before typing paused (the screen cancels the first task)
+        model.text = "riv"
+        let first = Task { await model.textChanged() }
+        try await pollUntil("the first words wait for the pause") { paused.waiterCount == 1 }
+        model.text = "river"
+        first.cancel()
+        let second = Task { await model.textChanged() }
+        try await pollUntil("the second words wait for the pause") { paused.waiterCount == 2 }
+        paused.open()
+        await first.value
+        await second.value
+        // Then only "river" was searched for
+        #expect(asked.withLock { $0 } == ["river"])
+        #expect(model.showsNoMatches)
+        // And the same words again (the screen shown again) search nothing
+        await model.textChanged()
+        #expect(asked.withLock { $0 } == ["river"])
+    }
+
     @Test func offlineTheDeviceSearchesItsOwnCopyAndSaysSo() async throws {
         // Given a synced entry and a note not sent yet, and a server that cannot be reached
         var synced = Given.serverEntry(UUID(), transcript: "Lunch at the Café by the harbour.")

@@ -5,29 +5,21 @@ import MyDayKit
 import Observation
 import UIKit
 
-/// What every screen shares: whether someone is signed in, the MyDayKit core for the chosen server, and the view
-/// models built on it. `AppDelegate` owns the one instance, so background launches have it too.
+/// What every screen shares: the session (MyDayKit's `AppSession`: who is signed in, the core for the chosen server,
+/// refreshing), the platform's parts it needs, and the view models built on it. `AppDelegate` owns the one instance,
+/// so background launches have it too.
 @MainActor
 @Observable
 final class AppModel {
-    enum Phase: Equatable {
-        case signedOut
-        case signedIn
-    }
-
     private static let serverURLKey = "serverURL"
     private static let fallbackServerURL = URL(string: "http://localhost:8080")!
-    private static let unreachableServer = "Could not reach the server. Your entries are safe on this device."
 
-    private(set) var phase: Phase
+    let session: AppSession
+    var phase: AppSession.Phase { session.phase }
     /// The core for the current server; rebuilt when the server changes while signed out.
-    private(set) var core: ClientCore
-    /// Why the last refresh failed; nil once one succeeds.
-    private(set) var lastSyncError: String?
-    /// Why recordings a crash or a failed take left could not become entries; nil once they could.
-    private(set) var recoveryError: String?
+    var core: ClientCore { session.core }
     /// What Home and the Library show above everything else, if anything.
-    var attentionMessage: String? { recoveryError ?? lastSyncError }
+    var attentionMessage: String? { session.attentionMessage }
     /// What the last link of the server's mail opened here did; the window says it once and clears it.
     var mailedLinkOutcome: MailedLinkOutcome?
     /// Audio files another app shared with My Day ("Open in My Day"), waiting for the import sheet to take them.
@@ -44,12 +36,13 @@ final class AppModel {
         get { currentServerURL }
         set {
             guard phase == .signedOut, newValue != currentServerURL else { return }
-            currentServerURL = newValue
-            defaults.set(newValue.absoluteString, forKey: Self.serverURLKey)
-            core = ClientCore(
+            let other = ClientCore(
                 store: core.store, library: core.library,
                 client: LiveMyDayClient(serverURL: newValue, credentials: credentials),
                 uploader: backgroundUploader, network: network, report: reportUploadEvent)
+            guard session.use(other) else { return }
+            currentServerURL = newValue
+            defaults.set(newValue.absoluteString, forKey: Self.serverURLKey)
             startUploads()
         }
     }
@@ -63,11 +56,7 @@ final class AppModel {
     @ObservationIgnored private let handOverTime = BackgroundTime(name: "Handing recordings to the upload")
     @ObservationIgnored private let reportUploadEvent: @Sendable (UploadEvent) -> Void
     @ObservationIgnored private var uploadsRun: Task<Void, Never>?
-    @ObservationIgnored private var runningRefresh: Task<Bool, Never>?
-    @ObservationIgnored private var followingChanges: Task<Void, Never>?
     @ObservationIgnored private var homeViewModel: HomeViewModel?
-    /// The server ended the session during a recording: the sign-in screen waits until the recording is saved.
-    @ObservationIgnored private var sessionEndedWhileRecording = false
 
     /// Opens the diary, recovers what a crash interrupted (before any new recording can start), and starts the
     /// upload queues. Throws `DiaryUnavailable` when the diary cannot be opened (a full disk), for `AppLaunch` to show.
@@ -100,16 +89,11 @@ final class AppModel {
         } catch {
             throw DiaryUnavailable(error)
         }
-        var recoveryError: String?
-        do {
-            try core.recoverAfterLaunch()
-        } catch {
-            recoveryError = Self.recoveryFailure(error)
-        }
+        // A Keychain that cannot be read yet (before the first unlock) says nothing about the session: stay signed in.
+        session = AppSession(core: core, signedIn: Self.holdsSession(credentials) ?? true)
         self.defaults = defaults
         self.credentials = credentials
         self.network = network
-        self.core = core
         pathMonitor = PathNetworkMonitor(feeding: network)
         settings = AppSettings(defaults: defaults, network: network)
         googleClientID = GoogleSignInConfiguration.clientID
@@ -121,13 +105,10 @@ final class AppModel {
         currentServerURL = serverURL
         backgroundUploader = uploader
         reportUploadEvent = report
-        // A Keychain that cannot be read yet (before the first unlock) says nothing about the session: stay signed in.
-        if case .success(.none) = Result(catching: { try credentials.load() }) {
-            phase = .signedOut
-        } else {
-            phase = .signedIn
-        }
-        self.recoveryError = recoveryError
+        let settings = settings
+        session.audioKeeping = { settings.audioKeeping }
+        session.isRecording = { [weak self] in self?.isRecording ?? false }
+        session.sessionEnded = { [weak self] in self?.sessionEnded() }
         URLSessionBackgroundTransfer.shared.follow(network)
         startUploads()
         Task { await uploader.run() }
@@ -142,7 +123,7 @@ final class AppModel {
             // The session's tokens go (the server is told when it can be reached); what was not sent stays.
             for await _ in appleIDEnds {
                 try? await self?.core.client.logout()
-                self?.sessionDidEnd()
+                self?.session.sessionDidEnd()
             }
         }
         // The person may have stopped using their Apple ID with My Day while it was closed, or does so now.
@@ -169,9 +150,7 @@ final class AppModel {
         if let state = homeViewModel?.recorder.state {
             RecordingPausedNotice.update(for: state, appIsActive: UIApplication.shared.applicationState == .active)
         }
-        guard sessionEndedWhileRecording, !isRecording else { return }
-        sessionEndedWhileRecording = false
-        sessionDidEnd()
+        session.recorderStateChanged()
     }
 
     // MARK: - View models
@@ -328,160 +307,70 @@ final class AppModel {
 
     /// After `ProfileViewModel` signed out or deleted the account (the diary on this device is gone).
     func didSignOut() {
-        stopFollowingChanges()
-        Task { [appleSignIn] in await appleSignIn.signedOut() }
-        homeViewModel = nil
-        lastSyncError = nil
-        phase = .signedOut
+        session.didSignOut()
         GIDSignIn.sharedInstance.signOut()
-        RecordingControlBridge.setIsRecording(false)
     }
 
-    /// The server ended the session. The diary stays: signing in again as the same account keeps it and sends what
-    /// waits; another account is refused while it holds unsent entries (`ClientCore.signIn`). A recording under
-    /// way goes on; the sign-in screen comes once it is saved.
-    func sessionDidEnd() {
-        guard phase == .signedIn else { return }
-        guard !isRecording else {
-            sessionEndedWhileRecording = true
-            return
-        }
-        stopFollowingChanges()
+    /// The session ended (signed out here, or by the server): what belonged to it goes. The diary stays when the
+    /// server ended it: signing in again as the same account keeps it and sends what waits.
+    private func sessionEnded() {
         Task { [appleSignIn] in await appleSignIn.signedOut() }
         homeViewModel = nil
-        lastSyncError = nil
-        phase = .signedOut
         RecordingControlBridge.setIsRecording(false)
     }
 
     private func signIn(
         appleUserID: String? = nil, _ operation: @escaping @Sendable (any MyDayClient) async throws -> Account
     ) async throws {
-        _ = try await Self.signIn(on: core, operation)
-        try? await appleSignIn.signedIn(appleUserID: appleUserID)
+        // A new Home for the new session, before the phase changes and the screen asks for it.
         homeViewModel = nil
-        lastSyncError = nil
-        phase = .signedIn
-        await core.uploads.wake()
-        Task { await refresh() }
-        followChanges()
-    }
-
-    /// `ClientCore.signIn` takes its operation off the main actor, where it runs.
-    private nonisolated static func signIn(
-        on core: ClientCore, _ operation: @escaping @Sendable (any MyDayClient) async throws -> Account
-    ) async throws -> Account {
-        try await core.signIn(operation)
+        try await session.signIn(operation)
+        try? await appleSignIn.signedIn(appleUserID: appleUserID)
     }
 
     // MARK: - Refreshing
 
     /// Sends what waits and brings in the server's changes; a refresh already under way is joined, not repeated.
     func refresh() async {
-        _ = await refreshOnce()
+        await session.refresh()
     }
 
-    /// While the app is in front: the server's change feed brings each change in as it happens (a transcript ready,
-    /// an edit on another device), each through a refresh; the feed falls back to polling when it cannot be reached.
+    /// While the app is in front, the server's change feed brings each change in as it happens.
     func followChanges() {
-        guard phase == .signedIn, followingChanges == nil else { return }
-        let follower = ChangeFollower(client: core.client) { [weak self] in await self?.refresh() }
-        followingChanges = Task { await follower.run() }
+        session.followChanges()
     }
 
-    /// The app left the front, or the session ended: no more following until it comes back.
+    /// The app left the front: no more following until it comes back.
     func stopFollowingChanges() {
-        followingChanges?.cancel()
-        followingChanges = nil
+        session.stopFollowingChanges()
     }
 
-    /// The app leaves the screen: every saved recording goes to the background session now (one whose words the phone
-    /// was still making too: the server transcribes it), with background time until the session has them.
+    /// The app leaves the screen: every saved recording goes to the background session now, with background time
+    /// until the session has them.
     func handOverForBackground() async {
         guard phase == .signedIn else { return }
         handOverTime.keep(while: true)
         defer { handOverTime.keep(while: false) }
-        _ = try? await core.handOverForBackground()
+        await session.handOverForBackground()
     }
 
-    /// The background refresh: what waits is handed to the background session without waiting for its transfers (the
-    /// system reports them by relaunching the app), then the diary is synced; answers whether both worked, and stops
-    /// when the system cancels it.
+    /// The background refresh (`AppSession.refreshInBackground`).
     func refreshInBackground() async -> Bool {
-        guard phase == .signedIn else { return true }
-        let core = core
-        let work = syncTask { _ = try await core.refreshInBackground() }
-        return await withTaskCancellationHandler {
-            await work.value
-        } onCancel: {
-            work.cancel()
-        }
+        await session.refreshInBackground()
     }
 
-    /// `work` (sending and syncing) as a task that answers whether it worked; a failure is shown, or ends the session.
-    private func syncTask(_ work: @escaping @Sendable () async throws -> Void) -> Task<Bool, Never> {
-        Task {
-            do {
-                try await work()
-                self.lastSyncError = nil
-                return true
-            } catch {
-                self.noticeSyncFailure(error)
-                return false
-            }
-        }
-    }
-
-    private func refreshOnce() async -> Bool {
-        guard phase == .signedIn else { return true }
-        if let runningRefresh { return await runningRefresh.value }
-        retryRecovery()
-        let core = core
-        let keeping = settings.audioKeeping
-        let refresh = syncTask {
-            _ = try await core.refresh()
-            try core.releaseUploadedAudio(keeping: keeping)
-        }
-        runningRefresh = refresh
-        let succeeded = await refresh.value
-        if runningRefresh == refresh { runningRefresh = nil }
-        return succeeded
-    }
-
-    /// Recordings that could not become entries before are tried again, unless one is being recorded now.
-    private func retryRecovery() {
-        guard recoveryError != nil, !isRecording else { return }
-        do {
-            try core.recoverInterruptedRecordings()
-            recoveryError = nil
-        } catch {
-            recoveryError = Self.recoveryFailure(error)
-        }
-    }
-
-    private static func recoveryFailure(_ error: any Error) -> String {
-        "Recordings interrupted earlier are kept on this iPhone but could not be added to the diary yet: "
-            + error.localizedDescription
-    }
-
-    private func noticeSyncFailure(_ error: any Error) {
-        switch error {
-        case let error as MyDayClientError where error == .sessionEnded || error == .notSignedIn:
-            sessionDidEnd()
-        case is CancellationError:
-            break
-        case let error as MyDayClientError:
-            lastSyncError = error.description
-        default:
-            lastSyncError = Self.unreachableServer
-        }
-    }
-
-    /// The upload queue paused: when the Keychain holds no session any more, the server ended it.
-    /// A Keychain that cannot be read now (locked) says nothing about the session.
+    /// The upload queue paused: when the Keychain holds no session any more, the server ended it. A Keychain that
+    /// cannot be read now (locked) says nothing about the session.
     private func noticeEndedSession() {
-        guard phase == .signedIn, case .success(.none) = Result(catching: { try credentials.load() }) else { return }
-        sessionDidEnd()
+        session.uploadsPaused(sessionStored: Self.holdsSession(credentials))
+    }
+
+    /// Whether the Keychain holds a session; nil when it cannot be read (before the first unlock).
+    private static func holdsSession(_ credentials: KeychainCredentialStore) -> Bool? {
+        switch Result(catching: { try credentials.load() }) {
+        case .success(let stored): stored != nil
+        case .failure: nil
+        }
     }
 
     private func startUploads() {

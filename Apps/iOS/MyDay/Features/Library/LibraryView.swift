@@ -6,8 +6,6 @@ import SwiftUI
 /// the hits instead, with the filters in force as chips.
 struct LibraryView: View {
     @State private var viewModel: LibraryViewModel
-    /// The words last searched for, so that coming back from an entry does not search (and read a date phrase) again.
-    @State private var searchedText = ""
     @State private var isImporting = false
     @Environment(AppModel.self) private var appModel
 
@@ -55,7 +53,7 @@ struct LibraryView: View {
             }
         }
         .searchable(text: Bindable(search).text, prompt: Text("Search your diary"))
-        .task(id: search.text) { await searchAfterPause() }
+        .task(id: search.text) { await search.textChanged() }
         .toolbar {
             ToolbarItem(placement: .primaryAction) {
                 SearchFiltersMenu(search: search)
@@ -81,16 +79,6 @@ struct LibraryView: View {
         .refreshable { await refresh() }
         .task { await viewModel.observe() }
         .navigationTitle("Library")
-    }
-
-    /// Searches for new words once typing pauses (a keystroke cancels the task); a date phrase in them is read again.
-    private func searchAfterPause() async {
-        let search = viewModel.search
-        guard search.text != searchedText else { return }
-        do { try await Task.sleep(for: .milliseconds(300)) } catch { return }
-        searchedText = search.text
-        search.wordsChanged()
-        await search.search()
     }
 
     /// Pull to refresh: a sync, then the search again while hits show.

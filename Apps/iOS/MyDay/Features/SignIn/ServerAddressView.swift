@@ -1,3 +1,4 @@
+import MyDayKit
 import SwiftUI
 
 /// "Your server": the address of the My Day server to sign in to, checked before it is used.
@@ -39,11 +40,7 @@ struct ServerAddressView: View {
 
     /// Uses the address when it is a web address with a host (https:// is assumed when none is typed).
     private func apply() {
-        let typed = address.trimmingCharacters(in: .whitespaces)
-        let text = typed.contains("://") ? typed : "https://" + typed
-        guard let url = URL(string: text), let scheme = url.scheme?.lowercased(), scheme == "http" || scheme == "https",
-            let host = url.host(percentEncoded: false), !host.isEmpty
-        else {
+        guard let url = ServerAddress.url(from: address) else {
             problem = String(localized: "Enter an address that starts with https:// (or http:// on your own network).")
             return
         }

@@ -10,7 +10,7 @@ final class CaptureTake: @unchecked Sendable {
 
     let engine = AVAudioEngine()
     let target: URL
-    let writer: WAVFileWriter
+    let writer: GrowingWAVFile
     let recordingFormat: AVAudioFormat
     var converter: AVAudioConverter?
     var inputFormat: AVAudioFormat?
@@ -25,7 +25,7 @@ final class CaptureTake: @unchecked Sendable {
         else { throw EngineAudioCaptureError.unsupportedInput }
         self.target = target
         recordingFormat = format
-        writer = try WAVFileWriter(creating: RecordingLibrary.pcmCopy(of: target), sampleRate: Int(Self.sampleRate))
+        writer = try GrowingWAVFile(creating: RecordingLibrary.pcmCopy(of: target), sampleRate: Int(Self.sampleRate))
     }
 
     /// Converts one input buffer and appends it to the WAV; every fourth buffer also answers its RMS level.
