@@ -2,14 +2,36 @@ import Foundation
 import MyDayKit
 import Observation
 
-/// The person's settings, kept in UserDefaults: uploads on Wi-Fi only, and transcription on this iPhone (with the
-/// speech model iOS 26 downloads when the person asks).
+/// The person's settings, kept in UserDefaults: uploads on Wi-Fi only, transcription on this iPhone (with the speech
+/// model iOS 26 downloads when the person asks), how long audio stays, and the lock.
 @MainActor
 @Observable
 final class AppSettings {
     private static let uploadOnlyOnWiFiKey = "uploadOnlyOnWiFi"
     private static let transcribeOnDeviceKey = "transcribeOnDevice"
     private static let audioKeepingKey = "keepAudioDays"
+    private static let lockEnabledKey = "lockEnabled"
+    private static let lockDelayKey = "lockDelaySeconds"
+
+    /// Face ID (or the passcode) before the diary shows: off by default.
+    let lock: AppLock
+
+    var lockEnabled: Bool {
+        get { lock.isEnabled }
+        set {
+            lock.isEnabled = newValue
+            defaults.set(newValue, forKey: Self.lockEnabledKey)
+        }
+    }
+
+    /// How long the app may be away before it locks again.
+    var lockDelay: AppLock.Delay {
+        get { lock.delay }
+        set {
+            lock.delay = newValue
+            defaults.set(newValue.rawValue, forKey: Self.lockDelayKey)
+        }
+    }
 
     /// Recordings wait on the iPhone until it is on Wi-Fi (or wired); the upload queue follows at once.
     var uploadOnlyOnWiFi: Bool {
@@ -69,6 +91,9 @@ final class AppSettings {
         storedUploadOnlyOnWiFi = defaults.bool(forKey: Self.uploadOnlyOnWiFiKey)
         storedTranscribeOnDevice = defaults.object(forKey: Self.transcribeOnDeviceKey) as? Bool ?? true
         storedAudioKeeping = AudioKeeping(storedValue: defaults.object(forKey: Self.audioKeepingKey) as? Int)
+        lock = AppLock(
+            isEnabled: defaults.bool(forKey: Self.lockEnabledKey),
+            delay: AppLock.Delay(storedValue: defaults.object(forKey: Self.lockDelayKey) as? Int))
         network.setWiFiOnly(storedUploadOnlyOnWiFi)
         Task { [weak self] in await self?.refreshSpeechModel() }
     }

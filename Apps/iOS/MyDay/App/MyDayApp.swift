@@ -32,11 +32,13 @@ struct MyDayApp: App {
             guard let model = appDelegate.launch.model else { return }
             switch phase {
             case .active:
+                model.settings.lock.appReturned(at: .now)
                 Task { await model.refresh() }
                 Task { await model.settings.refreshSpeechModel() }
                 Task { await model.planReminders() }
                 model.followChanges()
             case .background:
+                model.settings.lock.appLeft(at: .now)
                 Task { await model.handOverForBackground() }
                 model.stopFollowingChanges()
                 let unsent = (try? model.core.unsentCount()) ?? 0

@@ -4,6 +4,7 @@ import SwiftUI
 /// The app's one window: the sign-in screen, or Home with the Library and Profile in its top corners.
 struct RootView: View {
     @Environment(AppModel.self) private var appModel
+    @Environment(\.scenePhase) private var scenePhase
 
     var body: some View {
         Group {
@@ -33,6 +34,14 @@ struct RootView: View {
                 set: { if !$0 { appModel.sharedFiles = [] } })
         ) {
             ImportView(viewModel: appModel.makeImportViewModel(), shared: appModel.sharedFiles)
+        }
+        .overlay {
+            let lock = appModel.settings.lock
+            if lock.isLocked {
+                LockView(lock: lock)
+            } else if lock.isEnabled && scenePhase != .active {
+                PrivacyCover()
+            }
         }
     }
 

@@ -1,7 +1,8 @@
+import MyDayKit
 import SwiftUI
 
-/// The app's settings: uploads on Wi-Fi only, and transcription on this iPhone when the device can, with the speech
-/// model iOS 26 downloads when the person asks.
+/// The app's settings: uploads on Wi-Fi only, transcription on this iPhone when the device can (with the speech model
+/// iOS 26 downloads when the person asks), how long recordings stay, and the lock.
 struct SettingsSection: View {
     @Bindable var settings: AppSettings
 
@@ -21,6 +22,16 @@ struct SettingsSection: View {
                 }
             }
             .accessibilityHint("After this, a recording your server has plays from the server. Unsent ones always stay.")
+            Toggle("Lock with \(DeviceOwnerCheck.methodName)", isOn: $settings.lockEnabled)
+                .disabled(!settings.lockEnabled && !DeviceOwnerCheck.isAvailable)
+                .accessibilityHint("My Day asks for it when it opens, and when it comes back after a while.")
+            if settings.lockEnabled {
+                Picker("Lock again", selection: $settings.lockDelay) {
+                    ForEach(AppLock.Delay.allCases) { delay in
+                        Text(delay.label.localizedForDisplay).tag(delay)
+                    }
+                }
+            }
         } header: {
             Text("Settings")
         } footer: {
