@@ -1,8 +1,9 @@
 """A person's names: what a personal vocabulary does to Whisper's transcripts, end to end.
 
 One `myday-server serve` (the Whisper speech service, one worker slot) and two accounts: one with no vocabulary, one
-with the 50 names below. The same audio (espeak-ng, voices en-us and en-gb, AAC) goes to both: diary sentences that
-each hold 2-3 of the names, and sentences that hold none. Measured, each next to the other account in the same run:
+with the 50 names below. The same audio (espeak-ng, voices en-us and en-gb, AAC, each name said as the people who carry
+it say it) goes to both: diary sentences that each hold 2-3 of the names, and sentences that hold none. Measured,
+each next to the other account in the same run:
   1. names right: of the names said, those the transcript spells right (case and diacritics aside);
   2. names inserted: a vocabulary name in the transcript of a sentence that did not say it;
   3. word error rate on the sentences without names (Services/speech/tests/wer.py);
@@ -49,6 +50,30 @@ PLACES = [
     "Kilkenny", "Ljubljana", "Poznań", "Taormina", "Cádiz",
 ]  # fmt: skip
 VOCABULARY = PEOPLE + PLACES
+# How each name is said, for espeak-ng: a spelling its English rules read right, or its phonemes in [[ ]]. Given the
+# names as written, espeak reads them by English spelling ("Niamh" as "nye-am", "Aoife" as "ay-oh-iff"), which nobody
+# says; these are the names as the people who carry them say them.
+SAID = {
+    "Siobhan": "Shivawn", "Przemek": "[[pS'EmEk]]", "Aoife": "Eefa", "Niamh": "Neeve", "Saoirse": "Seersha",
+    "Tadhg": "Tyge", "Wojciech": "Voychekh", "Grzegorz": "[[gZ'EgOS]]", "Xochitl": "[[soU'tSi:t@l]]",
+    "Oisín": "Usheen", "Ngozi": "Ngozee", "Joaquín": "Wahkeen", "Chiamaka": "Cheeahmahka", "Oluwaseun": "Oloowashayoon",
+    "Thandiwe": "Tandeeway", "Eilidh": "[['eIli:]]", "Ruairí": "Rooree", "Caoimhe": "Keeva", "Krzysztof": "[[kS'IStOf]]",
+    "Zbigniew": "[[zb'i:gnjEf]]", "Jürgen": "[[j'3:g@n]]", "Bartosz": "Bartosh", "Ioana": "[[joU'A:n@]]",
+    "Tenzin": "Tenzin", "Keoni": "Kayonee", "Ailsa": "Ailsa", "Ciarán": "Keerawn", "Pádraig": "Pawdrig",
+    "Björn": "[[bj'3:n]]", "Anjali": "[['VndZ@li:]]", "Yusuf": "Yoosuf", "Emeka": "Emeka", "Tomasz": "Tomash",
+    "Maeve": "Mayv", "Dearbhla": "Dervla", "Hamish": "Haymish",
+    "Llandudno": "[[lan'dIdnoU]]", "Aberystwyth": "[[ab@r'VstwIT]]", "Kraków": "Krakoof", "Zakopane": "[[zak0p'A:nE]]",
+    "Oaxaca": "Wahhahka", "Reykjavik": "Raykyaveek", "Gdańsk": "[[g@d'ansk]]", "Dunfermline": "Dunfermlin",
+    "Ballymena": "Ballymena", "Kilkenny": "Kilkenny", "Ljubljana": "[[lju:bl'jA:n@]]", "Poznań": "Poznahn",
+    "Taormina": "[[tA:O@m'i:n@]]", "Cádiz": "Kahdiz",
+}  # fmt: skip
+
+
+def spoken(sentence: str) -> str:
+    """The sentence as espeak-ng is given it: each name as it is said."""
+    return re.sub("|".join(SAID), lambda name: SAID[name.group()], sentence)
+
+
 NAME_SENTENCES = [
     "This morning Siobhan and Przemek came round for coffee before work.",
     "Aoife drove us to Llandudno and we walked along the pier with Tadhg.",
@@ -167,7 +192,7 @@ def long_entry(folder: str) -> Long:
     """`long_audio`'s diary sentences with three name sentences among them, in whole loops to about LONG_SECONDS."""
     os.makedirs(folder)
     first, second, third = LONG_NAME_SENTENCES
-    text = ". ".join([*SENTENCES[:4], first, *SENTENCES[4:8], second, *SENTENCES[8:], third])
+    text = spoken(". ".join([*SENTENCES[:4], first, *SENTENCES[4:8], second, *SENTENCES[8:], third]))
     base = os.path.join(folder, "base.wav")
     run(["espeak-ng", "-v", "en-us", "-s", "150", "-g", "12", "-w", base, text])
     loops = max(1, round(LONG_SECONDS / duration(base)))
@@ -244,7 +269,7 @@ def main() -> int:
         for voice in VOICES:
             for index, sentence in enumerate(NAME_SENTENCES + SENTENCES):
                 path = os.path.join(folder, f"{voice}-{index}.m4a")
-                speak(sentence, voice, path)
+                speak(spoken(sentence), voice, path)
                 clips.append((path, sentence, voice))
         long = long_entry(os.path.join(folder, "long"))
         server = Server(workers=1)

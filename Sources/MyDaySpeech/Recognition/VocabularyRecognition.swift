@@ -1,4 +1,5 @@
 import Foundation
+import NIOCore
 import _NIOFileSystem
 
 /// Recognition that knows a person's own words (names of people and places, rare words).
@@ -6,7 +7,8 @@ import _NIOFileSystem
 /// A whole long list as the prompt makes Whisper worse (it breaks sentences and still misses names), so: a first pass
 /// with no prompt; then, where a stretch of what was heard sounds like one of the person's words, that stretch of the
 /// audio (its sentence, at most `longestStretch`) is recognised again with only the words it may hold as the prompt,
-/// and its words replace the first pass's. The engine writes every word; nothing is put into the text here. At most
+/// and its words replace the first pass's when they got one of those words right (`replacing`). The engine writes
+/// every word; nothing is put into the text here. At most
 /// `secondPassShare` of the recording is heard twice, so a long entry costs little more than one pass.
 package struct VocabularyRecognition: Sendable {
     package let recognizer: any SpeechRecognizer
@@ -48,7 +50,7 @@ package struct VocabularyRecognition: Sendable {
             guard cost <= budget else { continue }
             budget -= cost
             let again = try await hear(stretch, of: pcmFile, language: first.language ?? language)
-            words = Self.replacing(in: words, from: stretch.start, to: stretch.end, with: again)
+            words = Self.replacing(in: words, from: stretch.start, to: stretch.end, with: again, teaching: stretch.places)
             progress(Self.firstPassShare + (1 - Self.firstPassShare) * (allowed - budget) / allowed)
         }
         return Recognition(words: words, language: first.language)
@@ -59,6 +61,8 @@ package struct VocabularyRecognition: Sendable {
         var start: Double
         var end: Double
         var prompt: [String]
+        /// For each word of the prompt, how many places of the stretch sounded like it.
+        var places: [String: Int]
         var score: Double
     }
 
@@ -105,23 +109,38 @@ package struct VocabularyRecognition: Sendable {
             for (word, _) in stretch.words.sorted(by: { $0.1 > $1.1 }) where !prompt.contains(word) {
                 prompt.append(word)
             }
-            return Stretch(start: start, end: end, prompt: Array(prompt.prefix(wordsPerPrompt)), score: stretch.score)
+            let chosen = Array(prompt.prefix(wordsPerPrompt))
+            let places = Dictionary(stretch.words.map { ($0.0, 1) }, uniquingKeysWith: +).filter { chosen.contains($0.key) }
+            return Stretch(start: start, end: end, prompt: chosen, places: places, score: stretch.score)
         }
     }
 
-    /// `words` with those said within [start, end) replaced by `again`; unchanged when the second hearing lost most of
-    /// the words (a stretch cut badly is not worth the first pass's words).
-    static func replacing(in words: [RecognizedWord], from start: Double, to end: Double, with again: [RecognizedWord])
-        -> [RecognizedWord]
-    {
+    /// `words` with those said within [start, end) replaced by `again`, only when the second hearing wrote one of the
+    /// `taught` words the first did not, wrote none of them more often than the first pass heard something like it
+    /// there (`taught`: each word and its places), and kept at least four words in five. A second hearing is there to
+    /// get a name right; one that found none, wrote a name twice for one place, or lost words, is not worth the first
+    /// pass's words.
+    static func replacing(
+        in words: [RecognizedWord], from start: Double, to end: Double, with again: [RecognizedWord],
+        teaching taught: [String: Int]
+    ) -> [RecognizedWord] {
         let inside = words.indices.filter { words[$0].start >= start && words[$0].start < end }
-        guard let first = inside.first, let last = inside.last, 2 * again.count >= inside.count else { return words }
+        guard let first = inside.first, let last = inside.last, 5 * again.count >= 4 * inside.count else { return words }
+        let places = Dictionary(taught.map { (VocabularyMatch.fold($0.key), $0.value) }, uniquingKeysWith: +)
+        let before = Dictionary(inside.map { (VocabularyMatch.fold(words[$0].word), 1) }, uniquingKeysWith: +)
+        let written = Dictionary(
+            again.map { VocabularyMatch.fold($0.word) }.filter { places[$0] != nil }.map { ($0, 1) }, uniquingKeysWith: +)
+        let learned = written.contains { word, count in count > before[word, default: 0] }
+        let tooOften = written.contains { word, count in count > places[word, default: 0] + before[word, default: 0] }
+        guard learned, !tooOften else { return words }
         return Array(words[..<first]) + again + Array(words[(last + 1)...])
     }
 
     private static func endsSentence(_ word: String) -> Bool { word.last.map { ".!?".contains($0) } ?? false }
 
-    /// The stretch's audio recognised with its prompt, its times moved to the whole recording's.
+    /// The stretch's audio recognised with its prompt, its times moved to the whole recording's. The stretch is heard
+    /// with `silenceBefore` and `silenceAfter` of silence around it: Whisper drops the first word of audio that starts
+    /// with speech.
     private func hear(_ stretch: Stretch, of pcmFile: URL, language: String?) async throws -> [RecognizedWord] {
         let from = Int64(stretch.start * Double(Self.sampleRate)) * 2
         let count = Int64((stretch.end - stretch.start) * Double(Self.sampleRate)) * 2
@@ -130,19 +149,28 @@ package struct VocabularyRecognition: Sendable {
         let bytes = try await FileSystem.shared.withFileHandle(forReadingAt: FilePath(pcmFile.path)) { pcm in
             try await pcm.readChunk(fromAbsoluteOffset: from, length: .bytes(count))
         }
+        let before = ByteBuffer(repeating: 0, count: Int(Self.silenceBefore * Double(Self.sampleRate)) * 2)
+        let after = ByteBuffer(repeating: 0, count: Int(Self.silenceAfter * Double(Self.sampleRate)) * 2)
         try await FileSystem.shared.withFileHandle(
             forWritingAt: FilePath(part.path), options: .newFile(replaceExisting: true)
         ) { file in
-            _ = try await file.write(contentsOf: bytes, toAbsoluteOffset: 0)
+            _ = try await file.write(contentsOf: before, toAbsoluteOffset: 0)
+            _ = try await file.write(contentsOf: bytes, toAbsoluteOffset: Int64(before.readableBytes))
+            _ = try await file.write(contentsOf: after, toAbsoluteOffset: Int64(before.readableBytes + bytes.readableBytes))
         }
         let heard = try await recognizer.recognize(
             pcmFile: part, language: language, prompt: stretch.prompt.joined(separator: ", "))
+        let shift = stretch.start - Self.silenceBefore
         return heard.words.map { word in
             RecognizedWord(
-                word: word.word, start: word.start + stretch.start, end: word.end + stretch.start,
-                probability: word.probability)
+                word: word.word, start: max(stretch.start, word.start + shift),
+                end: min(stretch.end, max(stretch.start, word.end + shift)), probability: word.probability)
         }
     }
+
+    /// Silence heard before and after a stretch heard again, in seconds.
+    static let silenceBefore = 1.0
+    static let silenceAfter = 0.5
 
     private static var sampleRate: Int { AudioDecoder.sampleRate }
 }
@@ -200,7 +228,8 @@ package struct VocabularyMatch: Sendable, Equatable {
         return found
     }
 
-    private static func fold(_ word: String) -> String {
+    /// A word compared with others: case, diacritics and everything but letters and digits left out.
+    static func fold(_ word: String) -> String {
         String(
             word.folding(options: [.caseInsensitive, .diacriticInsensitive], locale: nil).lowercased().filter {
                 $0.isLetter || $0.isNumber
