@@ -148,6 +148,35 @@ import Testing
         #expect(session.phase == .signedOut && ended.count == 1)
     }
 
+    @Test func aRecordingKeptWhileSignedOutGoesUpOnceItsOwnerSignsInAgain() async throws {
+        // Given the owner's diary, signed out (the server ended the session), and a recording kept since then
+        _ = try harness.store.claim(for: account.id)
+        let id = UUID()
+        let temporary = try harness.library.beginRecording(id: id, startedAt: Given.now, timeZone: Given.paris, container: .wav)
+        try TestMedia.wav(seconds: 1).write(to: temporary)
+        try harness.store.recordFinished(try harness.library.finishRecording(id: id), now: Given.now)
+        // And a server that takes it
+        let created = Mutex<[UUID]>([])
+        let target = UploadTarget(url: URL(string: "http://127.0.0.1:9/v1/blobs/x")!, headers: [:], expiresAt: Given.now)
+        var client = FakeMyDayClient()
+        client.onCreateEntry = { entry in
+            created.withLock { $0.append(entry.id) }
+            return CreatedEntry(entry: Given.serverEntry(entry.id, status: .pendingUpload), upload: target)
+        }
+        client.onCompleteUpload = { id, _ in Given.serverEntry(id, status: .uploaded, transcript: nil) }
+        client.onChanges = { _, _ in Self.noChanges }
+        client.onChangeFeed = { AsyncThrowingStream { _ in } }
+        let core = ClientCore(
+            store: harness.store, library: harness.library, client: client, uploader: FakeBlobUploader(answers: [nil]))
+        let session = AppSession(core: core, signedIn: false)
+        // When its owner signs in again
+        try await session.signIn { _ in account }
+        // Then the recording goes up, once
+        try await pollUntil("the recording was uploaded") { try harness.store.entry(id)?.state == .uploaded }
+        #expect(created.withLock { $0 } == [id])
+        session.didSignOut()
+    }
+
     @Test func aSignInTheDiaryRefusesLeavesTheDeviceSignedOut() async throws {
         // Given a device that holds another account's unsent entry
         _ = try harness.store.claim(for: UUID())

@@ -57,6 +57,9 @@ final class AppModel {
     @ObservationIgnored private let reportUploadEvent: @Sendable (UploadEvent) -> Void
     @ObservationIgnored private var uploadsRun: Task<Void, Never>?
     @ObservationIgnored private var homeViewModel: HomeViewModel?
+    /// A recording the Record control started while signed out: the sign-in screen shows its bar, and it goes up once
+    /// its owner signs in again.
+    private(set) var signedOutRecording: HomeViewModel?
 
     /// Opens the diary, recovers what a crash interrupted (before any new recording can start), and starts the
     /// upload queues. Throws `DiaryUnavailable` when the diary cannot be opened (a full disk), for `AppLaunch` to show.
@@ -322,9 +325,11 @@ final class AppModel {
     private func signIn(
         appleUserID: String? = nil, _ operation: @escaping @Sendable (any MyDayClient) async throws -> Account
     ) async throws {
-        // A new Home for the new session, before the phase changes and the screen asks for it.
-        homeViewModel = nil
+        // A new Home for the new session, before the phase changes and the screen asks for it; a recording the Record
+        // control started on the sign-in screen goes on in it.
+        if !isRecording { homeViewModel = nil }
         try await session.signIn(operation)
+        signedOutRecording = nil
         try? await appleSignIn.signedIn(appleUserID: appleUserID)
     }
 
@@ -381,14 +386,12 @@ final class AppModel {
 
     // MARK: - The Record control
 
-    /// Starts a recording (`stop` false) or stops the one under way, as the control's label showed; signed out,
-    /// the app only opens on the sign-in screen.
+    /// Starts a recording (`stop` false) or stops the one under way, as the control's label showed. Signed out too:
+    /// the recording is kept on the phone, its bar shows on the sign-in screen, and it goes up once its owner signs in
+    /// again (another account cannot sign in while it waits: `ClientCore.signIn`).
     private func recordingRequested(stop: Bool) async {
-        guard phase == .signedIn else {
-            RecordingControlBridge.setIsRecording(false)
-            return
-        }
         let home = makeHomeViewModel()
+        if phase == .signedOut { signedOutRecording = home }
         await home.recordingControlTapped(stop: stop)
         RecordingControlBridge.setIsRecording(home.recorder.state.isActive)
     }

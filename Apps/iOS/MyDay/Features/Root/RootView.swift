@@ -11,6 +11,13 @@ struct RootView: View {
             switch appModel.phase {
             case .signedOut:
                 SignInView()
+                    .safeAreaInset(edge: .bottom) {
+                        // A recording the Record control started while signed out, kept for its owner.
+                        if let home = appModel.signedOutRecording, let bar = home.recordingBar {
+                            RecordingBarView(viewModel: home, bar: bar, openHome: {})
+                                .padding(.horizontal)
+                        }
+                    }
             case .signedIn:
                 SignedInRoot()
             }
