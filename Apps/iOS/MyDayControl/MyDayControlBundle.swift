@@ -1,10 +1,11 @@
 import SwiftUI
 import WidgetKit
 
-/// The widget extension's entry point: My Day offers one control, Record.
+/// The widget extension's entry point: the Record control, and the streak widget.
 @main
 struct MyDayControlBundle: WidgetBundle {
     var body: some Widget {
         RecordControl()
+        StreakWidget()
     }
 }

@@ -6,6 +6,8 @@ import WidgetKit
 enum RecordingControlBridge {
     /// The control's kind: the widget extension declares the control under it, the app reloads it by it.
     static let controlKind = "RecordControl"
+    /// The streak widget's kind, the same way.
+    static let streakWidgetKind = "DiaryStreak"
     /// The App Group defaults key holding `isRecording`.
     static let isRecordingKey = "isRecording"
 

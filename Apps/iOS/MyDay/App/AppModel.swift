@@ -4,6 +4,7 @@ import GoogleSignIn
 import MyDayKit
 import Observation
 import UIKit
+import WidgetKit
 
 /// What every screen shares: the session (MyDayKit's `AppSession`: who is signed in, the core for the chosen server,
 /// refreshing), the platform's parts it needs, and the view models built on it. `AppDelegate` owns the one instance,
@@ -12,6 +13,8 @@ import UIKit
 @Observable
 final class AppModel {
     private static let serverURLKey = "serverURL"
+    /// The model of this launch, for the App Intents Siri and Shortcuts run in the app (`MyDayShortcuts`).
+    private(set) static var current: AppModel?
     private static let fallbackServerURL = URL(string: "http://localhost:8080")!
 
     let session: AppSession
@@ -138,6 +141,7 @@ final class AppModel {
             Task { await appleSignIn.check() }
         }
         RecordingControlBridge.recordingRequested = { [weak self] stop in await self?.recordingRequested(stop: stop) }
+        Self.current = self
         // No recording is under way at launch, whatever a process that ended mid-recording left in the App Group.
         RecordingControlBridge.setIsRecording(false)
     }
@@ -338,6 +342,14 @@ final class AppModel {
     /// Sends what waits and brings in the server's changes; a refresh already under way is joined, not repeated.
     func refresh() async {
         await session.refresh()
+        updateWidgets()
+    }
+
+    /// The streak the widgets show, saved where the widget extension reads it (the App Group).
+    private func updateWidgets() {
+        guard let defaults = RecordingControlBridge.sharedDefaults, let entries = try? core.store.entries() else { return }
+        DiaryStreak.of(entries).save(to: defaults)
+        WidgetCenter.shared.reloadTimelines(ofKind: RecordingControlBridge.streakWidgetKind)
     }
 
     /// While the app is in front, the server's change feed brings each change in as it happens.
@@ -356,6 +368,7 @@ final class AppModel {
         guard phase == .signedIn else { return }
         handOverTime.keep(while: true)
         defer { handOverTime.keep(while: false) }
+        updateWidgets()
         await session.handOverForBackground()
     }
 
@@ -382,6 +395,15 @@ final class AppModel {
         uploadsRun?.cancel()
         let uploads = core.uploads
         uploadsRun = Task { await uploads.run() }
+    }
+
+    /// A note typed through Siri or Shortcuts joins today, like one typed on Home.
+    func writeNote(_ text: String) async throws {
+        let words = text.trimmingCharacters(in: .whitespacesAndNewlines)
+        guard !words.isEmpty else { throw CocoaError(.validationMissingMandatoryValue) }
+        try core.store.noteWritten(words)
+        updateWidgets()
+        await core.uploads.wake()
     }
 
     // MARK: - The Record control
