@@ -2104,3 +2104,36 @@ def test_an_account_that_signs_in_with_google_exports_and_closes_with_a_fresh_go
         server.stop()
         google.stop()
         shutil.rmtree(data, ignore_errors=True)
+
+
+def test_a_screen_that_loads_slowly_never_covers_the_one_asked_for_after_it(server, browser):
+    driver = browser
+    register(driver, server)
+    type_entry(driver, "A walk by the harbour.")
+    entry_id = wait(driver, lambda d: server_entries(server, d), message="the entry never reached the server")[0]["id"]
+    # Given Insights, whose answer is held until the test lets it go (and says when the page has read it)
+    driver.execute_script("""
+        const original = window.fetch;
+        window.heldInsights = [];
+        window.fetch = (path, init) => !String(path).includes('/v1/me/insights') ? original(path, init)
+          : new Promise((resolve) => window.heldInsights.push(() => resolve(original(path, init).then((response) => {
+              const text = response.text.bind(response);
+              response.text = async () => {
+                const value = await text();
+                // After every step the page takes with the answer (promise steps, which run before any timer)
+                setTimeout(() => { window.insightsRead = true; }, 0);
+                return value;
+              };
+              return response;
+            }))));""")
+    # When the person opens Insights, and before it has loaded, an entry
+    driver.execute_script("location.hash = '#/insights'")
+    wait(driver, lambda d: d.execute_script("return window.heldInsights.length") == 1, message="Insights never asked")
+    driver.execute_script(f"location.hash = '#/entry/{entry_id}'")
+    wait(driver, lambda d: "harbour" in text_of(d, "[data-slot=transcript]"), message="the entry did not open")
+    # And then Insights answers after all
+    driver.execute_script("window.heldInsights.forEach((answer) => answer())")
+    wait(driver, lambda d: d.execute_script("return window.insightsRead === true"), message="Insights never answered")
+    # Then the entry is still what shows
+    assert "harbour" in text_of(driver, "[data-slot=transcript]")
+    assert not driver.find_elements(By.CSS_SELECTOR, "main .insights")

@@ -1,6 +1,6 @@
 // The service worker keeps the app shell, so My Day opens offline; the API is never cached.
 
-const CACHE = "myday-shell-v10";
+const CACHE = "myday-shell-v11";
 const SHELL = [
   "/", "/manifest.webmanifest", "/app/styles.css", "/app/icon.svg", "/app/icon-180.png", "/app/main.js", "/app/api.js", "/app/awake.js", "/app/db.js",
   "/app/elsewhere.js", "/app/hold.js", "/app/live.js", "/app/providers.js", "/app/push.js", "/app/recorder.js", "/app/recovery.js", "/app/search.js", "/app/sync.js", "/app/ui.js", "/app/uploads.js", "/app/waveform.js",

@@ -26,7 +26,7 @@ let library = null;
 let current = null;
 
 /** Shows a screen ({ root, update? }, or a bare element) in place of the one before. */
-function show(view) {
+function showView(view) {
   const next = view.root ? view : { root: view };
   if (next.root !== current?.root) current?.leave?.();
   current = next;
@@ -47,9 +47,16 @@ function entryOrigin(hash) {
   return { hash: "#/library", label: "← Library" };
 }
 
+// Each route's number: a screen that took long to load is not shown once another was asked for after it.
+let routes = 0;
+
 async function route() {
   if (location.hash !== shownHash) [previousHash, shownHash] = [shownHash, location.hash];
   const [, page, id] = location.hash.split("/");
+  const mine = ++routes;
+  const show = (view) => {
+    if (mine === routes) showView(view);
+  };
   try {
     if (page === "library") {
       show(library);
@@ -143,9 +150,9 @@ async function begin() {
     if (!api.currentAccount() && /^#\/(reset|verify|stop-reminders)\//.test(location.hash)) location.reload();
   });
   const [, page, token] = location.hash.split("/");
-  if (page === "reset" && token) return show(resetView({ token, onSignedIn: signedIn }));
+  if (page === "reset" && token) return showView(resetView({ token, onSignedIn: signedIn }));
   // A reminder mail's stop link works whoever is signed in here, or nobody.
-  if (page === "stop-reminders" && token) return show(stopRemindersView({ token }));
+  if (page === "stop-reminders" && token) return showView(stopRemindersView({ token }));
   let account = null;
   try {
     account = await api.resume();
@@ -160,14 +167,14 @@ async function begin() {
   const config = await api.config().catch(() => null);
   if (page === "verify" && token) {
     // Signed in, the route confirms; here nobody is: the maker signs in first (and comes back to this link).
-    return show(verifyView({ token, onDone: () => {
+    return showView(verifyView({ token, onDone: () => {
       history.replaceState(null, "", "/#/");
       location.reload();
-    }, onSignIn: () => show(signInView({ config, onSignedIn: signedIn })) }));
+    }, onSignIn: () => showView(signInView({ config, onSignedIn: signedIn })) }));
   }
   // A sign-out made offline reaches the server as soon as it can be reached.
   addEventListener("online", () => api.finishSignOut().catch(() => {}));
-  show(signInView({ config, onSignedIn: signedIn }));
+  showView(signInView({ config, onSignedIn: signedIn }));
 }
 
 begin();
