@@ -10,6 +10,7 @@ import time
 import uuid
 
 from selenium import webdriver
+from selenium.common.exceptions import NoSuchElementException, StaleElementReferenceException
 from selenium.webdriver.chrome.service import Service
 from selenium.webdriver.common.by import By
 from selenium.webdriver.support.ui import WebDriverWait
@@ -36,7 +37,10 @@ def poll(condition, timeout=DEADLINE, message="condition not met", every=0.05):
 
 def wait(driver, condition, timeout=DEADLINE, message="", every=0.1):
     """Selenium's wait for `condition(driver)` to be truthy; answers its value."""
-    return WebDriverWait(driver, timeout, poll_frequency=every).until(lambda d: condition(d), message)
+    # The page may draw a list again between finding an element and reading it: try again then, as when it is missing.
+    ignored = (NoSuchElementException, StaleElementReferenceException)
+    return WebDriverWait(driver, timeout, poll_frequency=every, ignored_exceptions=ignored).until(
+        lambda d: condition(d), message)
 
 
 class Server:

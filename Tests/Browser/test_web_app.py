@@ -1514,8 +1514,7 @@ def test_a_transcript_that_looks_broken_is_marked_in_the_library_with_the_reason
          message="the entry was not transcribed")
     # Then the Library marks it, and the entry says why, with Transcribe again at hand
     click(driver, "[aria-label=Library]")
-    wait(driver, lambda d: d.find_elements(By.CSS_SELECTOR, ".entry .pill.review"), message="the entry was not marked")
-    assert text_of(driver, ".entry .pill.review") == "Check the words"
+    wait(driver, lambda d: text_of(d, ".entry .pill.review") == "Check the words", message="the entry was not marked")
     click(driver, ".entry")
     wait(driver, lambda d: "comes 5 times in a row" in text_of(d, "[data-slot=status]"), message="the reason was not shown")
     assert driver.find_element(By.CSS_SELECTOR, "[data-action=retranscribe]").is_displayed()
