@@ -8,10 +8,11 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import BinaryIO
 
+import numpy as np
 from faster_whisper import WhisperModel
 from faster_whisper.tokenizer import _LANGUAGE_CODES
 
-from .audio import windows
+from .audio import SAMPLE_RATE, Window, windows
 from .guard import kept_segments
 from .memory import release_freed_memory
 from .settings import Settings
@@ -21,6 +22,10 @@ log = logging.getLogger("myday_speech")
 # OpenAI's rule for temperature 0: start greedy, and step up when a window's text fails the quality checks.
 FALLBACK_TEMPERATURES = (0.0, 0.2, 0.4, 0.6, 0.8, 1.0)
 LANGUAGES = frozenset(_LANGUAGE_CODES)
+# Whisper often drops the first word of audio that starts with speech: each window is heard with silence around it
+# (measured on bench/names: word error on sentences without names 10.1% → 7.6%, names right 34 → 42 of 100).
+SILENCE_BEFORE = 1.0
+SILENCE_AFTER = 0.5
 
 
 class Stopped(Exception):
@@ -114,7 +119,7 @@ class Engine:
                 raise Stopped
             duration = window.offset + window.duration
             found, info = self.model.transcribe(
-                window.samples,
+                _with_silence_around(window.samples),
                 language=language or detected,
                 # The prompt (names) before every 30 s window; not also initial_prompt: doubled, Whisper repeats it.
                 hotwords=prompt or None,
@@ -127,12 +132,12 @@ class Engine:
             decoded = []
             for segment in _until_stopped(found, should_stop):
                 decoded.append(segment)
-                heard(window.offset + segment.end, [])
+                heard(_in_recording(segment.end, window), [])
             kept = kept_segments(decoded)
             if detected is None and kept:
                 # Later windows keep the language of the first one with speech in it.
                 detected, probability = info.language, info.language_probability
-            shifted = [_shifted(segment, len(segments) + index, window.offset) for index, segment in enumerate(kept)]
+            shifted = [_shifted(segment, len(segments) + index, window) for index, segment in enumerate(kept)]
             segments += shifted
             release_freed_memory()
             heard(duration, shifted)
@@ -149,12 +154,25 @@ def _until_stopped(segments, should_stop: Callable[[], bool]):
         yield segment
 
 
-def _shifted(segment, index: int, offset: float) -> Segment:
+def _with_silence_around(samples: np.ndarray) -> np.ndarray:
+    before = np.zeros(int(SILENCE_BEFORE * SAMPLE_RATE), dtype=np.float32)
+    after = np.zeros(int(SILENCE_AFTER * SAMPLE_RATE), dtype=np.float32)
+    return np.concatenate([before, samples, after])
+
+
+def _in_recording(seconds: float, window: Window) -> float:
+    """A time in the window heard with silence around it, in seconds from the recording's start."""
+    return round(min(max(seconds - SILENCE_BEFORE, 0.0), window.duration) + window.offset, 3)
+
+
+def _shifted(segment, index: int, window: Window) -> Segment:
+    """`segment` of the window heard with silence around it, at its time in the whole recording (never in the
+    silence that was added)."""
     return Segment(
         id=index,
         seek=segment.seek,
-        start=round(segment.start + offset, 3),
-        end=round(segment.end + offset, 3),
+        start=_in_recording(segment.start, window),
+        end=_in_recording(segment.end, window),
         text=segment.text,
         tokens=list(segment.tokens),
         temperature=segment.temperature,
@@ -162,7 +180,7 @@ def _shifted(segment, index: int, offset: float) -> Segment:
         compression_ratio=segment.compression_ratio,
         no_speech_prob=segment.no_speech_prob,
         words=[
-            Word(round(word.start + offset, 3), round(word.end + offset, 3), word.word, word.probability)
+            Word(_in_recording(word.start, window), _in_recording(word.end, window), word.word, word.probability)
             for word in segment.words or []
         ],
     )

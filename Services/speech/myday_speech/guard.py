@@ -34,16 +34,18 @@ def _invented(segment) -> bool:
 
 def is_loop(text: str) -> bool:
     """Whether `text` is mostly one phrase of two or more words said three times or more in a row ("au mâmo, au
-    mâmo, au mâmo."): too short for the compression ratio to notice, and not how people speak."""
+    mâmo, au mâmo."), or one word said four times or more ("Whoa, whoa, whoa, whoa!", heard in music): too short for
+    the compression ratio to notice, and not how people speak."""
     words = ["".join(character for character in word if character.isalnum()) for word in text.lower().split()]
     words = [word for word in words if word]
-    for length in range(2, 7):
-        for start in range(len(words) - 3 * length + 1):
+    for length in range(1, 7):
+        least = 4 if length == 1 else 3
+        for start in range(len(words) - least * length + 1):
             phrase = words[start : start + length]
             repeats = 1
             while words[start + repeats * length : start + (repeats + 1) * length] == phrase:
                 repeats += 1
-            if repeats >= 3 and repeats * length >= 0.8 * len(words):
+            if repeats >= least and repeats * length >= 0.8 * len(words):
                 return True
     return False
 

@@ -63,6 +63,9 @@ def test_text_without_letters_is_not_speech():
         ("No, no, no, I really did not.", False),
         ("We went to the shop, then to the shop next door, then home.", False),
         ("Thank you, thank you.", False),
+        ("Whoa, whoa, whoa, whoa!", True),
+        ("No, no, no!", False),
+        ("It was very, very, very, very cold by the sea this morning, and we went home early.", False),
     ],
 )
 def test_loops_are_told_from_repetition_in_speech(text, loop):

@@ -107,3 +107,16 @@ def test_two_transcriptions_at_once_share_the_model(client, media):
     assert word_error_rate(DIARY, answers[0]["text"]) <= 0.2
     assert word_error_rate("We cooked pasta together.", answers[1]["text"]) <= 0.25
     assert client.get("/health").json()["concurrency"] == 2
+
+
+def test_a_recording_that_starts_with_speech_keeps_its_first_words(client, media):
+    # Given a sentence spoken from the recording's first moment, recorded as an iPhone does (AAC); measured: without
+    # silence before it, Whisper heard "but when that was cold"
+    sentence = "the weather was cold but the sun came out in the afternoon"
+    spoken = media.spoken(sentence, voice="en-gb", name="starts-with-speech")
+    recording = media.ffmpeg("starts-with-speech.m4a", "-i", str(spoken), "-ar", "44100", "-ac", "1", "-c:a", "aac")
+    # When it is transcribed
+    answer = transcribe(client, recording, language="en")
+    # Then its first words are there, and no word is put before the recording's start
+    assert answer["text"].lower().startswith("the weather was cold"), answer["text"]
+    assert all(0 <= word["start"] <= word["end"] <= answer["duration"] for word in answer["words"]), answer["words"]
