@@ -169,6 +169,8 @@ def test_info_plist_permissions_and_background_modes():
     assert info["CFBundleDisplayName"] == "My Day"
     assert info["ITSAppUsesNonExemptEncryption"] is False
     assert info["NSAppTransportSecurity"] == {"NSAllowsLocalNetworking": True}
+    # The recording's Live Activity (RecordingLiveActivity) asks for nothing more, but needs this key.
+    assert info["NSSupportsLiveActivities"] is True
 
 
 def test_info_plist_configuration_keys():

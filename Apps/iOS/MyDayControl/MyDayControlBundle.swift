@@ -1,11 +1,12 @@
 import SwiftUI
 import WidgetKit
 
-/// The widget extension's entry point: the Record control, and the streak widget.
+/// The widget extension's entry point: the Record control, the streak widget and the recording's Live Activity.
 @main
 struct MyDayControlBundle: WidgetBundle {
     var body: some Widget {
         RecordControl()
         StreakWidget()
+        RecordingActivityWidget()
     }
 }

@@ -130,6 +130,17 @@ public final class HomeViewModel {
         }
     }
 
+    /// The Live Activity or the paused notification asked to resume (`resume` true) or to pause, as its button showed;
+    /// a request the recorder's state no longer fits does nothing, and never starts a new recording.
+    public func pauseRequested(resume: Bool) async {
+        switch recorder.state {
+        case .recording where !resume, .paused where resume, .interrupted where resume:
+            await recorder.tap()
+        case .idle, .recording, .paused, .interrupted, .stopping, .saved, .failed:
+            break
+        }
+    }
+
     /// The screen calls it whenever the recorder's state changes: the audio of a take that failed becomes an
     /// entry at once (the capture keeps what it wrote), instead of waiting for the next launch.
     public func recorderStateChanged() async {

@@ -141,6 +141,27 @@ import Testing
         #expect(await home.saveTypedEntry() == false)
     }
 
+    @Test func theLockScreensPauseAndResumeDoWhatTheyShowedAndNeverStartARecording() async throws {
+        // Given no recording under way
+        let home = model()
+        // When Resume and Pause come from a Live Activity or a notification left over from an earlier recording
+        await home.pauseRequested(resume: true)
+        await home.pauseRequested(resume: false)
+        // Then nothing starts
+        #expect(home.recorder.state == .idle)
+        // Given a recording; a stale Resume leaves it recording, Pause pauses, a stale Pause leaves it paused
+        await home.recordButtonTapped()
+        await home.pauseRequested(resume: true)
+        #expect(home.recorder.state == .recording)
+        await home.pauseRequested(resume: false)
+        #expect(home.recorder.state == .paused)
+        await home.pauseRequested(resume: false)
+        #expect(home.recorder.state == .paused)
+        // And Resume goes on recording
+        await home.pauseRequested(resume: true)
+        #expect(home.recorder.state == .recording)
+    }
+
     @Test func aTakeThatFailsBecomesAnEntryAtOnceAndTheControlDoesWhatItShowed() async throws {
         // Given a recording whose capture kept a WAV copy and then failed to finish the compressed file
         let home = model(WAVKeepingCapture())

@@ -4,6 +4,7 @@ import GoogleSignIn
 import MyDayKit
 import Observation
 import UIKit
+import UserNotifications
 import WidgetKit
 
 /// What every screen shares: the session (MyDayKit's `AppSession`: who is signed in, the core for the chosen server,
@@ -58,6 +59,8 @@ final class AppModel {
     @ObservationIgnored private let backgroundUploader: BackgroundUploader
     @ObservationIgnored private let handOverTime = BackgroundTime(name: "Handing recordings to the upload")
     @ObservationIgnored private let reportUploadEvent: @Sendable (UploadEvent) -> Void
+    /// The notification center's delegate (it holds it weakly): Resume on the paused recording's notice.
+    @ObservationIgnored private var notificationResponses: NotificationResponses?
     @ObservationIgnored private var uploadsRun: Task<Void, Never>?
     @ObservationIgnored private var homeViewModel: HomeViewModel?
     /// A recording the Record control started while signed out: the sign-in screen shows its bar, and it goes up once
@@ -141,6 +144,11 @@ final class AppModel {
             Task { await appleSignIn.check() }
         }
         RecordingControlBridge.recordingRequested = { [weak self] stop in await self?.recordingRequested(stop: stop) }
+        RecordingActivityBridge.actionRequested = { [weak self] action in await self?.recordingActivityAction(action) }
+        RecordingPausedNotice.register()
+        let responses = NotificationResponses { [weak self] in await self?.recordingActivityAction(.resume) }
+        notificationResponses = responses
+        UNUserNotificationCenter.current().delegate = responses
         Self.current = self
         // No recording is under way at launch, whatever a process that ended mid-recording left in the App Group.
         RecordingControlBridge.setIsRecording(false)
@@ -154,8 +162,9 @@ final class AppModel {
     /// Home reports every change of the recorder's state: a session the server ended during the recording
     /// takes effect once the recording is saved, and a recording the system paused off screen is told.
     func recorderStateChanged() {
-        if let state = homeViewModel?.recorder.state {
-            RecordingPausedNotice.update(for: state, appIsActive: UIApplication.shared.applicationState == .active)
+        if let recorder = homeViewModel?.recorder {
+            RecordingPausedNotice.update(for: recorder.state, appIsActive: UIApplication.shared.applicationState == .active)
+            RecordingLiveActivity.update(for: recorder.state, elapsed: recorder.elapsed)
         }
         session.recorderStateChanged()
     }
@@ -416,6 +425,18 @@ final class AppModel {
         if phase == .signedOut { signedOutRecording = home }
         await home.recordingControlTapped(stop: stop)
         RecordingControlBridge.setIsRecording(home.recorder.state.isActive)
+    }
+
+    /// A button of the recording's Live Activity (or Resume on the paused notification), as it showed.
+    private func recordingActivityAction(_ action: RecordingActivityAction) async {
+        guard let home = homeViewModel else { return }
+        switch action {
+        case .pause: await home.pauseRequested(resume: false)
+        case .resume: await home.pauseRequested(resume: true)
+        case .stop: await home.recordingControlTapped(stop: true)
+        }
+        RecordingControlBridge.setIsRecording(home.recorder.state.isActive)
+        recorderStateChanged()
     }
 
     // MARK: - Where things are
