@@ -8,6 +8,8 @@ enum RecordingControlBridge {
     static let controlKind = "RecordControl"
     /// The streak widget's kind, the same way.
     static let streakWidgetKind = "DiaryStreak"
+    /// The On this day widget's kind.
+    static let onThisDayWidgetKind = "OnThisDay"
     /// The App Group defaults key holding `isRecording`.
     static let isRecordingKey = "isRecording"
 

@@ -2,6 +2,7 @@ import AuthenticationServices
 import Foundation
 import GoogleSignIn
 import MyDayKit
+import MyDaySearch
 import Observation
 import UIKit
 import UserNotifications
@@ -352,6 +353,7 @@ final class AppModel {
     func refresh() async {
         await session.refresh()
         updateWidgets()
+        await updateOnThisDay()
     }
 
     /// The streak the widgets show, saved where the widget extension reads it (the App Group).
@@ -359,6 +361,16 @@ final class AppModel {
         guard let defaults = RecordingControlBridge.sharedDefaults, let entries = try? core.store.entries() else { return }
         DiaryStreak.of(entries).save(to: defaults)
         WidgetCenter.shared.reloadTimelines(ofKind: RecordingControlBridge.streakWidgetKind)
+    }
+
+    /// The days before today the server finds, saved for the On this day widget; without the diary's words while the
+    /// app is locked with Face ID. Left as it was when the server cannot be reached (it shows only on its own day).
+    private func updateOnThisDay() async {
+        guard phase == .signedIn, let defaults = RecordingControlBridge.sharedDefaults,
+            let found = try? await core.client.onThisDay(nil, timeZone: TimeZone.current.identifier)
+        else { return }
+        OnThisDayWidgetContent(day: LocalDay(Date(), in: .current), found: found, words: !settings.lockEnabled).save(to: defaults)
+        WidgetCenter.shared.reloadTimelines(ofKind: RecordingControlBridge.onThisDayWidgetKind)
     }
 
     /// While the app is in front, the server's change feed brings each change in as it happens.

@@ -1,6 +1,7 @@
 import Foundation
 import MyDayKit
 import Observation
+import WidgetKit
 
 /// The person's settings, kept in UserDefaults: uploads on Wi-Fi only, transcription on this iPhone (with the speech
 /// model iOS 26 downloads when the person asks), how long audio stays, and the lock.
@@ -21,6 +22,12 @@ final class AppSettings {
         set {
             lock.isEnabled = newValue
             defaults.set(newValue, forKey: Self.lockEnabledKey)
+            // A locked diary's words stay out of the On this day widget from now on (the next refresh saves none).
+            if newValue, let shared = RecordingControlBridge.sharedDefaults, let saved = OnThisDayWidgetContent.saved(in: shared)
+            {
+                saved.withoutWords.save(to: shared)
+                WidgetCenter.shared.reloadTimelines(ofKind: RecordingControlBridge.onThisDayWidgetKind)
+            }
         }
     }
 
