@@ -2,12 +2,12 @@ import AppIntents
 import SwiftUI
 import WidgetKit
 
-/// The Record control for Control Center, the Lock Screen and the Action button: one tap opens My Day and
-/// starts recording, a tap while recording stops it.
+/// The Record control for Control Center, the Lock Screen and the Action button: one tap starts recording without
+/// unlocking (the Live Activity shows it), a tap while recording stops it.
 struct RecordControl: ControlWidget {
     var body: some ControlWidgetConfiguration {
         StaticControlConfiguration(kind: RecordingControlBridge.controlKind, provider: RecordingStateProvider()) { isRecording in
-            ControlWidgetButton(action: ToggleRecordingIntent(stop: isRecording)) {
+            ControlWidgetButton(action: RecordWithoutUnlockingIntent(stop: isRecording)) {
                 Label(isRecording ? "Stop recording" : "Record", systemImage: isRecording ? "stop.fill" : "mic.fill")
             }
         }

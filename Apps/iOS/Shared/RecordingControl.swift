@@ -68,3 +68,37 @@ struct ToggleRecordingIntent: AppIntent {
         return .result()
     }
 }
+
+/// The Record control on the Lock Screen, in Control Center and on the Action button: starts a recording, or stops the
+/// one under way, in the app's process without unlocking the iPhone or opening the app (an `AudioRecordingIntent`:
+/// the app shows the recording's Live Activity at once, as the system requires). When the recording cannot start
+/// there, the person is told to open My Day.
+@available(iOS 18.0, *)
+struct RecordWithoutUnlockingIntent: AudioRecordingIntent {
+    static var title: LocalizedStringResource { "Record in My Day without unlocking" }
+    static var isDiscoverable: Bool { false }
+
+    @Parameter(title: "Stop the recording under way", default: false)
+    var stop: Bool
+
+    init() {}
+
+    init(stop: Bool) {
+        self.stop = stop
+    }
+
+    @MainActor
+    func perform() async throws -> some IntentResult {
+        guard let request = RecordingControlBridge.recordingRequested else { throw RecordingNotStarted() }
+        await request(stop)
+        if !stop, !RecordingControlBridge.isRecording { throw RecordingNotStarted() }
+        return .result()
+    }
+}
+
+/// What the Record control says when the iPhone did not let My Day start recording in the background.
+struct RecordingNotStarted: Error, CustomLocalizedStringResourceConvertible {
+    var localizedStringResource: LocalizedStringResource {
+        "My Day could not start recording here. Open My Day to record."
+    }
+}

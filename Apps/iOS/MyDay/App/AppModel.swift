@@ -437,6 +437,8 @@ final class AppModel {
         if phase == .signedOut { signedOutRecording = home }
         await home.recordingControlTapped(stop: stop)
         RecordingControlBridge.setIsRecording(home.recorder.state.isActive)
+        // The Live Activity at once: a recording started from the Lock Screen must show one, or the system stops it.
+        recorderStateChanged()
     }
 
     /// A button of the recording's Live Activity (or Resume on the paused notification), as it showed.
