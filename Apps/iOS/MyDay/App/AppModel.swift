@@ -151,8 +151,10 @@ final class AppModel {
         notificationResponses = responses
         UNUserNotificationCenter.current().delegate = responses
         Self.current = self
-        // No recording is under way at launch, whatever a process that ended mid-recording left in the App Group.
+        // No recording is under way at launch, whatever a process that ended mid-recording left in the App Group or on
+        // the Lock Screen.
         RecordingControlBridge.setIsRecording(false)
+        RecordingLiveActivity.update(for: .idle, elapsed: 0)
     }
 
     /// A recording is under way or being saved: signing out or deleting the account now would discard its audio.
@@ -443,7 +445,11 @@ final class AppModel {
 
     /// A button of the recording's Live Activity (or Resume on the paused notification), as it showed.
     private func recordingActivityAction(_ action: RecordingActivityAction) async {
-        guard let home = homeViewModel else { return }
+        guard let home = homeViewModel else {
+            // A button of an activity no recording of this launch showed: nothing to do but take it away.
+            RecordingLiveActivity.update(for: .idle, elapsed: 0)
+            return
+        }
         switch action {
         case .pause: await home.pauseRequested(resume: false)
         case .resume: await home.pauseRequested(resume: true)
