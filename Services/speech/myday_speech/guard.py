@@ -9,6 +9,11 @@ from __future__ import annotations
 COMPRESSION_RATIO_LIMIT = 2.4
 NO_SPEECH_LIMIT = 0.6
 LOG_PROBABILITY_FLOOR = -1.0
+# One word said over and over is a loop only when the model was unsure of it: a low mean log probability, or a text
+# that needed a raised temperature (the greedy one failed Whisper's own checks). Over synthetic chords Whisper wrote
+# "Whoa, whoa, whoa, whoa!" at -1.01 and temperature 1.0.
+UNSURE_LOG_PROBABILITY = -0.8
+UNSURE_TEMPERATURE = 0.5
 # A window whose only text is a few words the model itself thinks may be silence ("You", "Thank you.") and is
 # unsure of is dropped whole. Short real answers ("Ten of clubs.", "Five five.") score a no-speech probability
 # near 0.2 or below on the pocketsphinx test recordings; Whisper's guesses on silence score above 0.6.
@@ -29,16 +34,22 @@ def kept_segments(segments: list) -> list:
 def _invented(segment) -> bool:
     if segment.compression_ratio > COMPRESSION_RATIO_LIMIT or is_loop(segment.text):
         return True  # a repetition loop, left over after every temperature failed
+    if is_loop(segment.text, single_words=True) and _unsure(segment):
+        return True  # "Whoa, whoa, whoa, whoa!" over music; a person's "No, no, no, no!" is heard surely and kept
     return segment.no_speech_prob > NO_SPEECH_LIMIT and segment.avg_logprob < LOG_PROBABILITY_FLOOR
 
 
-def is_loop(text: str) -> bool:
-    """Whether `text` is mostly one phrase of two or more words said three times or more in a row ("au mâmo, au
-    mâmo, au mâmo."), or one word said four times or more ("Whoa, whoa, whoa, whoa!", heard in music): too short for
-    the compression ratio to notice, and not how people speak."""
+def _unsure(segment) -> bool:
+    return segment.avg_logprob < UNSURE_LOG_PROBABILITY or segment.temperature > UNSURE_TEMPERATURE
+
+
+def is_loop(text: str, single_words: bool = False) -> bool:
+    """Whether `text` is mostly one phrase said again and again in a row: a phrase of two or more words three times
+    ("au mâmo, au mâmo, au mâmo."), or, with `single_words`, one word four times ("Whoa, whoa, whoa, whoa!"). Too
+    short for the compression ratio to notice."""
     words = ["".join(character for character in word if character.isalnum()) for word in text.lower().split()]
     words = [word for word in words if word]
-    for length in range(1, 7):
+    for length in range(1 if single_words else 2, 7):
         least = 4 if length == 1 else 3
         for start in range(len(words) - least * length + 1):
             phrase = words[start : start + length]
