@@ -36,9 +36,7 @@ struct OnThisDayTimeline: TimelineProvider {
     }
 
     func getTimeline(in context: Context, completion: @escaping (Timeline<OnThisDayMoment>) -> Void) {
-        let now = Date()
-        let midnight = Calendar.current.startOfDay(for: now).addingTimeInterval(86_400 + 1)
-        completion(Timeline(entries: [moment(at: now), moment(at: midnight)], policy: .after(midnight)))
+        completion(.nowAndAfterMidnight(moment(at:)))
     }
 
     private func moment(at date: Date) -> OnThisDayMoment {

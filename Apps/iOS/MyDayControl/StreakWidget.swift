@@ -33,9 +33,7 @@ struct StreakTimeline: TimelineProvider {
     }
 
     func getTimeline(in context: Context, completion: @escaping (Timeline<StreakMoment>) -> Void) {
-        let now = Date()
-        let midnight = Calendar.current.startOfDay(for: now).addingTimeInterval(86_400 + 1)
-        completion(Timeline(entries: [moment(at: now), moment(at: midnight)], policy: .after(midnight)))
+        completion(.nowAndAfterMidnight(moment(at:)))
     }
 
     private func moment(at date: Date) -> StreakMoment {
