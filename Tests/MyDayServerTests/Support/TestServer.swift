@@ -5,6 +5,7 @@ import Logging
 import MyDayTestSupport
 import NIOCore
 import SQLKit
+import ServiceLifecycle
 
 @testable import MyDayServer
 
@@ -19,12 +20,36 @@ struct TestServer {
         return TestServer(configuration: configuration)
     }
 
+    /// Starts the server, runs `body` with a client of it, then shuts the server down gracefully. A server that stops
+    /// before it listens fails the test with its error (HummingbirdTesting's live runner would wait for its port
+    /// forever).
     func run<T: Sendable>(_ body: @escaping @Sendable (APIClient) async throws -> T) async throws -> T {
         var logger = Logger(label: "myday-test")
         logger.logLevel = .warning
-        let app = try await buildApplication(configuration: configuration, logger: logger)
-        return try await app.test(.live) { client in
-            try await body(APIClient(client: client, port: client.port ?? 0))
+        let (ports, announce) = AsyncStream.makeStream(of: Int.self)
+        let app = try await buildApplication(configuration: configuration, logger: logger) { port in announce.yield(port) }
+        let services = ServiceGroup(configuration: .init(services: [app], logger: logger))
+        return try await withThrowingTaskGroup(of: Void.self) { group in
+            group.addTask {
+                defer { announce.finish() }
+                try await services.run()
+            }
+            guard let port = await ports.first(where: { _ in true }) else {
+                try await group.waitForAll()
+                throw ServerStoppedBeforeListening()
+            }
+            let client = TestClient(host: "127.0.0.1", port: port, configuration: .init(timeout: .seconds(20)))
+            client.connect()
+            let result: Result<T, any Error>
+            do {
+                result = .success(try await body(APIClient(connection: client, port: port)))
+            } catch {
+                result = .failure(error)
+            }
+            try? await client.shutdown()
+            await services.triggerGracefulShutdown()
+            try await group.waitForAll()
+            return try result.get()
         }
     }
 
@@ -89,3 +114,6 @@ extension TestServer {
             ?? []
     }
 }
+
+/// The server ended without an error before it listened.
+struct ServerStoppedBeforeListening: Error {}
