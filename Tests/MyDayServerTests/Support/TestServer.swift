@@ -21,14 +21,18 @@ struct TestServer {
     }
 
     /// Starts the server, runs `body` with a client of it, then shuts the server down gracefully. A server that stops
-    /// before it listens fails the test with its error (HummingbirdTesting's live runner would wait for its port
-    /// forever).
+    /// before it listens, or does not stop, fails the test with its error (HummingbirdTesting's live runner would wait
+    /// for its port, or for the server, forever).
     func run<T: Sendable>(_ body: @escaping @Sendable (APIClient) async throws -> T) async throws -> T {
         var logger = Logger(label: "myday-test")
         logger.logLevel = .warning
         let (ports, announce) = AsyncStream.makeStream(of: Int.self)
         let app = try await buildApplication(configuration: configuration, logger: logger) { port in announce.yield(port) }
-        let services = ServiceGroup(configuration: .init(services: [app], logger: logger))
+        var lifecycle = ServiceGroupConfiguration(services: [app], logger: logger)
+        // A service that ignores the shutdown is cancelled, and the test fails instead of waiting for it.
+        lifecycle.maximumGracefulShutdownDuration = .seconds(60)
+        lifecycle.maximumCancellationDuration = .seconds(10)
+        let services = ServiceGroup(configuration: lifecycle)
         return try await withThrowingTaskGroup(of: Void.self) { group in
             group.addTask {
                 defer { announce.finish() }
