@@ -38,7 +38,7 @@ final class PostgresDriver: DatabaseDriver, PositionalRowReading {
         quiet.logLevel = max(logger.logLevel, .notice)
         let client = PostgresClient(configuration: configuration, backgroundLogger: quiet)
         var hot = configuration
-        hot.options.maximumConnections = 8
+        hot.options.maximumConnections = 16
         let milliseconds = readTimeLimit.components.seconds * 1000 + readTimeLimit.components.attoseconds / 1_000_000_000_000_000
         hot.options.additionalStartupParameters = [("statement_timeout", "\(max(1, milliseconds))")]
         let hotClient = PostgresClient(configuration: hot, backgroundLogger: quiet)
