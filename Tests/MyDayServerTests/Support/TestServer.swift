@@ -21,15 +21,15 @@ struct TestServer {
     }
 
     /// Starts the server, runs `body` with a client of it, then shuts the server down gracefully. A server that stops
-    /// before it listens, or does not stop, fails the test with its error (HummingbirdTesting's live runner would wait
-    /// for its port, or for the server, forever).
+    /// before it listens fails the test with its error, and one that does not stop when asked is cancelled after a
+    /// minute (HummingbirdTesting's live runner would wait for its port, or for the server, forever).
     func run<T: Sendable>(_ body: @escaping @Sendable (APIClient) async throws -> T) async throws -> T {
         var logger = Logger(label: "myday-test")
         logger.logLevel = .warning
         let (ports, announce) = AsyncStream.makeStream(of: Int.self)
         let app = try await buildApplication(configuration: configuration, logger: logger) { port in announce.yield(port) }
         var lifecycle = ServiceGroupConfiguration(services: [app], logger: logger)
-        // A service that ignores the shutdown is cancelled, and the test fails instead of waiting for it.
+        // A service that ignores the shutdown is cancelled after a minute instead of being waited for forever.
         lifecycle.maximumGracefulShutdownDuration = .seconds(60)
         lifecycle.maximumCancellationDuration = .seconds(10)
         let services = ServiceGroup(configuration: lifecycle)
