@@ -15,16 +15,7 @@ struct APIClient: Sendable {
     let transport: Transport
     let port: Int
 
-    /// A client of an application under `app.test(.live)`.
-    init(client: any TestClientProtocol, port: Int) {
-        self.port = port
-        transport = { uri, method, headers, body in
-            let response = try await client.executeRequest(uri: uri, method: method, headers: headers, body: body)
-            return (HTTPResponse(status: response.status, headerFields: response.headers), response.body)
-        }
-    }
-
-    /// A client of a server process listening on `port`.
+    /// A client of a server listening on `port` of this machine (a test server, or a server process).
     init(connection: TestClient, port: Int) {
         self.port = port
         transport = { uri, method, headers, body in
