@@ -123,25 +123,26 @@ private final class ScriptedRecognizer: SpeechRecognizer {
 
     @Test func aSecondHearingIsUsedOnlyWhenItWroteANameAndKeptTheWords() {
         let first = words("Then I met Shimon for lunch today.")
+        let siobhan = [VocabularyRecognition.Spot(word: "Siobhan", start: 1.5, end: 1.9)]
         // Lost most of the words
         #expect(
-            VocabularyRecognition.replacing(in: first, from: 0, to: 3, with: words("Siobhan"), teaching: ["Siobhan": 1]) == first)
+            VocabularyRecognition.replacing(in: first, from: 0, to: 3, with: words("Siobhan"), teaching: siobhan) == first)
         // Lost two words in six (the first of the stretch, as Whisper does)
         #expect(
             VocabularyRecognition.replacing(
-                in: first, from: 0, to: 3, with: words("met Siobhan for lunch"), teaching: ["Siobhan": 1]) == first)
+                in: first, from: 0, to: 3, with: words("met Siobhan for lunch"), teaching: siobhan) == first)
         // Heard it differently, but wrote none of the names it was given
         #expect(
             VocabularyRecognition.replacing(
-                in: first, from: 0, to: 3, with: words("Then I met Simon for lunch"), teaching: ["Siobhan": 1]) == first)
+                in: first, from: 0, to: 3, with: words("Then I met Simon for lunch"), teaching: siobhan) == first)
         // Wrote the name twice where one place sounded like it
         #expect(
             VocabularyRecognition.replacing(
-                in: first, from: 0, to: 3, with: words("Siobhan I met Siobhan for lunch"), teaching: ["Siobhan": 1])
+                in: first, from: 0, to: 3, with: words("Siobhan I met Siobhan for lunch"), teaching: siobhan)
                 == first)
         // Wrote the name, every word kept: used
         let used = VocabularyRecognition.replacing(
-            in: first, from: 0, to: 3, with: words("Then I met Siobhan for lunch"), teaching: ["Siobhan": 1])
+            in: first, from: 0, to: 3, with: words("Then I met Siobhan for lunch"), teaching: siobhan)
         #expect(used.map(\.word) == ["Then", "I", "met", "Siobhan", "for", "lunch", "today."])
     }
 
@@ -172,5 +173,44 @@ private final class ScriptedRecognizer: SpeechRecognizer {
             RecognizedWord(word: "Krakow.", start: 0.3, end: 0.8, probability: 0.6),
         ]
         #expect(VocabularyMatch.find(["Kraków"], in: spelled, threshold: 0.7).isEmpty)
+    }
+
+    @Test func aPlaceHeardAlikeTwiceTakesThePersonsSpelling() async throws {
+        // Given a first pass that wrote "Rory" where the person said Ruairi, and a second hearing, told the name, that
+        // wrote "Rory" again
+        var first = words("Then I met Rory, for lunch.", p: 0.95)
+        first[3] = RecognizedWord(word: "Rory,", start: first[3].start, end: first[3].end, probability: 0.6)
+        let again = words("Then I met Rory, for lunch.", from: 1.0, p: 0.7)
+        let recognizer = ScriptedRecognizer(firstPass: first, stretches: ["Ruairi": again])
+
+        // When it is recognised with a vocabulary that holds Ruairi
+        let result = try await VocabularyRecognition(recognizer: recognizer, scratch: TestFolder.root).recognize(
+            pcmFile: try pcm(seconds: 4), language: "en", vocabulary: Self.fiftyNames)
+
+        // Then the place takes the person's spelling, with the heard word's time, punctuation and doubt
+        #expect(result.rawText == "Then I met Ruairi, for lunch.")
+        let ruairi = try #require(result.words.first { $0.word == "Ruairi," })
+        #expect(abs(ruairi.start - first[3].start) < 0.01 && ruairi.probability == 0.7)
+    }
+
+    @Test func onlyAPlaceThatSoundsTheSameWhereTheFirstPassHeardItIsRespelled() {
+        let spot = VocabularyRecognition.Spot(word: "Caoimhe", start: 1.5, end: 1.9)
+        // Heard as "Kiva" at the spot: the person's spelling
+        #expect(
+            VocabularyRecognition.spelledAsTaught(words("Then I met Kiva. today"), at: [spot]).map(\.word) == [
+                "Then", "I", "met", "Caoimhe.", "today",
+            ])
+        // Heard as something else that does not sound the same ("Kevin"): left as heard
+        let kevin = words("Then I met Kevin today")
+        #expect(VocabularyRecognition.spelledAsTaught(kevin, at: [spot]) == kevin)
+        // Heard alike, but seconds away from where the first pass heard it: left as heard
+        let elsewhere = words("Then I met Ann and Kiva today")
+        #expect(VocabularyRecognition.spelledAsTaught(elsewhere, at: [spot]) == elsewhere)
+        // Already spelled as the person spells it at the spot: nothing to do
+        let spelled = words("Then I met Caoimhe today")
+        #expect(VocabularyRecognition.spelledAsTaught(spelled, at: [spot]) == spelled)
+        // An everyday word is never respelled, however it sounds ("coffee" and Caoimhe share a key)
+        let coffee = words("Then I had coffee today")
+        #expect(VocabularyRecognition.spelledAsTaught(coffee, at: [spot]) == coffee)
     }
 }

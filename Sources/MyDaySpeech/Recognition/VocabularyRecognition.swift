@@ -8,7 +8,8 @@ import _NIOFileSystem
 /// with no prompt; then, where a stretch of what was heard sounds like one of the person's words, that stretch of the
 /// audio (its sentence, at most `longestStretch`) is recognised again with only the words it may hold as the prompt,
 /// and its words replace the first pass's when they got one of those words right (`replacing`). The engine writes
-/// every word; nothing is put into the text here. At most
+/// every word but one kind: a place both hearings wrote alike, as something that sounds the same as the word the
+/// second was given ("Rory" twice, for Ruairí), takes the person's spelling (`spelledAsTaught`). At most
 /// `secondPassShare` of the recording is heard twice, so a long entry costs little more than one pass.
 package struct VocabularyRecognition: Sendable {
     package let recognizer: any SpeechRecognizer
@@ -50,7 +51,7 @@ package struct VocabularyRecognition: Sendable {
             guard cost <= budget else { continue }
             budget -= cost
             let again = try await hear(stretch, of: pcmFile, language: first.language ?? language)
-            words = Self.replacing(in: words, from: stretch.start, to: stretch.end, with: again, teaching: stretch.places)
+            words = Self.replacing(in: words, from: stretch.start, to: stretch.end, with: again, teaching: stretch.spots)
             progress(Self.firstPassShare + (1 - Self.firstPassShare) * (allowed - budget) / allowed)
         }
         return Recognition(words: words, language: first.language)
@@ -61,9 +62,17 @@ package struct VocabularyRecognition: Sendable {
         var start: Double
         var end: Double
         var prompt: [String]
-        /// For each word of the prompt, how many places of the stretch sounded like it.
-        var places: [String: Int]
+        /// The places of the stretch that sounded like a word of the prompt.
+        var spots: [Spot]
         var score: Double
+    }
+
+    /// A place of the first pass that sounded like one of the person's words: the word, and when it was said.
+    struct Spot: Equatable {
+        var word: String
+        var start: Double
+        var end: Double
+        var score = 1.0
     }
 
     static let bytesPerSecond = AudioDecoder.sampleRate * 2
@@ -77,10 +86,11 @@ package struct VocabularyRecognition: Sendable {
     static func stretches(heard: [RecognizedWord], candidates: [VocabularyMatch], longest: Double, wordsPerPrompt: Int)
         -> [Stretch]
     {
-        var stretches: [(first: Int, last: Int, words: [(String, Double)], score: Double)] = []
+        var stretches: [(first: Int, last: Int, spots: [Spot], score: Double)] = []
         for candidate in candidates {
             var first = candidate.range.lowerBound
             var last = candidate.range.upperBound - 1
+            let spot = Spot(word: candidate.word, start: heard[first].start, end: heard[last].end, score: candidate.score)
             while first > 0, !endsSentence(heard[first - 1].word), heard[last].end - heard[first - 1].start <= longest {
                 first -= 1
             }
@@ -94,10 +104,10 @@ package struct VocabularyRecognition: Sendable {
             }) {
                 stretches[index].first = min(stretches[index].first, first)
                 stretches[index].last = max(stretches[index].last, last)
-                stretches[index].words.append((candidate.word, candidate.score))
+                stretches[index].spots.append(spot)
                 stretches[index].score = max(stretches[index].score, candidate.score)
             } else {
-                stretches.append((first, last, [(candidate.word, candidate.score)], candidate.score))
+                stretches.append((first, last, [spot], candidate.score))
             }
         }
         return stretches.map { stretch in
@@ -106,27 +116,31 @@ package struct VocabularyRecognition: Sendable {
             let start = max(before, heard[stretch.first].start - 0.3)
             let end = min(after, heard[stretch.last].end + 0.3)
             var prompt: [String] = []
-            for (word, _) in stretch.words.sorted(by: { $0.1 > $1.1 }) where !prompt.contains(word) {
-                prompt.append(word)
+            for spot in stretch.spots.sorted(by: { $0.score > $1.score }) where !prompt.contains(spot.word) {
+                prompt.append(spot.word)
             }
             let chosen = Array(prompt.prefix(wordsPerPrompt))
-            let places = Dictionary(stretch.words.map { ($0.0, 1) }, uniquingKeysWith: +).filter { chosen.contains($0.key) }
-            return Stretch(start: start, end: end, prompt: chosen, places: places, score: stretch.score)
+            return Stretch(
+                start: start, end: end, prompt: chosen, spots: stretch.spots.filter { chosen.contains($0.word) },
+                score: stretch.score)
         }
     }
 
-    /// `words` with those said within [start, end) replaced by `again`, only when the second hearing wrote one of the
-    /// `taught` words the first did not, wrote none of them more often than the first pass heard something like it
-    /// there (`taught`: each word and its places), and kept at least four words in five. A second hearing is there to
-    /// get a name right; one that found none, wrote a name twice for one place, or lost words, is not worth the first
-    /// pass's words.
+    /// `words` with those said within [start, end) replaced by `heardAgain` (its places that sound the same as a
+    /// taught word in the person's spelling: `spelledAsTaught`), only when the second hearing wrote one of the taught words the first did not, wrote none of
+    /// them more often than the first pass heard something like it there (`spots`), and kept at least four words in
+    /// five. A second hearing is there to get a name right; one that found none, wrote a name twice for one place, or
+    /// lost words, is not worth the first pass's words.
     static func replacing(
-        in words: [RecognizedWord], from start: Double, to end: Double, with again: [RecognizedWord],
-        teaching taught: [String: Int]
+        in words: [RecognizedWord], from start: Double, to end: Double, with heardAgain: [RecognizedWord],
+        teaching spots: [Spot]
     ) -> [RecognizedWord] {
         let inside = words.indices.filter { words[$0].start >= start && words[$0].start < end }
-        guard let first = inside.first, let last = inside.last, 5 * again.count >= 4 * inside.count else { return words }
-        let places = Dictionary(taught.map { (VocabularyMatch.fold($0.key), $0.value) }, uniquingKeysWith: +)
+        guard let first = inside.first, let last = inside.last, 5 * heardAgain.count >= 4 * inside.count else {
+            return words
+        }
+        let again = spelledAsTaught(heardAgain, at: spots)
+        let places = Dictionary(spots.map { (VocabularyMatch.fold($0.word), 1) }, uniquingKeysWith: +)
         let before = Dictionary(inside.map { (VocabularyMatch.fold(words[$0].word), 1) }, uniquingKeysWith: +)
         let written = Dictionary(
             again.map { VocabularyMatch.fold($0.word) }.filter { places[$0] != nil }.map { ($0, 1) }, uniquingKeysWith: +)
@@ -134,6 +148,45 @@ package struct VocabularyRecognition: Sendable {
         let tooOften = written.contains { word, count in count > places[word, default: 0] + before[word, default: 0] }
         guard learned, !tooOften else { return words }
         return Array(words[..<first]) + again + Array(words[(last + 1)...])
+    }
+
+    /// How alike (`SoundsLike.similarity`) a place heard again must sound to a taught word to take its spelling.
+    static let respelling = 0.85
+
+    /// `again` with each of `spots` the second hearing wrote as something else that sounds like its word (one to three
+    /// words, none an everyday word, at least `respelling` alike, said within a quarter second of the spot) written as
+    /// the person writes the word, with the heard words' times and punctuation. Heard alike twice, once with the word in
+    /// the prompt, the place is the person's word in another spelling: Whisper writes the spelling it knows ("Rory",
+    /// "Kiva") even when told the person's (Ruairí, Caoimhe).
+    static func spelledAsTaught(_ again: [RecognizedWord], at spots: [Spot]) -> [RecognizedWord] {
+        var words = again
+        let slack = 0.25
+        for spot in spots {
+            let target = VocabularyMatch.fold(spot.word)
+            let key = SoundsLike.key(spot.word)
+            let near = words.indices.filter { words[$0].end > spot.start - slack && words[$0].start < spot.end + slack }
+            guard !near.contains(where: { VocabularyMatch.fold(words[$0].word) == target }) else { continue }
+            var best: (range: Range<Int>, score: Double)?
+            for first in near {
+                for length in 1...3 where first + length <= words.count && near.contains(first + length - 1) {
+                    let folded = words[first..<first + length].map { VocabularyMatch.fold($0.word) }
+                    guard folded.allSatisfy({ $0.contains(where: \.isLetter) && !EverydayWords.english.contains($0) })
+                    else { break }
+                    let score = SoundsLike.similarity(keys: key, SoundsLike.key(folded.joined()))
+                    if score >= respelling, score > (best?.score ?? 0) { best = (first..<first + length, score) }
+                }
+            }
+            guard let range = best?.range else { continue }
+            let (first, last) = (words[range.lowerBound], words[range.upperBound - 1])
+            let leading = first.word.prefix { !$0.isLetter && !$0.isNumber }
+            let trailing = last.word.reversed().prefix { !$0.isLetter && !$0.isNumber }.reversed()
+            let probabilities = words[range].compactMap(\.probability)
+            let respelled = RecognizedWord(
+                word: leading + spot.word + String(trailing), start: first.start, end: last.end,
+                probability: probabilities.count == range.count ? probabilities.min() : nil)
+            words.replaceSubrange(range, with: [respelled])
+        }
+        return words
     }
 
     private static func endsSentence(_ word: String) -> Bool { word.last.map { ".!?".contains($0) } ?? false }
