@@ -209,12 +209,14 @@ let package = Package(
                 .product(name: "NIOCore", package: "swift-nio"),
             ]),
         .testTarget(name: "ChildProcessesTests", dependencies: ["ChildProcesses", "MyDayTestSupport"]),
-        /// OpenAI-compatible services (speech to text, chat) on a loopback port, as small Hummingbird apps.
+        /// OpenAI-compatible services (speech to text, chat) on a loopback port, as small Hummingbird apps, and the
+        /// bounded runner every loopback app of the tests (the server's too) runs under.
         .target(
             name: "OpenAIStandIns",
             dependencies: [
                 .product(name: "Hummingbird", package: "hummingbird"),
-                .product(name: "HummingbirdTesting", package: "hummingbird"),
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
             ],
             path: "Tests/OpenAIStandIns"
         ),

@@ -1,10 +1,10 @@
 import ChildProcesses
 import Foundation
 import Hummingbird
-import HummingbirdTesting
 import MyDayMail
 import MyDayTestSupport
 import NIOSSL
+import OpenAIStandIns
 import Synchronization
 import Testing
 
@@ -106,10 +106,9 @@ final class SMTPStandIn: Sendable {
             received.withLock { $0.append((request.headers[.authorization], Data(buffer: body))) }
             return Response(status: .init(code: status.withLock { $0 }))
         }
-        let app = Application(router: router, configuration: .init(address: .hostname("127.0.0.1", port: 0)))
-        try await app.test(.live) { client in
+        try await LoopbackApp.run(router) { port in
             let mailer = SendGridMailer(
-                baseURL: "http://127.0.0.1:\(client.port!)", apiKey: "SG.test-key", from: "My Day <diary@example.com>")
+                baseURL: "http://127.0.0.1:\(port)", apiKey: "SG.test-key", from: "My Day <diary@example.com>")
             try await mailer.send(message)
             let request = try #require(received.withLock { $0.first })
             #expect(request.authorization == "Bearer SG.test-key")

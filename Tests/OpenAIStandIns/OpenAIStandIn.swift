@@ -1,6 +1,5 @@
 import Foundation
 import Hummingbird
-import HummingbirdTesting
 import Synchronization
 
 /// A stand-in for an OpenAI-compatible server (one endpoint), on a loopback port, speaking its protocol.
@@ -69,8 +68,7 @@ package final class OpenAIStandIn: Sendable {
                     })
             }
         }
-        let app = Application(router: router, configuration: .init(address: .hostname("127.0.0.1", port: 0)))
-        try await app.test(.live) { client in try await body(client.port!) }
+        try await LoopbackApp.run(router, body)
     }
 
     /// The seconds of 16 kHz mono 16-bit audio in the WAV file inside a multipart body (its `data` chunk's size).

@@ -1,8 +1,8 @@
 import CryptoExtras
 import Foundation
 import Hummingbird
-import HummingbirdTesting
 import JWTKit
+import OpenAIStandIns
 import Synchronization
 
 @testable import MyDayServer
@@ -35,9 +35,7 @@ final class IdentityProviderStandIn: Sendable {
         router.get("/apple/auth/keys") { _, _ in try self.keys(provider: "apple") }
         router.get("/google/oauth2/v3/certs") { _, _ in try self.keys(provider: "google") }
         appleTokens.register(on: router)
-        let app = Application(router: router, configuration: .init(address: .hostname("127.0.0.1", port: 0)))
-        try await app.test(.live) { client in
-            let port = client.port!
+        try await LoopbackApp.run(router) { port in
             try await body { configuration in
                 configuration.appleClientIDs = [Self.appleClientID, "app.myday.web"]
                 configuration.googleClientIDs = [Self.googleClientID]

@@ -1,7 +1,7 @@
 import Crypto
 import Foundation
 import Hummingbird
-import HummingbirdTesting
+import OpenAIStandIns
 import Synchronization
 import Testing
 
@@ -43,8 +43,7 @@ final class LoopbackPushService: Sendable {
             self.received.withLock { $0.append(Received(name: name, headers: headers, body: Data(buffer: bytes))) }
             return Response(status: name.hasPrefix("gone") ? .gone : .created)
         }
-        let app = Application(router: router, configuration: .init(address: .hostname("127.0.0.1", port: 0)))
-        return try await app.test(.live) { client in try await body(client.port!) }
+        return try await LoopbackApp.run(router, body)
     }
 
     /// The message of a request, decrypted with the browser's keys as RFC 8291 §3.4 and RFC 8188 describe.

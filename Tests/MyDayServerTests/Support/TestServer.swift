@@ -4,8 +4,8 @@ import HummingbirdTesting
 import Logging
 import MyDayTestSupport
 import NIOCore
+import OpenAIStandIns
 import SQLKit
-import ServiceLifecycle
 
 @testable import MyDayServer
 
@@ -22,39 +22,25 @@ struct TestServer {
 
     /// Starts the server, runs `body` with a client of it, then shuts the server down gracefully. A server that stops
     /// before it listens fails the test with its error, and one that does not stop when asked is cancelled after a
-    /// minute (HummingbirdTesting's live runner would wait for its port, or for the server, forever).
+    /// minute (`LoopbackApp`).
     func run<T: Sendable>(_ body: @escaping @Sendable (APIClient) async throws -> T) async throws -> T {
         var logger = Logger(label: "myday-test")
         logger.logLevel = .warning
-        let (ports, announce) = AsyncStream.makeStream(of: Int.self)
-        let app = try await buildApplication(configuration: configuration, logger: logger) { port in announce.yield(port) }
-        var lifecycle = ServiceGroupConfiguration(services: [app], logger: logger)
-        // A service that ignores the shutdown is cancelled after a minute instead of being waited for forever.
-        lifecycle.maximumGracefulShutdownDuration = .seconds(60)
-        lifecycle.maximumCancellationDuration = .seconds(10)
-        let services = ServiceGroup(configuration: lifecycle)
-        return try await withThrowingTaskGroup(of: Void.self) { group in
-            group.addTask {
-                defer { announce.finish() }
-                try await services.run()
-            }
-            guard let port = await ports.first(where: { _ in true }) else {
-                try await group.waitForAll()
-                throw ServerStoppedBeforeListening()
-            }
-            let client = TestClient(host: "127.0.0.1", port: port, configuration: .init(timeout: .seconds(20)))
-            client.connect()
-            let result: Result<T, any Error>
-            do {
-                result = .success(try await body(APIClient(connection: client, port: port)))
-            } catch {
-                result = .failure(error)
-            }
-            try? await client.shutdown()
-            await services.triggerGracefulShutdown()
-            try await group.waitForAll()
-            return try result.get()
-        }
+        let configuration = configuration
+        return try await LoopbackApp.run(
+            { listening in try await buildApplication(configuration: configuration, logger: logger, onServerRunning: listening) },
+            { port in
+                let client = TestClient(host: "127.0.0.1", port: port, configuration: .init(timeout: .seconds(20)))
+                client.connect()
+                let result: Result<T, any Error>
+                do {
+                    result = .success(try await body(APIClient(connection: client, port: port)))
+                } catch {
+                    result = .failure(error)
+                }
+                try? await client.shutdown()
+                return try result.get()
+            })
     }
 
     /// Opens the server's database directly, to check what a request did or did not change.
@@ -118,6 +104,3 @@ extension TestServer {
             ?? []
     }
 }
-
-/// The server ended without an error before it listened.
-struct ServerStoppedBeforeListening: Error {}
