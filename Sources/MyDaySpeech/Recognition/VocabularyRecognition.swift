@@ -170,8 +170,7 @@ package struct VocabularyRecognition: Sendable {
             for first in near {
                 for length in 1...3 where first + length <= words.count && near.contains(first + length - 1) {
                     let folded = words[first..<first + length].map { VocabularyMatch.fold($0.word) }
-                    guard folded.allSatisfy({ $0.contains(where: \.isLetter) && !EverydayWords.english.contains($0) })
-                    else { break }
+                    guard folded.allSatisfy(VocabularyMatch.mayBeAName) else { break }
                     let score = SoundsLike.similarity(keys: key, SoundsLike.key(folded.joined()))
                     if score >= respelling, score > (best?.score ?? 0) { best = (first..<first + length, score) }
                 }
@@ -244,10 +243,8 @@ package struct VocabularyMatch: Sendable, Equatable {
         let words = vocabulary.map { (text: $0, key: SoundsLike.key($0), folded: fold($0)) }.filter { $0.key.count >= 2 }
         guard !words.isEmpty else { return [] }
         let folded = heard.map { fold($0.word) }
-        // A word with no letter ("4.") is no name heard wrongly.
         let doubtful = heard.indices.map { index in
-            folded[index].contains(where: \.isLetter) && !EverydayWords.english.contains(folded[index])
-                && (heard[index].probability ?? 0) < sure
+            mayBeAName(folded[index]) && (heard[index].probability ?? 0) < sure
         }
         var found: [VocabularyMatch] = []
         let spelled = Set(words.map(\.folded))
@@ -279,6 +276,12 @@ package struct VocabularyMatch: Sendable, Equatable {
             }
         }
         return found
+    }
+
+    /// Whether a folded heard word may be a name heard wrongly: it has a letter ("4." is no name) and is no everyday
+    /// word.
+    static func mayBeAName(_ folded: String) -> Bool {
+        folded.contains(where: \.isLetter) && !EverydayWords.english.contains(folded)
     }
 
     /// A word compared with others: case, diacritics and everything but letters and digits left out.
