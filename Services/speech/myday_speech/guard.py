@@ -45,9 +45,10 @@ def _unsure(segment) -> bool:
 
 def is_loop(text: str, single_words: bool = False) -> bool:
     """Whether `text` is mostly one phrase said again and again in a row: a phrase of two or more words three times
-    ("au mâmo, au mâmo, au mâmo."), or, with `single_words`, one word four times ("Whoa, whoa, whoa, whoa!"). Too
-    short for the compression ratio to notice."""
-    words = ["".join(character for character in word if character.isalnum()) for word in text.lower().split()]
+    ("au mâmo, au mâmo, au mâmo."), or, with `single_words`, one word four times ("Whoa, whoa, whoa, whoa!", or
+    joined by hyphens: "Wh-wh-wh-wh-wh-"). Too short for the compression ratio to notice."""
+    pieces = text.lower().replace("-", " ").split()
+    words = ["".join(character for character in word if character.isalnum()) for word in pieces]
     words = [word for word in words if word]
     for length in range(1 if single_words else 2, 7):
         least = 4 if length == 1 else 3

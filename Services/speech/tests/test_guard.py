@@ -79,3 +79,7 @@ def test_one_word_over_and_over_is_dropped_only_when_the_model_was_unsure():
     # A word said four times among other words is speech
     assert not is_loop("It was very, very, very, very cold by the sea this morning.", single_words=True)
     assert is_loop("Whoa, whoa, whoa, whoa!", single_words=True) and not is_loop("Whoa, whoa, whoa, whoa!")
+    # The same loop written as one hyphenated word, as Whisper once wrote it over chords
+    hyphenated = sure("Wh-wh-wh-wh-wh-", avg_logprob=-1.0, temperature=1.0)
+    assert kept_segments([hyphenated, sure("We went home.")]) == [sure("We went home.")]
+    assert not is_loop("I-I-I think we should go home now, it is late.", single_words=True)
