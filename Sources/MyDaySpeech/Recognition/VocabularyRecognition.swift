@@ -127,10 +127,10 @@ package struct VocabularyRecognition: Sendable {
     }
 
     /// `words` with those said within [start, end) replaced by `heardAgain` (its places that sound the same as a
-    /// taught word in the person's spelling: `spelledAsTaught`), only when the second hearing wrote one of the taught words the first did not, wrote none of
-    /// them more often than the first pass heard something like it there (`spots`), and kept at least four words in
-    /// five. A second hearing is there to get a name right; one that found none, wrote a name twice for one place, or
-    /// lost words, is not worth the first pass's words.
+    /// taught word in the person's spelling: `spelledAsTaught`), only when the second hearing wrote one of the taught
+    /// words the first did not, wrote none of them more often than the first pass heard something like it there
+    /// (`spots`), and kept at least four words in five. A second hearing is there to get a name right; one that found
+    /// none, wrote a name twice for one place, or lost words, is not worth the first pass's words.
     static func replacing(
         in words: [RecognizedWord], from start: Double, to end: Double, with heardAgain: [RecognizedWord],
         teaching spots: [Spot]
