@@ -21,6 +21,7 @@ build:
 bench:
 	scripts/install-dependencies
 	bench/run
+	bench/endpoints
 	bench/pipeline
 	bench/speech
 	bench/export

@@ -15,18 +15,28 @@ import Testing
             Siobhan's brother Przemek came too, and Przemek said the water was warm. We ate in Sandycove. \
             Monday in March: Siobhan again.
             """
-        let names = Mentions.names(in: text, known: Mentions.capitalisedInside([text]))
+        let words = Mentions.sentenceWords(text)
+        let names = Mentions.names(in: words, known: Mentions.capitalisedInside([words]))
         #expect(names.map(\.text) == ["Siobhan", "Dún Laoghaire", "Siobhan", "Przemek", "Przemek", "Sandycove", "Siobhan"])
         #expect(names.map(\.kind) == [.person, .place, .person, .person, .person, .place, nil])
         // "to" leads to a place after a verb of going and to a person after one of speaking; "at the" to a place
-        let more = Mentions.names(in: "Her move to Porto. We talked to Joe. Drinks at the Crown.", known: [])
+        let more = Mentions.names(
+            in: Mentions.sentenceWords("Her move to Porto. We talked to Joe. Drinks at the Crown."), known: [])
         #expect(more.map(\.text) == ["Porto", "Joe", "Crown"] && more.map(\.kind) == [.place, .person, .place])
         // A sentence's first word is a name only when the text capitalises it inside a sentence too
-        #expect(Mentions.names(in: "Kayaking is fun. Lisbon was hot.", known: []).isEmpty)
+        #expect(Mentions.names(in: Mentions.sentenceWords("Kayaking is fun. Lisbon was hot."), known: []).isEmpty)
         #expect(
-            Mentions.names(in: "Lisbon was hot.", known: Mentions.capitalisedInside(["We loved Lisbon."])).map(\.text) == [
-                "Lisbon"
-            ])
+            Mentions.names(
+                in: Mentions.sentenceWords("Lisbon was hot."),
+                known: Mentions.capitalisedInside([Mentions.sentenceWords("We loved Lisbon.")])
+            ).map(\.text) == ["Lisbon"])
+    }
+
+    @Test func namesAreFoundInsideQuotesBracketsAndPunctuationOfAnyScript() {
+        let text = #"We told "Joe" and [Amira] about it; then «Ciarán», Siobhan's friend, came from (Dún Laoghaire)."#
+        let names = Mentions.names(in: Mentions.sentenceWords(text), known: [])
+        #expect(names.map(\.text) == ["Joe", "Amira", "Ciarán", "Siobhan", "Dún Laoghaire"])
+        #expect(names.map(\.kind) == [.person, nil, nil, .person, .place])
     }
 
     @Test func mentionsCountEntriesNotRepeatsAndTopicsAreTagsThenWordsComeBackTo() {

@@ -37,6 +37,13 @@ import Testing
         #expect(DiaryStats(entries: entries, timeZone: paris, now: at("2026-04-04T20:00:00Z")).currentStreakDays == 0)
     }
 
+    @Test func wordsAreRunsOfLettersDigitsAndApostrophesInAnyScript() {
+        #expect(DiaryStats.wordCount("It's a 2-day trip, isn't it?") == 7)
+        #expect(DiaryStats.wordCount("Déjà vu — the café’s crème!") == 5)
+        #expect(DiaryStats.wordCount("...\r\n\r\n -- ") == 0)
+        #expect(DiaryStats.wordCount("") == 0 && DiaryStats.wordCount(nil) == 0)
+    }
+
     @Test(arguments: TestDatabase.available)
     func theProfileEndpointCountsOnlyTheUsersLiveEntries(_ database: TestDatabase) async throws {
         try await TestServer.make(database).run { api in

@@ -112,19 +112,29 @@ enum DayDigest {
         var sentences: [String] = []
         var current = ""
         var previous: Character?
+        // A sentence never starts with white space, so only its end can need trimming.
+        func finish() {
+            let trimmed = current.last.map(isSpace) == true ? current.trimmingCharacters(in: .whitespacesAndNewlines) : current
+            if !trimmed.isEmpty { sentences.append(trimmed) }
+            current = ""
+        }
         for character in text {
-            if character.isWhitespace, let previous, ".!?".contains(previous) || (character == "\n" && previous == "\n") {
-                let trimmed = current.trimmingCharacters(in: .whitespacesAndNewlines)
-                if !trimmed.isEmpty { sentences.append(trimmed) }
-                current = ""
-            } else if !(current.isEmpty && character.isWhitespace) {
+            let space = isSpace(character)
+            if space, let previous, ".!?".contains(previous) || (character == "\n" && previous == "\n") {
+                finish()
+            } else if !(current.isEmpty && space) {
                 current.append(character)
             }
             previous = character
         }
-        let trimmed = current.trimmingCharacters(in: .whitespacesAndNewlines)
-        if !trimmed.isEmpty { sentences.append(trimmed) }
+        finish()
         return sentences
+    }
+
+    /// `Character.isWhitespace`, answered without Unicode's tables for ASCII.
+    static func isSpace(_ character: Character) -> Bool {
+        guard let ascii = character.asciiValue else { return character.isWhitespace }
+        return ascii == 32 || (9...13).contains(ascii)
     }
 
     /// When the word at `index` of the entry's text was said: its own time, or the next timed word's.

@@ -45,9 +45,21 @@ struct DiaryStats: Sendable, Equatable {
         longestStreakDays = streaks.longest
     }
 
-    /// Words in a text: runs of letters or digits, so punctuation and spacing do not count.
+    /// Words in a text: runs of letters or digits (and apostrophes), so punctuation and spacing do not count. Text
+    /// of ASCII alone, most of a diary, is counted byte by byte, with the same answer.
     static func wordCount(_ text: String?) -> Int {
         guard let text else { return 0 }
-        return text.split(whereSeparator: { !$0.isLetter && !$0.isNumber && $0 != "'" && $0 != "’" }).count
+        var count = 0
+        var inWord = false
+        for byte in text.utf8 {
+            guard byte < 0x80 else {
+                return text.split(whereSeparator: { !$0.isLetter && !$0.isNumber && $0 != "'" && $0 != "’" }).count
+            }
+            let isWordByte =
+                (97...122).contains(byte) || (65...90).contains(byte) || (48...57).contains(byte) || byte == UInt8(ascii: "'")
+            if isWordByte, !inWord { count += 1 }
+            inWord = isWordByte
+        }
+        return count
     }
 }

@@ -27,8 +27,9 @@ struct Mentions: Sendable, Equatable {
     }
 
     init(_ entries: [Source]) {
-        let known = Self.capitalisedInside(entries.map(\.text))
-        let names = entries.map { Self.names(in: $0.text, known: known) }
+        let sentences = entries.map { Self.sentenceWords($0.text) }
+        let known = Self.capitalisedInside(sentences)
+        let names = sentences.map { Self.names(in: $0, known: known) }
         var counts: [String: (forms: [String: Int], entries: Int, person: Int, place: Int)] = [:]
         for found in names {
             for key in Set(found.map { $0.text.lowercased() }) { counts[key, default: ([:], 0, 0, 0)].entries += 1 }
@@ -69,7 +70,7 @@ struct Mentions: Sendable, Equatable {
         let perEntry = entries.map { entry in
             Set(
                 SearchText.words(in: entry.text).filter {
-                    $0.count > 3 && $0.allSatisfy(\.isLetter) && !EverydayWords.english.contains($0)
+                    $0.count > 3 && isAllLetters($0) && !EverydayWords.english.contains($0)
                         && !notTopics.contains($0) && !$0.hasSuffix("ed") && !nameWords.contains($0) && !tagWords.contains($0)
                 })
         }
@@ -128,20 +129,25 @@ struct Mentions: Sendable, Equatable {
         "halloween", "tv", "god",
     ]
 
-    /// The words, folded to lower case, that the texts capitalise inside a sentence: names, not a sentence's start.
-    static func capitalisedInside(_ texts: [String]) -> Set<String> {
+    /// A text's sentences, each as its words split at white space (punctuation still on them).
+    static func sentenceWords(_ text: String) -> [[Substring]] {
+        DayDigest.split(text).map { $0.split(whereSeparator: DayDigest.isSpace) }
+    }
+
+    /// The words, folded to lower case, that the texts (each as its `sentenceWords`) capitalise inside a sentence:
+    /// names, not a sentence's start.
+    static func capitalisedInside(_ texts: [[[Substring]]]) -> Set<String> {
         Set(
-            texts.flatMap { text in
-                DayDigest.split(text).flatMap {
-                    $0.split(whereSeparator: \.isWhitespace).dropFirst().map { bare(String($0)) }.filter(isCapitalised)
-                }
+            texts.flatMap { sentences in
+                sentences.flatMap { $0.dropFirst().map { bare(String($0)) }.filter(isCapitalised) }
             }.map { $0.lowercased() })
     }
 
-    /// The names of a text, in order: runs of capitalised words that are not everyday words. A sentence's first word
-    /// counts only when it is `known`: capitalised inside a sentence somewhere (`capitalisedInside`).
-    static func names(in text: String, known: Set<String>) -> [Name] {
-        let sentences = DayDigest.split(text).map { $0.split(whereSeparator: \.isWhitespace).map(String.init) }
+    /// The names of a text (its `sentenceWords`), in order: runs of capitalised words that are not everyday words. A
+    /// sentence's first word counts only when it is `known`: capitalised inside a sentence somewhere
+    /// (`capitalisedInside`).
+    static func names(in text: [[Substring]], known: Set<String>) -> [Name] {
+        let sentences = text.map { $0.map(String.init) }
         let insideCapitals = known
         var names: [Name] = []
         for tokens in sentences {
@@ -182,11 +188,44 @@ struct Mentions: Sendable, Equatable {
         return names
     }
 
+    /// What `bare` trims from a word's ends (made once: a union of character sets is costly).
+    private static let punctuationAndSymbols = CharacterSet.punctuationCharacters.union(.symbols)
+
     /// The word without the punctuation around it or a possessive ending.
     private static func bare(_ token: String) -> String {
-        var word = token.trimmingCharacters(in: .punctuationCharacters.union(.symbols))
+        var word = trimmedOfPunctuation(token)
         for ending in ["'s", "’s"] where word.lowercased().hasSuffix(ending) { word = String(word.dropLast(2)) }
         return word
+    }
+
+    /// `token` without punctuation or symbols at its ends. ASCII ends are trimmed here; only a token whose ends are
+    /// then something other than ASCII letters or digits goes to Foundation, which is slow on Linux.
+    private static func trimmedOfPunctuation(_ token: String) -> String {
+        func isASCIIMark(_ character: Character) -> Bool {
+            guard let ascii = character.asciiValue else { return false }
+            return (33...126).contains(ascii) && !isASCIILetterOrDigit(ascii)
+        }
+        func isASCIIWordEnd(_ character: Character?) -> Bool {
+            guard let character else { return true }
+            return character.asciiValue.map(isASCIILetterOrDigit) ?? false
+        }
+        var trimmed = Substring(token)
+        while let first = trimmed.first, isASCIIMark(first) { trimmed.removeFirst() }
+        while let last = trimmed.last, isASCIIMark(last) { trimmed.removeLast() }
+        guard isASCIIWordEnd(trimmed.first), isASCIIWordEnd(trimmed.last) else {
+            return token.trimmingCharacters(in: punctuationAndSymbols)
+        }
+        return String(trimmed)
+    }
+
+    private static func isASCIILetterOrDigit(_ ascii: UInt8) -> Bool {
+        (65...90).contains(ascii) || (97...122).contains(ascii) || (48...57).contains(ascii)
+    }
+
+    /// Whether every character of `word` is a letter, answered without Unicode's tables for ASCII.
+    private static func isAllLetters(_ word: String) -> Bool {
+        guard word.utf8.allSatisfy({ $0 < 0x80 }) else { return word.allSatisfy(\.isLetter) }
+        return word.utf8.allSatisfy { (65...90).contains($0) || (97...122).contains($0) }
     }
 
     private static func isCapitalised(_ word: String) -> Bool {
