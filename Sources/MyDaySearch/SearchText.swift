@@ -35,18 +35,15 @@ public enum SearchText {
 
     /// The tokens of ASCII text: runs of letters and digits, lower-cased; a byte's offset is its UTF-16 offset.
     static func asciiTokens(in bytes: UnsafeBufferPointer<UInt8>) -> [SearchToken] {
-        func isWord(_ byte: UInt8) -> Bool {
-            (0x30...0x39).contains(byte) || (0x41...0x5A).contains(byte) || (0x61...0x7A).contains(byte)
-        }
         var tokens: [SearchToken] = []
         var index = 0
         while index < bytes.count {
-            guard isWord(bytes[index]) else {
+            guard bytes[index].isASCIILetterOrDigit else {
                 index += 1
                 continue
             }
             let start = index
-            while index < bytes.count, isWord(bytes[index]) { index += 1 }
+            while index < bytes.count, bytes[index].isASCIILetterOrDigit { index += 1 }
             let folded = String(unsafeUninitializedCapacity: index - start) { folded in
                 for offset in 0..<(index - start) {
                     let byte = bytes[start + offset]
@@ -100,10 +97,7 @@ public enum SearchText {
     }
 
     static func isWordScalar(_ scalar: Unicode.Scalar) -> Bool {
-        if scalar.isASCII {
-            let value = scalar.value
-            return (0x30...0x39).contains(value) || (0x41...0x5A).contains(value) || (0x61...0x7A).contains(value)
-        }
+        if scalar.isASCII { return UInt8(scalar.value).isASCIILetterOrDigit }
         let properties = scalar.properties
         if properties.isAlphabetic || isMark(scalar) { return true }
         switch properties.generalCategory {

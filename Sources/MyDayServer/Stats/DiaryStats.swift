@@ -55,8 +55,7 @@ struct DiaryStats: Sendable, Equatable {
             guard byte < 0x80 else {
                 return text.split(whereSeparator: { !$0.isLetter && !$0.isNumber && $0 != "'" && $0 != "’" }).count
             }
-            let isWordByte =
-                (97...122).contains(byte) || (65...90).contains(byte) || (48...57).contains(byte) || byte == UInt8(ascii: "'")
+            let isWordByte = byte.isASCIILetterOrDigit || byte == UInt8(ascii: "'")
             if isWordByte, !inWord { count += 1 }
             inWord = isWordByte
         }

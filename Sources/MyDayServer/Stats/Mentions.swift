@@ -203,11 +203,11 @@ struct Mentions: Sendable, Equatable {
     private static func trimmedOfPunctuation(_ token: String) -> String {
         func isASCIIMark(_ character: Character) -> Bool {
             guard let ascii = character.asciiValue else { return false }
-            return (33...126).contains(ascii) && !isASCIILetterOrDigit(ascii)
+            return (33...126).contains(ascii) && !ascii.isASCIILetterOrDigit
         }
         func isASCIIWordEnd(_ character: Character?) -> Bool {
             guard let character else { return true }
-            return character.asciiValue.map(isASCIILetterOrDigit) ?? false
+            return character.asciiValue?.isASCIILetterOrDigit ?? false
         }
         var trimmed = Substring(token)
         while let first = trimmed.first, isASCIIMark(first) { trimmed.removeFirst() }
@@ -216,10 +216,6 @@ struct Mentions: Sendable, Equatable {
             return token.trimmingCharacters(in: punctuationAndSymbols)
         }
         return String(trimmed)
-    }
-
-    private static func isASCIILetterOrDigit(_ ascii: UInt8) -> Bool {
-        (65...90).contains(ascii) || (97...122).contains(ascii) || (48...57).contains(ascii)
     }
 
     /// Whether every character of `word` is a letter, answered without Unicode's tables for ASCII.
