@@ -34,6 +34,28 @@ private final class ScriptedRecognizer: SpeechRecognizer {
     }
 }
 
+/// A recognizer that hears English when told so, and otherwise whatever language and certainty it was given.
+private final class GuessingRecognizer: SpeechRecognizer {
+    let guess: (language: String, probability: Double?)
+    let asked = Mutex<[String?]>([])
+
+    init(guess: (language: String, probability: Double?)) {
+        self.guess = guess
+    }
+
+    func recognize(pcmFile: URL, language: String?, prompt: String?, progress: @escaping RecognitionProgress) async throws
+        -> Recognition
+    {
+        asked.withLock { $0.append(language) }
+        if let language {
+            return Recognition(words: [RecognizedWord(word: "Hello.", start: 0, end: 0.5)], language: language)
+        }
+        return Recognition(
+            words: [RecognizedWord(word: "สวัสดี", start: 0, end: 0.5)], language: guess.language,
+            languageProbability: guess.probability)
+    }
+}
+
 @Suite struct VocabularyRecognitionTests {
     private func words(_ text: String, from start: Double = 0, p: Double = 0.9) -> [RecognizedWord] {
         text.split(separator: " ").enumerated().map { index, word in
@@ -147,12 +169,12 @@ private final class ScriptedRecognizer: SpeechRecognizer {
     }
 
     @Test func namesSoundAlikeAcrossSpellingsAndEverydayWordsDoNot() {
-        #expect(SoundsLike.similarity("Siobhan", "Shivawn") >= 0.6)
-        #expect(SoundsLike.similarity("Przemek", "Shemek") >= 0.6)
-        #expect(SoundsLike.similarity("Siobhan", "Shimon") >= 0.6)
-        #expect(SoundsLike.similarity("Niamh", "Neeve") >= 0.6)
-        #expect(SoundsLike.similarity("Siobhan", "Tuesday") < 0.6)
-        #expect(SoundsLike.similarity("Przemek", "harbour") < 0.6)
+        #expect(SoundsLike.similarity(word: "Siobhan", heard: "Shivawn") >= 0.6)
+        #expect(SoundsLike.similarity(word: "Przemek", heard: "Shemek") >= 0.6)
+        #expect(SoundsLike.similarity(word: "Siobhan", heard: "Shimon") >= 0.6)
+        #expect(SoundsLike.similarity(word: "Niamh", heard: "Neeve") >= 0.6)
+        #expect(SoundsLike.similarity(word: "Siobhan", heard: "Tuesday") < 0.6)
+        #expect(SoundsLike.similarity(word: "Przemek", heard: "harbour") < 0.6)
         // A stretch already spelled as the name is left alone
         let heard = [RecognizedWord(word: "Siobhan,", start: 0, end: 0.5)]
         #expect(VocabularyMatch.find(["siobhan"], in: heard, threshold: 0.6).isEmpty)
@@ -173,6 +195,41 @@ private final class ScriptedRecognizer: SpeechRecognizer {
             RecognizedWord(word: "Krakow.", start: 0.3, end: 0.8, probability: 0.6),
         ]
         #expect(VocabularyMatch.find(["Kraków"], in: spelled, threshold: 0.7).isEmpty)
+    }
+
+    @Test func aPersonsWordIsAlsoReadByTheRulesOfItsLanguageAndAHeardWordAsEnglishIsSpoken() {
+        // Heard as English is spoken: a final "e" or an "r" after the last vowel not sounded
+        #expect(SoundsLike.similarity(word: "Niamh", heard: "Nieve") == 1)
+        #expect(SoundsLike.similarity(word: "Saoirse", heard: "Sears") == 1)
+        #expect(SoundsLike.similarity(word: "Aoife", heard: "Efer") == 1)
+        #expect(SoundsLike.similarity(word: "Caoimhe", heard: "Kiever") == 1)
+        // The person's word read by the rules of Irish ("c" hard, "dh" silent), Polish or German ("j" as "y")
+        #expect(SoundsLike.similarity(word: "Ciarán", heard: "Kiran") == 1)
+        #expect(SoundsLike.similarity(word: "Tadhg", heard: "Taig") == 1)
+        #expect(SoundsLike.similarity(word: "Jürgen", heard: "Yurgen") == 1)
+        // Each reading only where its language would have it: English words stay far from the names
+        #expect(SoundsLike.similarity(word: "Caoimhe", heard: "Kevin") < VocabularyRecognition.respelling)
+        #expect(SoundsLike.similarity(word: "Niamh", heard: "never") < VocabularyRecognition.respelling)
+        #expect(SoundsLike.similarity(word: "Tadhg", heard: "today") < VocabularyRecognition.respelling)
+        #expect(SoundsLike.keys("Kiran", readings: SoundsLike.heardReadings) == [SoundsLike.key("Kiran")])
+    }
+
+    @Test func aLanguageTheEngineDoubtedGivesWayToThePersonsUsualOne() async throws {
+        func heard(_ guess: (String, Double?), usual: String?, told: String? = nil) async throws -> (String, [String?]) {
+            let recognizer = GuessingRecognizer(guess: guess)
+            let result = try await VocabularyRecognition(recognizer: recognizer, scratch: TestFolder.root).recognize(
+                pcmFile: try pcm(seconds: 1), language: told, usualLanguage: usual, vocabulary: [])
+            return (result.rawText, recognizer.asked.withLock { $0 })
+        }
+        // Taken for Thai, doubtfully, by a person who speaks English: heard again in English
+        #expect(try await heard(("th", 0.34), usual: "en") == ("Hello.", [nil, "en"]))
+        // Sure of it, or no usual language, or the usual one detected, or an engine that does not say: heard once
+        #expect(try await heard(("th", 0.9), usual: "en") == ("สวัสดี", [nil]))
+        #expect(try await heard(("th", 0.34), usual: nil) == ("สวัสดี", [nil]))
+        #expect(try await heard(("en", 0.34), usual: "en").1 == [nil])
+        #expect(try await heard(("th", nil), usual: "en").1 == [nil])
+        // A language the client gave is never second-guessed
+        #expect(try await heard(("th", 0.34), usual: "en", told: "fr").1 == ["fr"])
     }
 
     @Test func aPlaceHeardAlikeTwiceTakesThePersonsSpelling() async throws {

@@ -58,10 +58,13 @@ struct TranscriptionHandler: JobHandler {
         defer { try? FileManager.default.removeItem(at: pcm) }
         let decoded = ContinuousClock.now
         let words = try await vocabulary.words(userID: entry.userID).map(\.text)
+        let usual =
+            entry.language == nil
+            ? UsualLanguage.of(try await entries.recentLanguages(userID: entry.userID, excluding: entry.id)) : nil
         let recognition = try await TranscriptionProgressWriter(entries: entries, entry: entry, logger: logger).whileHeard {
             progress in
             try await VocabularyRecognition(recognizer: recognizer, scratch: scratch).recognize(
-                pcmFile: pcm, language: entry.language, vocabulary: words, progress: progress)
+                pcmFile: pcm, language: entry.language, usualLanguage: usual, vocabulary: words, progress: progress)
         }
         let recognized = ContinuousClock.now
         let clean = recognition.noSpeech ? "" : try await cleaner.clean(recognition)

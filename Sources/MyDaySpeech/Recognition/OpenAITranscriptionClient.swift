@@ -55,7 +55,11 @@ package struct OpenAITranscriptionClient: SpeechRecognizer {
             let payload = try await response.body.collect(upTo: maxResponseBytes)
             return try JSONDecoder().decode(VerboseTranscription.self, from: Data(buffer: payload))
         }
-        return Recognition(words: result.spokenWords(), language: language ?? result.language)
+        guard let language else {
+            return Recognition(
+                words: result.spokenWords(), language: result.language, languageProbability: result.languageProbability)
+        }
+        return Recognition(words: result.spokenWords(), language: language)
     }
 
     /// The time limit for a recording of `pcmByteCount` bytes of 16 kHz 16-bit mono PCM.
@@ -94,8 +98,15 @@ package struct OpenAITranscriptionClient: SpeechRecognizer {
 
         package let text: String?
         package let language: String?
+        /// How sure the engine was of the language it detected (My Day's speech service says; others may not).
+        package let languageProbability: Double?
         package let words: [Word]?
         package let segments: [Segment]?
+
+        package enum CodingKeys: String, CodingKey {
+            case text, language, words, segments
+            case languageProbability = "language_probability"
+        }
 
         /// Timed words outside segments the model marks as silent; from segments when a server sends no words.
         ///

@@ -25,10 +25,13 @@ package struct RecognizedWord: Sendable, Equatable, Codable {
 package struct Recognition: Sendable, Equatable {
     package let words: [RecognizedWord]
     package let language: String?
+    /// How sure the engine was of the language it detected, 0 to 1; nil when it was told the language or does not say.
+    package let languageProbability: Double?
 
-    package init(words: [RecognizedWord], language: String?) {
+    package init(words: [RecognizedWord], language: String?, languageProbability: Double? = nil) {
         self.words = words
         self.language = language
+        self.languageProbability = languageProbability
     }
 
     /// The raw transcript: the words as the engine gave them, joined.

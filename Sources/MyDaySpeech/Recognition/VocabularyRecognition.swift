@@ -15,7 +15,8 @@ package struct VocabularyRecognition: Sendable {
     package let recognizer: any SpeechRecognizer
     /// Where the stretches heard again are written while they are recognised.
     package let scratch: URL
-    /// How alike a heard stretch and a word must sound (`SoundsLike.similarity`) for the stretch to be heard again.
+    /// How alike a heard stretch and a word must sound, both read by English rules (`SoundsLike.key`), for the stretch
+    /// to be heard again.
     package var threshold = 0.7
     /// At most this many of the person's words go in one prompt.
     package var wordsPerPrompt = 5
@@ -24,19 +25,30 @@ package struct VocabularyRecognition: Sendable {
     package var secondPassShare = 0.2
     /// The longest stretch heard again, in seconds (Whisper hears 30 s at a time).
     package var longestStretch = 25.0
+    /// Below this, a language the engine detected that is not the person's usual one is taken for a guess, and the
+    /// recording is heard again in the usual one: Whisper takes a short clip of English for Thai, say, at 0.34.
+    package var doubtfulLanguage = 0.5
 
     package init(recognizer: any SpeechRecognizer, scratch: URL) {
         self.recognizer = recognizer
         self.scratch = scratch
     }
 
-    /// The words of the PCM in `pcmFile`, with `vocabulary` taught where it may help. `progress` hears the first
-    /// pass as the first 90% and the stretches heard again as the rest.
+    /// The words of the PCM in `pcmFile`, with `vocabulary` taught where it may help. Without a `language`, the
+    /// engine's guess stands unless it doubted it and `usualLanguage` (the person's) is another. `progress` hears the
+    /// first pass as the first 90% and the stretches heard again as the rest.
     package func recognize(
-        pcmFile: URL, language: String?, vocabulary: [String], progress: @escaping RecognitionProgress = { _ in }
+        pcmFile: URL, language: String?, usualLanguage: String? = nil, vocabulary: [String],
+        progress: @escaping RecognitionProgress = { _ in }
     ) async throws -> Recognition {
-        let first = try await recognizer.recognize(
-            pcmFile: pcmFile, language: language, prompt: nil, progress: { progress($0 * Self.firstPassShare) })
+        let firstPass: RecognitionProgress = { progress($0 * Self.firstPassShare) }
+        var first = try await recognizer.recognize(pcmFile: pcmFile, language: language, prompt: nil, progress: firstPass)
+        if language == nil, !first.noSpeech, let usualLanguage,
+            first.language.map(OpenAITranscriptionClient.isoLanguage) != usualLanguage,
+            let sure = first.languageProbability, sure < doubtfulLanguage
+        {
+            first = try await recognizer.recognize(pcmFile: pcmFile, language: usualLanguage, prompt: nil, progress: firstPass)
+        }
         guard !vocabulary.isEmpty, !first.noSpeech else { return first }
         let stretches = Self.stretches(
             heard: first.words, candidates: VocabularyMatch.find(vocabulary, in: first.words, threshold: threshold),
@@ -54,7 +66,7 @@ package struct VocabularyRecognition: Sendable {
             words = Self.replacing(in: words, from: stretch.start, to: stretch.end, with: again, teaching: stretch.spots)
             progress(Self.firstPassShare + (1 - Self.firstPassShare) * (allowed - budget) / allowed)
         }
-        return Recognition(words: words, language: first.language)
+        return Recognition(words: words, language: first.language, languageProbability: first.languageProbability)
     }
 
     /// A stretch of the recording to hear again, and the words it may hold.
@@ -150,7 +162,8 @@ package struct VocabularyRecognition: Sendable {
         return Array(words[..<first]) + again + Array(words[(last + 1)...])
     }
 
-    /// How alike (`SoundsLike.similarity`) a place heard again must sound to a taught word to take its spelling.
+    /// How alike a place heard again must sound to a taught word to take its spelling, the word read by the rules of
+    /// the languages names come from too (`SoundsLike.similarity(word:heard:)`: "Kiran" twice for Ciarán).
     static let respelling = 0.85
 
     /// `again` with each of `spots` the second hearing wrote as something else that sounds like its word (one to three
@@ -163,7 +176,7 @@ package struct VocabularyRecognition: Sendable {
         let slack = 0.25
         for spot in spots {
             let target = VocabularyMatch.fold(spot.word)
-            let key = SoundsLike.key(spot.word)
+            let keys = SoundsLike.keys(spot.word, readings: SoundsLike.personalReadings)
             let near = words.indices.filter { words[$0].end > spot.start - slack && words[$0].start < spot.end + slack }
             guard !near.contains(where: { VocabularyMatch.fold(words[$0].word) == target }) else { continue }
             var best: (range: Range<Int>, score: Double)?
@@ -171,7 +184,8 @@ package struct VocabularyRecognition: Sendable {
                 for length in 1...3 where first + length <= words.count && near.contains(first + length - 1) {
                     let folded = words[first..<first + length].map { VocabularyMatch.fold($0.word) }
                     guard folded.allSatisfy(VocabularyMatch.mayBeAName) else { break }
-                    let score = SoundsLike.similarity(keys: key, SoundsLike.key(folded.joined()))
+                    let heard = SoundsLike.keys(folded.joined(), readings: SoundsLike.heardReadings)
+                    let score = SoundsLike.similarity(keys: keys, heard)
                     if score >= respelling, score > (best?.score ?? 0) { best = (first..<first + length, score) }
                 }
             }
@@ -261,7 +275,7 @@ package struct VocabularyMatch: Sendable, Equatable {
                 for word in words {
                     // Lengths far apart cannot be alike enough.
                     guard abs(word.key.count - key.count) <= max(word.key.count, key.count) / 2 else { continue }
-                    let score = SoundsLike.similarity(keys: word.key, key)
+                    let score = SoundsLike.similarity(keys: [word.key], [key])
                     if score >= threshold, score > (best?.score ?? 0) {
                         best = VocabularyMatch(word: word.text, range: start..<start + length, score: score)
                     }

@@ -1,0 +1,17 @@
+import MyDaySpeech
+
+/// The language a person speaks to their diary: the one most of their latest recordings were heard in, when at least
+/// three of them and three in four were. A recording whose language the engine doubted is heard in it (ADR 0047).
+enum UsualLanguage {
+    /// How many of the latest recordings are looked at.
+    static let recordings = 20
+
+    /// The usual language among `languages` (latest first, as the engine or the client named them), if there is one.
+    static func of(_ languages: [String]) -> String? {
+        let codes = languages.prefix(recordings).map(OpenAITranscriptionClient.isoLanguage)
+        let counts = Dictionary(codes.map { ($0, 1) }, uniquingKeysWith: +)
+        guard let (code, count) = counts.max(by: { $0.value < $1.value }), count >= 3, count * 4 >= codes.count * 3
+        else { return nil }
+        return code
+    }
+}
