@@ -15,6 +15,8 @@ import Testing
         #expect(UsualLanguage.of(["en", "en"]) == nil)
         #expect(UsualLanguage.of(["en", "en", "en", "fr", "fr"]) == nil)
         #expect(UsualLanguage.of([]) == nil)
+        // A language named in words (OpenAI's service does) is no code an engine can be told
+        #expect(UsualLanguage.of(["english", "english", "english"]) == nil)
         // Only the latest count
         #expect(UsualLanguage.of(Array(repeating: "de", count: 20) + Array(repeating: "en", count: 30)) == "de")
     }

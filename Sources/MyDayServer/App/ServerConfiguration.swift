@@ -104,6 +104,10 @@ package struct ServerConfiguration: Sendable {
     /// How long one read of a list, a search or an account check may run before it is stopped (422 for a search):
     /// nobody's query holds the database for long.
     package var readTimeLimit: Duration = .seconds(3)
+    /// How long a write to the SQLite file waits for a write of another connection to it (a worker process beside the
+    /// server, or a test's own look at the file) before it fails. The server's own writes take turns and never wait
+    /// on each other.
+    package var sqliteLockWait: Duration = .seconds(10)
     /// Live-update streams (`GET /v1/events`) per account and in all (`MYDAY_EVENT_STREAMS_PER_ACCOUNT`,
     /// `MYDAY_EVENT_STREAMS`).
     var changeFeedLimits = ChangeFeed.Limits()

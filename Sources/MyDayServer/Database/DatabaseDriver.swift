@@ -106,7 +106,8 @@ package enum DatabaseDriverFactory {
         }
         try configuration.createDataDirectory()
         return try await SQLiteDriver(
-            path: configuration.sqliteFile.path, readTimeLimit: configuration.readTimeLimit, logger: logger)
+            path: configuration.sqliteFile.path, readTimeLimit: configuration.readTimeLimit,
+            lockWait: configuration.sqliteLockWait, logger: logger)
     }
 
     /// Opens the database and hands it to `body`, which keeps it open by what it returns; if `body` throws, the

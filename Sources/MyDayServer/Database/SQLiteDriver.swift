@@ -16,8 +16,12 @@ final class SQLiteDriver: DatabaseDriver, PositionalRowReading {
     private let scrubPending = Atomic<Bool>(false)
 
     /// `readTimeLimit` bounds each positional read (lists, searches, account checks): one that runs longer is stopped
-    /// and throws `ReadTookTooLong`.
-    init(path: String, readerCount: Int = 4, readTimeLimit: Duration = .seconds(3), logger: Logger) async throws {
+    /// and throws `ReadTookTooLong`. `lockWait` is how long a statement waits for another connection's lock.
+    init(
+        path: String, readerCount: Int = 4, readTimeLimit: Duration = .seconds(3), lockWait: Duration = .seconds(10),
+        logger: Logger
+    ) async throws {
+        let busyTimeout = "PRAGMA busy_timeout = \(lockWait.components.seconds * 1000)"
         var quiet = logger
         quiet.logLevel = max(logger.logLevel, .notice)
         var opened: [SQLiteConnection] = []
@@ -27,7 +31,7 @@ final class SQLiteDriver: DatabaseDriver, PositionalRowReading {
             // WAL lets readers run beside the writer; FULL sync makes a commit survive power loss. Deleted content is
             // overwritten with zeros, and the log is cut back to 64 MiB after each checkpoint.
             for pragma in [
-                "PRAGMA busy_timeout = 10000", "PRAGMA journal_mode = WAL", "PRAGMA synchronous = FULL",
+                busyTimeout, "PRAGMA journal_mode = WAL", "PRAGMA synchronous = FULL",
                 "PRAGMA foreign_keys = ON", "PRAGMA secure_delete = ON", "PRAGMA journal_size_limit = 67108864",
             ] {
                 try await writer.sql().raw(SQLQueryString(pragma)).run()
@@ -35,7 +39,7 @@ final class SQLiteDriver: DatabaseDriver, PositionalRowReading {
             for _ in 0..<readerCount {
                 let reader = try await SQLiteConnection.open(storage: .file(path: path), logger: quiet)
                 opened.append(reader)
-                try await reader.sql().raw("PRAGMA busy_timeout = 10000").run()
+                try await reader.sql().raw(SQLQueryString(busyTimeout)).run()
             }
         } catch {
             for connection in opened { try? await connection.close() }

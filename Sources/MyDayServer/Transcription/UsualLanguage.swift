@@ -7,8 +7,11 @@ enum UsualLanguage {
     static let recordings = 20
 
     /// The usual language among `languages` (latest first, as the engine or the client named them), if there is one.
+    /// Only ISO 639 codes count: OpenAI's own service names languages in words ("english"), which no engine is told.
     static func of(_ languages: [String]) -> String? {
-        let codes = languages.prefix(recordings).map(OpenAITranscriptionClient.isoLanguage)
+        let codes = languages.prefix(recordings).map(OpenAITranscriptionClient.isoLanguage).filter { code in
+            (2...3).contains(code.count) && code.allSatisfy { $0.isASCII && $0.isLetter }
+        }
         let counts = Dictionary(codes.map { ($0, 1) }, uniquingKeysWith: +)
         guard let (code, count) = counts.max(by: { $0.value < $1.value }), count >= 3, count * 4 >= codes.count * 3
         else { return nil }

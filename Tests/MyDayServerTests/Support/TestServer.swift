@@ -43,9 +43,13 @@ struct TestServer {
             })
     }
 
-    /// Opens the server's database directly, to check what a request did or did not change.
+    /// Opens the server's database directly, to check what a request did or did not change. Its writes wait for the
+    /// running server's as long as a loaded machine needs: the server's writer may hold the SQLite file's lock for
+    /// seconds while the processors serve other tests.
     func withDatabase<T>(_ body: (any DatabaseDriver) async throws -> T) async throws -> T {
-        try await DatabaseDriverFactory.withDriver(configuration: configuration, logger: Logger(label: "test-db"), body)
+        var patient = configuration
+        patient.sqliteLockWait = .seconds(120)
+        return try await DatabaseDriverFactory.withDriver(configuration: patient, logger: Logger(label: "test-db"), body)
     }
 
     /// Runs `body` with the housekeeping of this server's configuration, over its database, to run a round on demand.
