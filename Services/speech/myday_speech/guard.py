@@ -16,7 +16,9 @@ UNSURE_LOG_PROBABILITY = -0.8
 UNSURE_TEMPERATURE = 0.5
 # A window whose only text is a few words the model itself thinks may be silence ("You", "Thank you.") and is
 # unsure of is dropped whole. Short real answers ("Ten of clubs.", "Five five.") score a no-speech probability
-# near 0.2 or below on the pocketsphinx test recordings; Whisper's guesses on silence score above 0.6.
+# near 0.2 or below on the pocketsphinx test recordings; Whisper's guesses on silence score above 0.6. Unsure includes
+# words that needed a raised temperature: sampled over synthetic chords, they were a different guess each time
+# ("No! No! No!" once, at no-speech 0.59).
 LONE_SEGMENT_MAX_WORDS = 3
 LONE_SEGMENT_MIN_NO_SPEECH = 0.4
 LONE_SEGMENT_MIN_LOG_PROBABILITY = -0.5
@@ -69,7 +71,9 @@ def _unsure_and_short(segment) -> bool:
         return False
     mean_probability = sum(word.probability for word in words) / len(words) if words else 1.0
     return segment.no_speech_prob > LONE_SEGMENT_MIN_NO_SPEECH and (
-        segment.avg_logprob < LONE_SEGMENT_MIN_LOG_PROBABILITY or mean_probability < LONE_SEGMENT_MIN_WORD_PROBABILITY
+        segment.avg_logprob < LONE_SEGMENT_MIN_LOG_PROBABILITY
+        or mean_probability < LONE_SEGMENT_MIN_WORD_PROBABILITY
+        or segment.temperature > 0
     )
 
 

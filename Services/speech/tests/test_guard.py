@@ -38,6 +38,12 @@ def test_a_lone_short_segment_that_may_be_silence_is_dropped():
     assert kept_segments([sure("You", avg_logprob=-0.84, no_speech_prob=0.72)]) == []
     unsure = Segment("Thank you.", no_speech_prob=0.5, words=[Word("Thank", 0.3), Word("you.", 0.4)])
     assert kept_segments([unsure]) == []
+    # Words the greedy decoding could not find, guessed at a raised temperature, where there may be no speech
+    sampled = sure("No! No! No!", avg_logprob=-0.3, no_speech_prob=0.59, temperature=0.4)
+    assert kept_segments([sampled]) == []
+    # The same words found at once, or where there surely is speech, are kept
+    assert kept_segments([sure("No! No! No!", avg_logprob=-0.3, no_speech_prob=0.59)])
+    assert kept_segments([sure("No! No! No!", avg_logprob=-0.3, no_speech_prob=0.1, temperature=0.4)])
 
 
 def test_the_same_short_words_among_other_speech_are_kept():

@@ -1,7 +1,7 @@
 import MyDaySpeech
 
 /// The language a person speaks to their diary: the one most of their latest recordings were heard in, when at least
-/// three of them and three in four were. A recording whose language the engine doubted is heard in it (ADR 0047).
+/// three of them and three in four were. A recording whose language the engine doubted is heard in it (ADR 0046).
 enum UsualLanguage {
     /// How many of the latest recordings are looked at.
     static let recordings = 20
