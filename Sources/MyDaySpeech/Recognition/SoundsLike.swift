@@ -33,17 +33,20 @@ package enum SoundsLike {
         similarity(keys: keys(word, readings: personalReadings), keys(heard, readings: heardReadings))
     }
 
-    /// The same, for keys already made: the best of every pair, from the edit distance of the two.
+    /// The same, for keys already made: the best of every pair.
     package static func similarity(keys ones: [[UInt8]], _ others: [[UInt8]]) -> Double {
         var best = 0.0
         for one in ones {
-            for other in others {
-                let longest = max(one.count, other.count)
-                guard longest > 0 else { continue }
-                best = max(best, 1 - Double(editDistance(one, other)) / Double(longest))
-            }
+            for other in others { best = max(best, similarity(key: one, other)) }
         }
         return best
+    }
+
+    /// How alike two keys are, from their edit distance: 0 (nothing alike) to 1 (the same).
+    package static func similarity(key one: [UInt8], _ other: [UInt8]) -> Double {
+        let longest = max(one.count, other.count)
+        guard longest > 0 else { return 0 }
+        return 1 - Double(editDistance(one, other)) / Double(longest)
     }
 
     /// The distinct keys of a spelling read each of the ways given.

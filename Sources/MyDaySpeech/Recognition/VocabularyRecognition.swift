@@ -275,7 +275,7 @@ package struct VocabularyMatch: Sendable, Equatable {
                 for word in words {
                     // Lengths far apart cannot be alike enough.
                     guard abs(word.key.count - key.count) <= max(word.key.count, key.count) / 2 else { continue }
-                    let score = SoundsLike.similarity(keys: [word.key], [key])
+                    let score = SoundsLike.similarity(key: word.key, key)
                     if score >= threshold, score > (best?.score ?? 0) {
                         best = VocabularyMatch(word: word.text, range: start..<start + length, score: score)
                     }
