@@ -750,6 +750,37 @@ def test_the_password_is_changed_and_every_device_signed_out_from_the_profile(se
         quit_chromium(other)
 
 
+def test_a_refresh_in_another_tab_during_a_password_change_waits_and_this_browser_stays_signed_in(server, browser):
+    driver = browser
+    register(driver, server)
+    click(driver, "[aria-label=Profile]")
+    wait(driver, lambda d: d.find_element(By.CSS_SELECTOR, "[data-form=password]"))
+    # Given another tab that refreshes its sign-in (through the lock every tab's refresh takes) just as this one, its
+    # password changed, signs in again with the new one
+    outcome = driver.execute_async_script(
+        """const [current, next, done] = arguments;
+        const realFetch = window.fetch;
+        let otherTab = null;
+        window.fetch = (input, init) => {
+          if (!otherTab && String(input).endsWith('/v1/auth/web/login')) {
+            otherTab = navigator.locks.request('myday-refresh', () => realFetch('/v1/auth/web/refresh',
+              { method: 'POST', credentials: 'same-origin', headers: { 'X-MyDay-Web': '1' } }).then((r) => r.status));
+          }
+          return realFetch(input, init);
+        };
+        import('/app/api.js').then(async (api) => {
+          const changed = await api.changePassword(current, next);
+          window.fetch = realFetch;
+          done({ changed, otherTab: await otherTab });
+        }, (error) => done(String(error)));""",
+        PASSWORD, "a brand new diary password")
+    # Then the other tab's refresh waited for the new sign-in and went on with it, instead of being refused with the
+    # old cookie (an answer that clears the cookie, which signed this browser out at its next load when it came last)
+    assert outcome == {"changed": True, "otherTab": 200}, outcome
+    driver.refresh()
+    wait(driver, lambda d: d.find_elements(By.CSS_SELECTOR, "[data-form=password]"), message="this browser was signed out")
+
+
 def test_an_entry_is_backdated_and_moved_to_another_day(server, browser):
     driver = browser
     register(driver, server)

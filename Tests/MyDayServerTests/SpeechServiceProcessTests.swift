@@ -119,6 +119,18 @@ import Testing
         }
     }
 
+    /// About forty seconds of a day (over 1 MB as PCM) told in sentences that differ.
+    private static let longEntry = [
+        TestSpeech.diarySentence, "in the morning the bus was late so i walked to work in the rain",
+        "at lunch we sat outside by the river and ate sandwiches", "my manager asked me to finish the report by friday",
+        "after work i called my mother and she told me about her new neighbours",
+        "then i cooked pasta with tomatoes and fresh basil for dinner",
+        "later we watched a film about a family who sail around the world",
+        "before bed i read two chapters of my book and wrote this down",
+        "tomorrow i want to get up early and go swimming before work",
+        "on saturday we are going to visit my grandparents by the sea",
+    ].joined(separator: ". ")
+
     @Test func aServiceKilledMidJobLeavesTheJobToBeRetriedAndTranscribedOnce() async throws {
         let configuration = try await TestDatabase.sqlite.freshConfiguration()
         let server = try await ServerProcess(
@@ -130,8 +142,10 @@ import Testing
             return ready != nil
         }
         let speech = try #require(ready).pid
-        // Long enough that its PCM (over 1 MB) is spooled to a file while the service transcribes it
-        let audio = try await TestSpeech.m4a(Array(repeating: TestSpeech.diarySentence, count: 8).joined(separator: ". "))
+        // Long enough that its PCM (over 1 MB) is spooled to a file while the service transcribes it; sentences that
+        // differ, as a person's do (one sentence said eight times is a text Whisper's and the guard's loop rules may
+        // drop whole, depending on the temperature Whisper fell back to)
+        let audio = try await TestSpeech.m4a(Self.longEntry)
         try await server.withClient { api in
             let session = try await api.register()
             let id = try await api.createUploadedEntry(session, audio: audio)

@@ -4,38 +4,75 @@ import ServiceLifecycle
 
 /// Runs an app on a loopback port for the length of a test, with bounds HummingbirdTesting's live runner lacks: an app
 /// that stops before it listens fails with its error instead of leaving the test waiting for a port forever, and one
-/// that does not stop when asked is cancelled after a minute.
+/// that does not stop when asked is cancelled after a minute, and fails its test (`DidNotStop`) ten seconds later
+/// without ending the whole test process, as ServiceGroup's own bound would.
 package enum LoopbackApp {
+    /// How long a stopping app has: to finish what it is doing, then to end once cancelled.
+    package struct StopLimits: Sendable {
+        package var graceful: Duration = .seconds(60)
+        package var cancelled: Duration = .seconds(10)
+
+        package init(graceful: Duration = .seconds(60), cancelled: Duration = .seconds(10)) {
+            self.graceful = graceful
+            self.cancelled = cancelled
+        }
+    }
+
     /// Builds the app with `make` (handing it the hook the app calls with its port once it listens), runs it, runs
     /// `body` with the port, then shuts the app down gracefully.
     package static func run<App: Service, T: Sendable>(
+        stopLimits: StopLimits = StopLimits(),
         _ make: (_ listening: @escaping @Sendable (Int) async -> Void) async throws -> App,
         _ body: @escaping @Sendable (Int) async throws -> T
     ) async throws -> T {
         let (ports, announce) = AsyncStream.makeStream(of: Int.self)
         let app = try await make { port in announce.yield(port) }
         var lifecycle = ServiceGroupConfiguration(services: [app], logger: Logger(label: "loopback-app"))
-        lifecycle.maximumGracefulShutdownDuration = .seconds(60)
-        lifecycle.maximumCancellationDuration = .seconds(10)
+        lifecycle.maximumGracefulShutdownDuration = stopLimits.graceful
         let services = ServiceGroup(configuration: lifecycle)
-        return try await withThrowingTaskGroup(of: Void.self) { group in
-            group.addTask {
-                defer { announce.finish() }
-                try await services.run()
-            }
-            guard let port = await ports.first(where: { _ in true }) else {
-                try await group.waitForAll()
-                throw StoppedBeforeListening()
-            }
-            let result: Result<T, any Error>
+        // The app runs in a task of its own, so that one that never ends can be left behind (ServiceGroup's bound on
+        // the cancellation would end the process, and every other test with it).
+        let (ended, end) = AsyncStream.makeStream(of: Result<Void, any Error>.self, bufferingPolicy: .bufferingNewest(1))
+        let running = Task {
+            defer { announce.finish() }
             do {
-                result = .success(try await body(port))
+                try await services.run()
+                end.yield(.success(()))
             } catch {
-                result = .failure(error)
+                end.yield(.failure(error))
             }
-            await services.triggerGracefulShutdown()
-            try await group.waitForAll()
-            return try result.get()
+            end.finish()
+        }
+        guard let port = await ports.first(where: { _ in true }) else {
+            try await ended.first(where: { _ in true })?.get()
+            throw StoppedBeforeListening()
+        }
+        let result: Result<T, any Error>
+        do {
+            result = .success(try await body(port))
+        } catch {
+            result = .failure(error)
+        }
+        await services.triggerGracefulShutdown()
+        let limit = stopLimits.graceful + stopLimits.cancelled
+        guard let stopped = await firstOf(ended, within: limit) else {
+            running.cancel()
+            throw DidNotStop(limit: limit, testResult: "\(result)")
+        }
+        try stopped.get()
+        return try result.get()
+    }
+
+    /// The first of `stream`'s elements, or nil when none came within `limit`.
+    private static func firstOf<Element: Sendable>(_ stream: AsyncStream<Element>, within limit: Duration) async -> Element? {
+        await withTaskGroup(of: Element?.self) { group in
+            group.addTask { await stream.first(where: { _ in true }) }
+            group.addTask {
+                try? await Task.sleep(for: limit)
+                return nil
+            }
+            defer { group.cancelAll() }
+            return await group.next() ?? nil
         }
     }
 
@@ -53,4 +90,15 @@ package enum LoopbackApp {
 
     /// The app ended without an error before it listened.
     package struct StoppedBeforeListening: Error {}
+
+    /// The app neither finished what it was doing nor ended once cancelled; it is left running.
+    package struct DidNotStop: Error, CustomStringConvertible {
+        package let limit: Duration
+        /// How the test's own part ended, which a hung stop would otherwise hide.
+        package let testResult: String
+
+        package var description: String {
+            "the app did not stop within \(limit) of being asked (the test's part ended with \(testResult))"
+        }
+    }
 }

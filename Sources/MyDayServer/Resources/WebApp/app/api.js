@@ -96,18 +96,29 @@ export async function login(email, password) {
  * Changes the password, which ends every sign-in, and signs this browser in again with the new one; a request that
  * meets the ended session meanwhile (the change feed, say) waits for the new one instead of signing out. Answers
  * whether this browser is signed in again.
+ *
+ * Both steps hold the lock every refresh takes, in this tab and the others: a refresh sent with the old cookie between
+ * them is refused with a cleared cookie, and when that answer came after the new sign-in's, this browser was signed
+ * out at its next load.
  */
 export async function changePassword(current, next) {
+  const token = await validToken();
   let done;
   handover = new Promise((resolve) => (done = resolve));
   try {
-    await call("POST", "/v1/me/password", { current_password: current, new_password: next });
-    try {
-      await login(account.email, next);
-      return true;
-    } catch {
-      return false;
-    }
+    return await exclusively(async () => {
+      await answer(await request("/v1/me/password", {
+        method: "POST",
+        headers: { "Content-Type": "application/json", Authorization: `Bearer ${token}` },
+        body: JSON.stringify({ current_password: current, new_password: next }),
+      }));
+      try {
+        adopt(await webSession("login", { email: account.email, password: next }));
+        return true;
+      } catch {
+        return false;
+      }
+    });
   } finally {
     handover = null;
     done();
@@ -155,13 +166,16 @@ export async function resume() {
  */
 function refreshOnce() {
   if (!refreshing) {
-    const refresh = () => webSession("refresh");
-    const locked = navigator.locks ? navigator.locks.request("myday-refresh", refresh) : refresh();
-    refreshing = locked.finally(() => {
+    refreshing = exclusively(() => webSession("refresh")).finally(() => {
       refreshing = null;
     });
   }
   return refreshing;
+}
+
+/** Runs `work` holding the lock of the requests that change this browser's sign-in cookie, across its tabs. */
+function exclusively(work) {
+  return navigator.locks ? navigator.locks.request("myday-refresh", work) : work();
 }
 
 /**
