@@ -1872,25 +1872,34 @@ def test_a_request_that_meets_the_ended_session_during_a_password_change_does_no
     click(driver, "[aria-label=Profile]")
     form = wait(driver, lambda d: d.find_element(By.CSS_SELECTOR, "[data-form=password]"))
     # Given a request that meets the ended session (as the change feed does) before this browser has signed in again:
-    # the new sign-in is held until that request's refresh has been refused
+    # the new sign-in is held until that request has been refused
     driver.execute_script("""
         const original = window.fetch;
-        let refused;
-        const refusedOnce = new Promise((resolve) => (refused = resolve));
+        let met;
+        const metTheEndedSession = new Promise((resolve) => (met = resolve));
+        window.refreshes = [];
         window.fetch = async (input, init) => {
           const url = String(input.url ?? input);
-          if (url.endsWith('/v1/auth/web/login')) await refusedOnce;
+          if (url.endsWith('/v1/auth/web/login')) await metTheEndedSession;
           const response = await original(input, init);
-          if (url.endsWith('/v1/me/password') && response.ok) import('/app/api.js').then((api) => api.call('GET', '/v1/me')).catch(() => {});
-          if (url.endsWith('/v1/auth/web/refresh') && response.status === 401) refused();
+          if (url.endsWith('/v1/me/password') && response.ok) {
+            window.endedRequest = import('/app/api.js').then((api) => api.call('GET', '/v1/me'))
+              .then(() => 'answered', (error) => String(error));
+          }
+          if (url.endsWith('/v1/me') && response.status === 401) met();
+          if (url.endsWith('/v1/auth/web/refresh')) window.refreshes.push(response.status);
           return response;
         };""")
     # When the password is changed
     form.find_element(By.NAME, "current").send_keys(PASSWORD)
     form.find_element(By.NAME, "next").send_keys("a brand new diary password")
     form.find_element(By.CSS_SELECTOR, "button[type=submit]").click()
-    # Then this browser stays signed in, and still is after a reload
+    # Then this browser stays signed in, and the request waited for the new sign-in and was answered: its refresh was
+    # never sent with the old cookie (refused, with the cookie cleared), and still is signed in after a reload
     wait(driver, lambda d: "this one stays signed in" in text_of(d, "[data-slot=password-status]"), message="signed out here")
+    ended = driver.execute_async_script("const done = arguments[0]; window.endedRequest.then(done);")
+    assert ended == "answered", ended
+    assert 401 not in driver.execute_script("return window.refreshes"), driver.execute_script("return window.refreshes")
     driver.refresh()
     wait(driver, lambda d: d.find_elements(By.CSS_SELECTOR, "[data-form=password]"), message="signed out after a reload")
 
