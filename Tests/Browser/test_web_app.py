@@ -781,6 +781,36 @@ def test_a_refresh_in_another_tab_during_a_password_change_waits_and_this_browse
     wait(driver, lambda d: d.find_elements(By.CSS_SELECTOR, "[data-form=password]"), message="this browser was signed out")
 
 
+def test_a_refresh_in_another_tab_while_this_one_signs_in_again_waits_for_the_new_sign_in(server, browser):
+    driver = browser
+    email = register(driver, server)
+    # Given this browser's sign-in ended elsewhere (its password changed on another device), when it signs in again
+    # while another tab refreshes with the ended sign-in's cookie
+    outcome = driver.execute_async_script(
+        """const [email, current, next, done] = arguments;
+        import('/app/api.js').then(async (api) => {
+          await api.call('POST', '/v1/me/password', { current_password: current, new_password: next });
+          const realFetch = window.fetch;
+          let otherTab = null;
+          window.fetch = (input, init) => {
+            if (!otherTab && String(input).endsWith('/v1/auth/web/login')) {
+              otherTab = navigator.locks.request('myday-refresh', () => realFetch('/v1/auth/web/refresh',
+                { method: 'POST', credentials: 'same-origin', headers: { 'X-MyDay-Web': '1' } }).then((r) => r.status));
+            }
+            return realFetch(input, init);
+          };
+          await api.login(email, next);
+          window.fetch = realFetch;
+          done({ otherTab: await otherTab });
+        }).catch((error) => done(String(error)));""",
+        email, PASSWORD, "a brand new diary password")
+    # Then the other tab's refresh waited for the new sign-in and went on with its cookie, instead of being refused with
+    # the ended one (an answer that clears the cookie, and could clear the new one), and a reload stays signed in
+    assert outcome == {"otherTab": 200}, outcome
+    driver.refresh()
+    wait(driver, lambda d: d.find_elements(By.CSS_SELECTOR, "[data-slot=record]"), message="signed out after a reload")
+
+
 def test_an_entry_is_backdated_and_moved_to_another_day(server, browser):
     driver = browser
     register(driver, server)

@@ -71,7 +71,16 @@ function forget() {
   localStorage.removeItem(REMEMBERED);
 }
 
-async function webSession(path, body) {
+/**
+ * A request of the web sign-in (`/v1/auth/web/…`), which sets or clears this browser's sign-in cookie, holding the lock
+ * of such requests across tabs: a refusal that clears a dead cookie can never land after another request's new one.
+ */
+function webSession(path, body) {
+  return exclusively(() => unlockedWebSession(path, body));
+}
+
+/** `webSession` for a caller that already holds the lock. */
+async function unlockedWebSession(path, body) {
   const response = await request(`/v1/auth/web/${path}`, {
     method: "POST",
     credentials: "same-origin",
@@ -113,7 +122,7 @@ export async function changePassword(current, next) {
         body: JSON.stringify({ current_password: current, new_password: next }),
       }));
       try {
-        adopt(await webSession("login", { email: account.email, password: next }));
+        adopt(await unlockedWebSession("login", { email: account.email, password: next }));
         return true;
       } catch {
         return false;
@@ -166,14 +175,14 @@ export async function resume() {
  */
 function refreshOnce() {
   if (!refreshing) {
-    refreshing = exclusively(() => webSession("refresh")).finally(() => {
+    refreshing = webSession("refresh").finally(() => {
       refreshing = null;
     });
   }
   return refreshing;
 }
 
-/** Runs `work` holding the lock of the requests that change this browser's sign-in cookie, across its tabs. */
+/** Runs `work` holding the lock of the requests that set or clear this browser's sign-in cookie, across its tabs. */
 function exclusively(work) {
   return navigator.locks ? navigator.locks.request("myday-refresh", work) : work();
 }
