@@ -750,15 +750,15 @@ def test_the_password_is_changed_and_every_device_signed_out_from_the_profile(se
         quit_chromium(other)
 
 
-def test_a_refresh_in_another_tab_during_a_password_change_waits_and_this_browser_stays_signed_in(server, browser):
-    driver = browser
-    register(driver, server)
-    click(driver, "[aria-label=Profile]")
-    wait(driver, lambda d: d.find_element(By.CSS_SELECTOR, "[data-form=password]"))
-    # Given another tab that refreshes its sign-in (through the lock every tab's refresh takes) just as this one, its
-    # password changed, signs in again with the new one
-    outcome = driver.execute_async_script(
-        """const [current, next, done] = arguments;
+def refresh_in_another_tab_at_the_next_sign_in(driver, action, *arguments):
+    """Runs `action` (a JavaScript function of the page's api module and `arguments`) while another tab, at the moment
+    this one asks to sign in, refreshes its sign-in through the lock every tab's refresh takes. Answers what `action`
+    answered and the status of the other tab's refresh. (`action` is written into the script: the page's
+    Content-Security-Policy allows no `eval`.)"""
+    return driver.execute_async_script(
+        """const done = arguments[arguments.length - 1];
+        const values = Array.from(arguments).slice(0, -1);
+        const action = ACTION;
         const realFetch = window.fetch;
         let otherTab = null;
         window.fetch = (input, init) => {
@@ -769,14 +769,24 @@ def test_a_refresh_in_another_tab_during_a_password_change_waits_and_this_browse
           return realFetch(input, init);
         };
         import('/app/api.js').then(async (api) => {
-          const changed = await api.changePassword(current, next);
+          const answered = await action(api, ...values);
           window.fetch = realFetch;
-          done({ changed, otherTab: await otherTab });
-        }, (error) => done(String(error)));""",
-        PASSWORD, "a brand new diary password")
+          done({ answered, otherTab: await otherTab });
+        }).catch((error) => done(String(error)));""".replace("ACTION", action),
+        *arguments)
+
+
+def test_a_refresh_in_another_tab_during_a_password_change_waits_and_this_browser_stays_signed_in(server, browser):
+    driver = browser
+    register(driver, server)
+    click(driver, "[aria-label=Profile]")
+    wait(driver, lambda d: d.find_element(By.CSS_SELECTOR, "[data-form=password]"))
+    # Given another tab that refreshes its sign-in just as this one, its password changed, signs in again with the new
+    outcome = refresh_in_another_tab_at_the_next_sign_in(
+        driver, "(api, current, next) => api.changePassword(current, next)", PASSWORD, "a brand new diary password")
     # Then the other tab's refresh waited for the new sign-in and went on with it, instead of being refused with the
     # old cookie (an answer that clears the cookie, which signed this browser out at its next load when it came last)
-    assert outcome == {"changed": True, "otherTab": 200}, outcome
+    assert outcome == {"answered": True, "otherTab": 200}, outcome
     driver.refresh()
     wait(driver, lambda d: d.find_elements(By.CSS_SELECTOR, "[data-form=password]"), message="this browser was signed out")
 
@@ -786,27 +796,16 @@ def test_a_refresh_in_another_tab_while_this_one_signs_in_again_waits_for_the_ne
     email = register(driver, server)
     # Given this browser's sign-in ended elsewhere (its password changed on another device), when it signs in again
     # while another tab refreshes with the ended sign-in's cookie
-    outcome = driver.execute_async_script(
-        """const [email, current, next, done] = arguments;
-        import('/app/api.js').then(async (api) => {
+    outcome = refresh_in_another_tab_at_the_next_sign_in(
+        driver,
+        """async (api, email, current, next) => {
           await api.call('POST', '/v1/me/password', { current_password: current, new_password: next });
-          const realFetch = window.fetch;
-          let otherTab = null;
-          window.fetch = (input, init) => {
-            if (!otherTab && String(input).endsWith('/v1/auth/web/login')) {
-              otherTab = navigator.locks.request('myday-refresh', () => realFetch('/v1/auth/web/refresh',
-                { method: 'POST', credentials: 'same-origin', headers: { 'X-MyDay-Web': '1' } }).then((r) => r.status));
-            }
-            return realFetch(input, init);
-          };
-          await api.login(email, next);
-          window.fetch = realFetch;
-          done({ otherTab: await otherTab });
-        }).catch((error) => done(String(error)));""",
+          return (await api.login(email, next)).email;
+        }""",
         email, PASSWORD, "a brand new diary password")
     # Then the other tab's refresh waited for the new sign-in and went on with its cookie, instead of being refused with
     # the ended one (an answer that clears the cookie, and could clear the new one), and a reload stays signed in
-    assert outcome == {"otherTab": 200}, outcome
+    assert outcome == {"answered": email, "otherTab": 200}, outcome
     driver.refresh()
     wait(driver, lambda d: d.find_elements(By.CSS_SELECTOR, "[data-slot=record]"), message="signed out after a reload")
 

@@ -9,8 +9,8 @@ import ServiceLifecycle
 package enum LoopbackApp {
     /// How long a stopping app has: to finish what it is doing, then to end once cancelled.
     package struct StopLimits: Sendable {
-        package var graceful: Duration = .seconds(60)
-        package var cancelled: Duration = .seconds(10)
+        package var graceful: Duration
+        package var cancelled: Duration
 
         package init(graceful: Duration = .seconds(60), cancelled: Duration = .seconds(10)) {
             self.graceful = graceful
