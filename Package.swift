@@ -217,6 +217,7 @@ let package = Package(
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+                "MyDayModels",
             ],
             path: "Tests/OpenAIStandIns"
         ),

@@ -1,5 +1,6 @@
 import Hummingbird
 import Logging
+import MyDayModels
 import ServiceLifecycle
 
 /// Runs an app on a loopback port for the length of a test, with bounds HummingbirdTesting's live runner lacks: an app
@@ -55,25 +56,13 @@ package enum LoopbackApp {
         }
         await services.triggerGracefulShutdown()
         let limit = stopLimits.graceful + stopLimits.cancelled
-        guard let stopped = await firstOf(ended, within: limit) else {
+        // Waiting on the stream ends at once when the time limit cancels it, whatever the app is doing.
+        guard let stopped = try? await withTimeLimit(limit, { await ended.first(where: { _ in true }) }) else {
             running.cancel()
             throw DidNotStop(limit: limit, testResult: "\(result)")
         }
         try stopped.get()
         return try result.get()
-    }
-
-    /// The first of `stream`'s elements, or nil when none came within `limit`.
-    private static func firstOf<Element: Sendable>(_ stream: AsyncStream<Element>, within limit: Duration) async -> Element? {
-        await withTaskGroup(of: Element?.self) { group in
-            group.addTask { await stream.first(where: { _ in true }) }
-            group.addTask {
-                try? await Task.sleep(for: limit)
-                return nil
-            }
-            defer { group.cancelAll() }
-            return await group.next() ?? nil
-        }
     }
 
     /// A router's app on 127.0.0.1, on a port the system picks.
