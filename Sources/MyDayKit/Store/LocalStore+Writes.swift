@@ -224,8 +224,8 @@ extension LocalStore {
         try writer.write { db in
             guard var entry = try LocalEntry.fetchOne(db, key: id) else { return nil }
             let upload = try PendingUpload.fetchOne(db, key: id)
-            let neverSent =
-                entry.serverUpdatedAt == nil && entry.state == .queued && upload?.attempts == 0 && upload?.lastError == nil
+            let neverAttempted = upload.map { $0.attempts == 0 && $0.lastError == nil } ?? false
+            let neverSent = entry.serverUpdatedAt == nil && entry.state == .queued && neverAttempted
             if neverSent {
                 try entry.delete(db)
                 return entry.audioPath

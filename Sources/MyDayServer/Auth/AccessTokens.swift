@@ -86,7 +86,3 @@ final class VerifiedTokens: Sendable {
         }
     }
 }
-
-extension Duration {
-    var seconds: TimeInterval { Double(components.seconds) + Double(components.attoseconds) / 1e18 }
-}

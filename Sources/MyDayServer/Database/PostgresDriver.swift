@@ -39,8 +39,7 @@ final class PostgresDriver: DatabaseDriver, PositionalRowReading {
         let client = PostgresClient(configuration: configuration, backgroundLogger: quiet)
         var hot = configuration
         hot.options.maximumConnections = 16
-        let milliseconds = readTimeLimit.components.seconds * 1000 + readTimeLimit.components.attoseconds / 1_000_000_000_000_000
-        hot.options.additionalStartupParameters = [("statement_timeout", "\(max(1, milliseconds))")]
+        hot.options.additionalStartupParameters = [("statement_timeout", "\(max(1, readTimeLimit.milliseconds))")]
         let hotClient = PostgresClient(configuration: hot, backgroundLogger: quiet)
         var bookkeeping = configuration
         bookkeeping.options.maximumConnections = 4

@@ -1,4 +1,5 @@
 import Logging
+import NIOPosix
 import SQLKit
 import SQLiteKit
 import Synchronization
@@ -6,6 +7,10 @@ import Synchronization
 /// The embedded default: one SQLite file in WAL mode, one writer at a time and a few readers beside it.
 final class SQLiteDriver: DatabaseDriver, PositionalRowReading {
     let engine = SQLEngine.sqlite
+    /// A thread for each connection (ADR 0047): a statement waiting for another connection's lock holds its thread for
+    /// up to the busy timeout, which on threads shared with others (SQLiteNIO's default) can hold up the very
+    /// connection it waits for, and everything else those threads serve.
+    private let threads: NIOThreadPool
     private let writer: SQLiteConnection
     private let readers: [SQLiteConnection]
     /// The positional reads (lists, searches, the account check), through SQLite's C interface.
@@ -21,12 +26,18 @@ final class SQLiteDriver: DatabaseDriver, PositionalRowReading {
         path: String, readerCount: Int = 4, readTimeLimit: Duration = .seconds(3), lockWait: Duration = .seconds(10),
         logger: Logger
     ) async throws {
-        let busyTimeout = "PRAGMA busy_timeout = \(lockWait.components.seconds * 1000)"
+        let busyTimeout = "PRAGMA busy_timeout = \(lockWait.milliseconds)"
         var quiet = logger
         quiet.logLevel = max(logger.logLevel, .notice)
+        let threads = NIOThreadPool(numberOfThreads: 1 + readerCount)
+        threads.start()
+        func open() async throws -> SQLiteConnection {
+            try await SQLiteConnection.open(
+                storage: .file(path: path), threadPool: threads, logger: quiet, on: MultiThreadedEventLoopGroup.singleton.any())
+        }
         var opened: [SQLiteConnection] = []
         do {
-            let writer = try await SQLiteConnection.open(storage: .file(path: path), logger: quiet)
+            let writer = try await open()
             opened.append(writer)
             // WAL lets readers run beside the writer; FULL sync makes a commit survive power loss. Deleted content is
             // overwritten with zeros, and the log is cut back to 64 MiB after each checkpoint.
@@ -37,20 +48,17 @@ final class SQLiteDriver: DatabaseDriver, PositionalRowReading {
                 try await writer.sql().raw(SQLQueryString(pragma)).run()
             }
             for _ in 0..<readerCount {
-                let reader = try await SQLiteConnection.open(storage: .file(path: path), logger: quiet)
+                let reader = try await open()
                 opened.append(reader)
                 try await reader.sql().raw(SQLQueryString(busyTimeout)).run()
             }
-        } catch {
-            for connection in opened { try? await connection.close() }
-            throw error
-        }
-        do {
             hotReaders = try await SQLiteReadConnections(path: path, count: readerCount, timeLimit: readTimeLimit)
         } catch {
             for connection in opened { try? await connection.close() }
+            try? await threads.shutdownGracefully()
             throw error
         }
+        self.threads = threads
         writer = opened[0]
         readers = Array(opened.dropFirst())
     }
@@ -104,9 +112,10 @@ final class SQLiteDriver: DatabaseDriver, PositionalRowReading {
     func shutdown() async {
         let connections = readers + [writer]
         // Unstructured, so that closing also happens when the caller's task was cancelled.
-        await Task { [hotReaders] in
+        await Task { [hotReaders, threads] in
             await hotReaders.shutdown()
             for connection in connections { try? await connection.close() }
+            try? await threads.shutdownGracefully()
         }.value
     }
 }

@@ -8,7 +8,7 @@ import VaporCSQLite
 
 /// Read connections used through SQLite's C interface on threads of their own, each keeping its prepared statements:
 /// the reads every list, search and token check makes skip preparing each statement anew and building rows with
-/// column names, which SQLiteNIO does for every query (ADR 0026). The same SQLite library as SQLiteNIO's.
+/// column names, which SQLiteNIO does for every query (ADR 0028). The same SQLite library as SQLiteNIO's.
 final class SQLiteReadConnections: Sendable {
     private let threadPool: NIOThreadPool
     private let idle: Mutex<[SQLiteReadConnection]>

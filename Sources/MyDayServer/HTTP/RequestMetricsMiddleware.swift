@@ -44,7 +44,7 @@ struct RequestMetricsMiddleware<Context: RequestContext>: RouterMiddleware {
         context.logger.info(
             "request",
             metadata: [
-                "method": "\(method)", "route": "\(route)", "status": "\(status)", "ms": "\(elapsed.nanoseconds / 1_000_000)",
+                "method": "\(method)", "route": "\(route)", "status": "\(status)", "ms": "\(elapsed.milliseconds)",
             ])
         return response
     }
@@ -52,8 +52,4 @@ struct RequestMetricsMiddleware<Context: RequestContext>: RouterMiddleware {
 
 extension HTTPField.Name {
     static let requestID = Self("X-Request-Id")!
-}
-
-extension Duration {
-    var nanoseconds: Int64 { components.seconds * 1_000_000_000 + components.attoseconds / 1_000_000_000 }
 }

@@ -128,7 +128,7 @@ final class JobWorker: Service {
                 _ = try await queue.retry(
                     job, workerID: workerID, error: detail, retryAt: Date().addingTimeInterval(delay.seconds))
                 logger.warning(
-                    "job failed; will retry", metadata: metadata.merging(["in_ms": "\(delay.nanoseconds / 1_000_000)"]) { $1 })
+                    "job failed; will retry", metadata: metadata.merging(["in_ms": "\(delay.milliseconds)"]) { $1 })
             }
         }
     }

@@ -75,9 +75,9 @@ struct TranscriptionHandler: JobHandler {
             "entry transcribed",
             metadata: [
                 "entry": "\(entry.id.lowercased)", "words": "\(recognition.words.count)",
-                "decode_ms": "\((decoded - started).nanoseconds / 1_000_000)",
-                "recognize_ms": "\((recognized - decoded).nanoseconds / 1_000_000)",
-                "clean_ms": "\((ContinuousClock.now - recognized).nanoseconds / 1_000_000)",
+                "decode_ms": "\((decoded - started).milliseconds)",
+                "recognize_ms": "\((recognized - decoded).milliseconds)",
+                "clean_ms": "\((ContinuousClock.now - recognized).milliseconds)",
             ])
         return Transcript(
             raw: recognition.rawText, clean: clean,
@@ -95,7 +95,7 @@ struct TranscriptionHandler: JobHandler {
             "entry transcribed",
             metadata: [
                 "entry": "\(entry.id.lowercased)", "words": "\(heard.words.count)", "recognized_by": "\(heard.engine)",
-                "clean_ms": "\((ContinuousClock.now - started).nanoseconds / 1_000_000)",
+                "clean_ms": "\((ContinuousClock.now - started).milliseconds)",
             ])
         return Transcript(
             raw: heard.text, clean: clean, words: heard.words, language: recognition.language,
