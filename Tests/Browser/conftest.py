@@ -7,7 +7,8 @@ import tempfile
 
 import pytest
 
-from harness import SCREENSHOTS, Server, make_speech, outbox_details, quit_chromium, start_chromium
+from harness import (SCREENSHOTS, Server, begin_test, end_test, is_running, make_speech, outbox_details, quit_chromium,
+                     start_chromium)
 
 
 @pytest.fixture
@@ -53,12 +54,43 @@ def speech():
     shutil.rmtree(folder, ignore_errors=True)
 
 
+@pytest.fixture(scope="session")
+def chromium(speech):
+    """One headless Chromium for this test process (starting one costs about two seconds of processor time); a test
+    that ends it gets a new one."""
+    started = []
+    yield started
+    for driver in started:
+        quit_chromium(driver)
+
+
 @pytest.fixture
-def browser(speech):
+def browser(request, chromium, speech):
+    """A tab of the shared Chromium, with nothing of the tests before it: no tab, cookie, site data or permission. A
+    test marked `new_chromium` gets a Chromium of its own."""
     os.makedirs(SCREENSHOTS, exist_ok=True)
-    driver = start_chromium(speech)
+    if request.node.get_closest_marker("new_chromium") is not None:
+        driver = start_chromium(speech)
+        yield driver
+        quit_chromium(driver)
+        return
+    driver = chromium[-1] if chromium and is_running(chromium[-1]) else None
+    try:
+        if driver is not None:
+            begin_test(driver)
+    except Exception:  # something a failed test left (an open dialog) holds a tab: start anew
+        quit_chromium(driver)
+        driver = None
+    if driver is None:
+        driver = start_chromium(speech)
+        chromium.append(driver)
+        begin_test(driver)
+    first_server = len(Server.origins)
     yield driver
-    quit_chromium(driver)
+    try:
+        end_test(driver, Server.origins[first_server:])
+    except Exception:  # the test ended Chromium, or left it unable to forget: the next test gets a new one
+        quit_chromium(driver)
 
 
 @pytest.hookimpl(wrapper=True)
@@ -83,7 +115,9 @@ def _keep_chromium_log(item, driver):
     """Copies what Chromium printed during a failed test to the screenshots folder, where it outlives a rerun."""
     if os.path.exists(driver.chromium_log):
         name = "".join(c if c.isalnum() or c in "-_" else "-" for c in item.name)
-        shutil.copyfile(driver.chromium_log, os.path.join(SCREENSHOTS, f"{name}-chromium.log"))
+        with open(driver.chromium_log, "rb") as log, open(os.path.join(SCREENSHOTS, f"{name}-chromium.log"), "wb") as kept:
+            log.seek(getattr(driver, "chromium_log_start", 0))
+            shutil.copyfileobj(log, kept)
 
 
 def _safely(describe):

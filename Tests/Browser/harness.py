@@ -10,7 +10,7 @@ import time
 import uuid
 
 from selenium import webdriver
-from selenium.common.exceptions import NoSuchElementException, StaleElementReferenceException
+from selenium.common.exceptions import NoSuchElementException, StaleElementReferenceException, WebDriverException
 from selenium.webdriver.chrome.service import Service
 from selenium.webdriver.common.by import By
 from selenium.webdriver.support.ui import WebDriverWait
@@ -19,6 +19,7 @@ ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)
 SCREENSHOTS = os.path.join(ROOT, ".build", "web-screenshots")
 SPOKEN = "today i walked to the park with my sister and we talked about the garden"
 PASSWORD = "a long diary password"
+PHONE = {"width": 390, "height": 844, "deviceScaleFactor": 1, "mobile": False}
 # Generous on purpose: on a loaded machine a condition that holds eventually must not fail for being slow.
 DEADLINE = 60
 
@@ -47,6 +48,9 @@ class Server:
     """`myday-server serve` on a free loopback port with a fresh data directory. Its worker transcribes with Whisper
     only when `whisper` is true; otherwise with PocketSphinx, which leaves Chromium the processor Whisper would take."""
 
+    # The origin of every server this process started, in order: what a shared browser forgets after each test.
+    origins = []
+
     def __init__(self, data, workers="1", port="0", whisper=False, **settings):
         self.data = data
         self.whisper = whisper
@@ -70,6 +74,7 @@ class Server:
             self.stop()
             raise
         self.url = f"http://127.0.0.1:{match.group(1)}"
+        Server.origins.append(self.url)
 
     def read_log(self):
         self.log.flush()
@@ -118,14 +123,57 @@ def start_chromium(microphone_wav):
     chromium_log = os.path.join(downloads, "..", os.path.basename(downloads) + "-chromium.log")
     service = Service("/usr/bin/chromedriver", service_args=["--enable-chrome-logs"], log_output=chromium_log)
     driver = webdriver.Chrome(service=service, options=options)
-    driver.execute_cdp_cmd("Emulation.setDeviceMetricsOverride", {"width": 390, "height": 844, "deviceScaleFactor": 1, "mobile": False})
+    driver.execute_cdp_cmd("Emulation.setDeviceMetricsOverride", PHONE)
     driver.downloads = downloads
     driver.chromium_log = chromium_log
     return driver
 
 
+def is_running(driver):
+    """Whether Chromium still answers (a test may have ended it)."""
+    try:
+        return bool(driver.window_handles)
+    except Exception:  # its process or chromedriver is gone
+        return False
+
+
+def begin_test(driver):
+    """Leaves `driver` as a new Chromium would be for the next test: one new tab with the phone's viewport (a tab's
+    emulation, network conditions and injected scripts end with it), an empty download folder and a drained console.
+    `driver.chromium_log_start` is where this test's part of Chromium's own log begins."""
+    earlier = driver.window_handles
+    driver.switch_to.new_window("tab")
+    tab = driver.current_window_handle
+    for handle in earlier:
+        driver.switch_to.window(handle)
+        driver.close()
+    driver.switch_to.window(tab)
+    driver.execute_cdp_cmd("Emulation.setDeviceMetricsOverride", PHONE)
+    for name in os.listdir(driver.downloads):
+        os.remove(os.path.join(driver.downloads, name))
+    driver.get_log("browser")
+    driver.chromium_log_start = os.path.getsize(driver.chromium_log) if os.path.exists(driver.chromium_log) else 0
+
+
+def end_test(driver, origins):
+    """Forgets what a test left in the browser: every site's data of `origins` (storage, service workers, cache),
+    every cookie (they are kept per host, not per port, so one server's would reach the next), every permission, and
+    network conditions set for the whole browser (`set_network_conditions`)."""
+    try:
+        driver.delete_network_conditions()
+    except WebDriverException:  # none were set
+        pass
+    for origin in origins:
+        driver.execute_cdp_cmd("Storage.clearDataForOrigin", {"origin": origin, "storageTypes": "all"})
+    driver.execute_cdp_cmd("Storage.clearCookies", {})
+    driver.execute_cdp_cmd("Browser.resetPermissions", {})
+
+
 def quit_chromium(driver):
-    driver.quit()
+    try:
+        driver.quit()
+    except Exception:  # a Chromium that was ended answers no more
+        pass
     shutil.rmtree(driver.downloads, ignore_errors=True)
     if os.path.exists(driver.chromium_log):
         os.remove(driver.chromium_log)

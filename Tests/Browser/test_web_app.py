@@ -1724,6 +1724,8 @@ def test_the_daily_reminder_is_set_in_profile_and_turned_off(server, browser):
     wait(driver, lambda d: "not one of this server's" in page_text(d), message="a bad stop link was not explained")
 
 
+# The push is delivered to the service worker by its registration's number, which counts a whole profile's registrations.
+@pytest.mark.new_chromium
 def test_a_pushed_reminder_shows_as_a_notification_and_a_browser_without_a_push_service_says_so(server, browser):
     driver = browser
     register(driver, server)
