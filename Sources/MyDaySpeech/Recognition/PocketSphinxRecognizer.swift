@@ -5,7 +5,8 @@ import Synchronization
 
 /// The embedded recognizer: CMU PocketSphinx with Debian's US English model, entirely on this machine.
 ///
-/// Decoders are loaded once (≈ 0.5 s and 150 MB each) and reused, one per concurrent job. Audio is
+/// Decoders are loaded once (≈ 0.25 s of a processor and 150 MB each) and reused, one per concurrent job, by every
+/// recognizer of the process with the same model (a test process runs many servers). Audio is
 /// read from disk in small chunks and cut into utterances at silences by the library's voice
 /// activity detection, so an hour of audio needs no more memory than a minute. Before each
 /// recording a decoder's cepstral mean is reset to the value it had when loaded: otherwise the
@@ -29,7 +30,8 @@ package final class PocketSphinxRecognizer: SpeechRecognizer {
     }
 
     private let model: Model
-    private let idle = Mutex<[Decoder]>([])
+    /// Loaded decoders not in use, by their model's files.
+    private static let idle = Mutex<[[String]: [Decoder]]>([:])
 
     package init(model: Model = Model()) throws {
         for path in [model.acousticModel, model.languageModel, model.dictionary]
@@ -50,13 +52,18 @@ package final class PocketSphinxRecognizer: SpeechRecognizer {
                     + "alone. Once a multilingual engine is set up (the Whisper speech service, or MYDAY_ASR_URL), "
                     + "choose Transcribe again.")
         }
-        let decoder = try idle.withLock { $0.popLast() } ?? Decoder(model: model)
-        defer { idle.withLock { $0.append(decoder) } }
+        let model = model
         let words = try await withCheckedThrowingContinuation {
             (continuation: CheckedContinuation<[RecognizedWord], any Error>) in
-            // Decoding is blocking C work: it runs on a thread of its own, never on the concurrency pool.
+            // Loading and decoding are blocking C work: they run on a thread of their own, never on the concurrency pool.
             let thread = Thread {
-                continuation.resume(with: Result { try decoder.decode(pcmFile, progress: progress) })
+                continuation.resume(
+                    with: Result {
+                        let files = [model.acousticModel, model.languageModel, model.dictionary]
+                        let decoder = try Self.idle.withLock { $0[files]?.popLast() } ?? Decoder(model: model)
+                        defer { Self.idle.withLock { $0[files, default: []].append(decoder) } }
+                        return try decoder.decode(pcmFile, progress: progress)
+                    })
             }
             thread.stackSize = 8 << 20
             thread.start()

@@ -24,10 +24,20 @@ struct TestServer {
     /// before it listens fails the test with its error, and one that does not stop when asked is cancelled after a
     /// minute (`LoopbackApp`).
     func run<T: Sendable>(_ body: @escaping @Sendable (APIClient) async throws -> T) async throws -> T {
-        var logger = Logger(label: "myday-test")
-        logger.logLevel = .warning
+        let log = RecentLog()
+        let logger = log.logger(label: "myday-test")
         let configuration = configuration
-        return try await LoopbackApp.run(
+        do {
+            return try await serve(configuration, logger: logger, body)
+        } catch let error as LoopbackApp.DidNotStop {
+            throw DidNotStop(stop: error, log: log.text)
+        }
+    }
+
+    private func serve<T: Sendable>(
+        _ configuration: ServerConfiguration, logger: Logger, _ body: @escaping @Sendable (APIClient) async throws -> T
+    ) async throws -> T {
+        try await LoopbackApp.run(
             { listening in try await buildApplication(configuration: configuration, logger: logger, onServerRunning: listening) },
             { port in
                 let client = TestClient(host: "127.0.0.1", port: port, configuration: .init(timeout: .seconds(20)))
@@ -41,6 +51,14 @@ struct TestServer {
                 try? await client.shutdown()
                 return try result.get()
             })
+    }
+
+    /// The server did not stop when asked; `log` holds what its services last said.
+    struct DidNotStop: Error, CustomStringConvertible {
+        let stop: LoopbackApp.DidNotStop
+        let log: String
+
+        var description: String { "\(stop)\n\(log)" }
     }
 
     /// Opens the server's database directly, to check what a request did or did not change. Its writes wait for the
