@@ -18,3 +18,15 @@ public func withTimeLimit<Value: Sendable>(
         return value
     }
 }
+
+/// The value of `task` if it ends within `limit`; nil if it does not, and the task is left running. (Awaiting
+/// `task.value` directly waits as long as the task runs, whatever cancellation says.)
+public func value<Value: Sendable>(of task: Task<Value, Never>, within limit: Duration) async -> Value? {
+    let (ended, end) = AsyncStream.makeStream(of: Value.self, bufferingPolicy: .bufferingNewest(1))
+    Task {
+        end.yield(await task.value)
+        end.finish()
+    }
+    // Waiting on the stream ends at once when the time limit cancels it.
+    return try? await withTimeLimit(limit) { await ended.first { _ in true } }
+}

@@ -33,19 +33,17 @@ package enum LoopbackApp {
         let services = ServiceGroup(configuration: lifecycle)
         // The app runs in a task of its own, so that one that never ends can be left behind (ServiceGroup's bound on
         // the cancellation would end the process, and every other test with it).
-        let (ended, end) = AsyncStream.makeStream(of: Result<Void, any Error>.self, bufferingPolicy: .bufferingNewest(1))
-        let running = Task {
+        let running = Task { () -> Result<Void, any Error> in
             defer { announce.finish() }
             do {
                 try await services.run()
-                end.yield(.success(()))
+                return .success(())
             } catch {
-                end.yield(.failure(error))
+                return .failure(error)
             }
-            end.finish()
         }
         guard let port = await ports.first(where: { _ in true }) else {
-            try await ended.first(where: { _ in true })?.get()
+            try await running.value.get()
             throw StoppedBeforeListening()
         }
         let result: Result<T, any Error>
@@ -56,8 +54,7 @@ package enum LoopbackApp {
         }
         await services.triggerGracefulShutdown()
         let limit = stopLimits.graceful + stopLimits.cancelled
-        // Waiting on the stream ends at once when the time limit cancels it, whatever the app is doing.
-        guard let stopped = try? await withTimeLimit(limit, { await ended.first(where: { _ in true }) }) else {
+        guard let stopped = await value(of: running, within: limit) else {
             running.cancel()
             throw DidNotStop(limit: limit, testResult: "\(result)")
         }

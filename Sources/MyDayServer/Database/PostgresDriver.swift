@@ -1,8 +1,10 @@
 import Foundation
 import Logging
+import MyDayModels
 import PostgresKit
 import PostgresNIO
 import SQLKit
+import Synchronization
 
 /// PostgreSQL through a connection pool, for many API nodes and workers sharing one database.
 final class PostgresDriver: DatabaseDriver, PositionalRowReading {
@@ -13,10 +15,14 @@ final class PostgresDriver: DatabaseDriver, PositionalRowReading {
     /// Bookkeeping writes (rate-limit schedules), on connections that do not wait for the log's flush.
     private let bookkeepingClient: PostgresClient
     private let runTask: Task<Void, Never>
+    /// How long `shutdown` waits for the pools to close.
+    private let closeLimit: Duration
+    private let running: RunningPools
     private let logger: Logger
 
-    /// `readTimeLimit` bounds each positional read (PostgreSQL's `statement_timeout` on their connections).
-    init(url: String, readTimeLimit: Duration = .seconds(3), logger: Logger) throws {
+    /// `readTimeLimit` bounds each positional read (PostgreSQL's `statement_timeout` on their connections);
+    /// `closeLimit` how long `shutdown` waits for the connections to close.
+    init(url: String, readTimeLimit: Duration = .seconds(3), closeLimit: Duration = .seconds(10), logger: Logger) throws {
         guard let components = URLComponents(string: url),
             ["postgres", "postgresql"].contains(components.scheme ?? ""),
             let host = components.host, !host.isEmpty
@@ -49,11 +55,18 @@ final class PostgresDriver: DatabaseDriver, PositionalRowReading {
         self.hotClient = hotClient
         self.bookkeepingClient = bookkeepingClient
         self.logger = quiet
+        self.closeLimit = closeLimit
+        let running = RunningPools()
+        self.running = running
         runTask = Task {
             await withDiscardingTaskGroup { group in
-                group.addTask { await client.run() }
-                group.addTask { await hotClient.run() }
-                group.addTask { await bookkeepingClient.run() }
+                for (name, pool) in [("writes", client), ("reads", hotClient), ("bookkeeping", bookkeepingClient)] {
+                    running.names.withLock { _ = $0.insert(name) }
+                    group.addTask {
+                        await pool.run()
+                        running.names.withLock { _ = $0.remove(name) }
+                    }
+                }
             }
         }
     }
@@ -121,10 +134,20 @@ final class PostgresDriver: DatabaseDriver, PositionalRowReading {
         }
     }
 
+    /// Closes every connection. A pool that has not closed within `closeLimit` is left to the process's end, with a
+    /// warning naming it (ADR 0048): the services that used it have stopped, and the process stops too.
     func shutdown() async {
         runTask.cancel()
-        await runTask.value
+        guard await value(of: runTask, within: closeLimit) == nil else { return }
+        logger.warning(
+            "the database's connections did not close in time; the process leaves them open",
+            metadata: ["pools": "\(running.names.withLock { $0.sorted() })", "limit": "\(closeLimit)"])
     }
+}
+
+/// The names of the pools whose `run` has not ended.
+private final class RunningPools: Sendable {
+    let names = Mutex<Set<String>>([])
 }
 
 /// An open account's token version and change sequence, by id.

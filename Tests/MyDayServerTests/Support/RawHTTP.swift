@@ -1,4 +1,6 @@
 import Foundation
+import MyDayTestSupport
+import Synchronization
 
 #if canImport(Glibc)
     import Glibc
@@ -80,10 +82,11 @@ struct RawHTTP {
     }
 }
 
-/// A loopback port that takes connections and never answers: a speech service that hangs, so a job stays running.
+/// A loopback port that takes connections and never answers: a speech service or a database that hangs.
 final class SilentListener: Sendable {
     let socket: Int32
     let port: Int
+    private let taken = Mutex<[Int32]>([])
 
     init() throws {
         let socket = Glibc.socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
@@ -105,5 +108,19 @@ final class SilentListener: Sendable {
         port = Int(UInt16(bigEndian: address.sin_port))
     }
 
-    deinit { Glibc.close(socket) }
+    /// Returns once a client has connected; its connection stays open, unanswered, as long as the listener.
+    func awaitConnection() async throws {
+        try await pollUntil("a client connects") {
+            var waiting = pollfd(fd: socket, events: Int16(POLLIN), revents: 0)
+            guard Glibc.poll(&waiting, 1, 0) == 1 else { return false }
+            let connection = accept(socket, nil, nil)
+            if connection >= 0 { taken.withLock { $0.append(connection) } }
+            return connection >= 0
+        }
+    }
+
+    deinit {
+        for connection in taken.withLock({ $0 }) { Glibc.close(connection) }
+        Glibc.close(socket)
+    }
 }
