@@ -3,8 +3,8 @@ import Logging
 import Synchronization
 
 /// Keeps what a test's server logged, to tell why it did not stop: every line of its service group (which service was
-/// asked to stop, which finished) and the last lines of everything else. Warnings and errors also go to standard error
-/// as they come, as a plain logger's would.
+/// asked to stop, which finished) and the last lines of everything else at info and above. Warnings and errors also go
+/// to standard error as they come, as a plain logger's would.
 final class RecentLog: Sendable {
     private struct Lines {
         var lifecycle: [String] = []
@@ -54,11 +54,13 @@ final class RecentLog: Sendable {
         }
 
         func log(event: LogEvent) {
+            let lifecycle = event.source == "ServiceLifecycle"
+            guard lifecycle || event.level >= .info else { return }
             let all = metadata.merging(event.metadata ?? [:]) { $1 }
             let fields = all.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" }.joined(separator: " ")
             let stamp = Date().formatted(.iso8601.time(includingFractionalSeconds: true))
             let line = "\(stamp) \(event.level) [\(event.source)] \(event.message) \(fields)"
-            log.record(line, lifecycle: event.source == "ServiceLifecycle")
+            log.record(line, lifecycle: lifecycle)
             guard event.level >= .warning else { return }
             var shown = event
             shown.metadata = all
