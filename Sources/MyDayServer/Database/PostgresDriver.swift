@@ -40,6 +40,9 @@ final class PostgresDriver: DatabaseDriver, PositionalRowReading {
             tls: requireTLS ? .require(.makeClientConfiguration()) : .disable
         )
         configuration.options.maximumConnections = 16
+        // No keep-alive queries: a pool that had run them sometimes never finished closing (ADR 0048). A connection
+        // idle for a minute is closed anyway, and one the database closed leaves the pool when it closes.
+        configuration.options.keepAliveBehavior = nil
         var quiet = logger
         quiet.logLevel = max(logger.logLevel, .notice)
         let client = PostgresClient(configuration: configuration, backgroundLogger: quiet)
