@@ -15,20 +15,20 @@ LOG_PROBABILITY_FLOOR = -1.0
 UNSURE_LOG_PROBABILITY = -0.8
 UNSURE_TEMPERATURE = 0.5
 # A window whose only text is a few words the model itself thinks may be silence ("You", "Thank you.") and is
-# unsure of is dropped whole. Short real answers ("Ten of clubs.", "Five five.") score a no-speech probability
-# near 0.2 or below on the pocketsphinx test recordings; Whisper's guesses on silence score above 0.6. Unsure includes
-# words that needed a raised temperature: sampled over synthetic chords, they were a different guess each time
-# ("No! No! No!" once, at no-speech 0.59).
-LONE_SEGMENT_MAX_WORDS = 3
-LONE_SEGMENT_MIN_NO_SPEECH = 0.4
-LONE_SEGMENT_MIN_LOG_PROBABILITY = -0.5
-LONE_SEGMENT_MIN_WORD_PROBABILITY = 0.6
+# unsure of is dropped whole, in one segment or several. Short real answers ("Ten of clubs.", "Five five.") score a
+# no-speech probability near 0.2 or below on the pocketsphinx test recordings; Whisper's guesses on silence score
+# above 0.6. Unsure includes words that needed a raised temperature: sampled over synthetic chords, they were a
+# different guess each time ("No! No! No!" once, at no-speech 0.59; "Woo!" twice, as two segments, at 0.57).
+FEW_WORDS = 3
+FEW_WORDS_MIN_NO_SPEECH = 0.4
+FEW_WORDS_MIN_LOG_PROBABILITY = -0.5
+FEW_WORDS_MIN_WORD_PROBABILITY = 0.6
 
 
 def kept_segments(segments: list) -> list:
     """The segments of one window that are speech; a faster-whisper `Segment` list in, the kept ones out."""
     kept = [segment for segment in segments if _has_words(segment.text) and not _invented(segment)]
-    if len(kept) == 1 and _unsure_and_short(kept[0]):
+    if sum(_word_count(segment) for segment in kept) <= FEW_WORDS and all(_maybe_silence(segment) for segment in kept):
         return []
     return kept
 
@@ -64,15 +64,17 @@ def is_loop(text: str, single_words: bool = False) -> bool:
     return False
 
 
-def _unsure_and_short(segment) -> bool:
+def _word_count(segment) -> int:
+    return len(segment.words) if segment.words else len(segment.text.split())
+
+
+def _maybe_silence(segment) -> bool:
+    """Whether the model thought `segment` may be silence and was unsure of its words."""
     words = segment.words or []
-    count = len(words) if words else len(segment.text.split())
-    if count > LONE_SEGMENT_MAX_WORDS:
-        return False
     mean_probability = sum(word.probability for word in words) / len(words) if words else 1.0
-    return segment.no_speech_prob > LONE_SEGMENT_MIN_NO_SPEECH and (
-        segment.avg_logprob < LONE_SEGMENT_MIN_LOG_PROBABILITY
-        or mean_probability < LONE_SEGMENT_MIN_WORD_PROBABILITY
+    return segment.no_speech_prob > FEW_WORDS_MIN_NO_SPEECH and (
+        segment.avg_logprob < FEW_WORDS_MIN_LOG_PROBABILITY
+        or mean_probability < FEW_WORDS_MIN_WORD_PROBABILITY
         or segment.temperature > 0
     )
 

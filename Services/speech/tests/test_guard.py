@@ -46,6 +46,21 @@ def test_a_lone_short_segment_that_may_be_silence_is_dropped():
     assert kept_segments([sure("No! No! No!", avg_logprob=-0.3, no_speech_prob=0.1, temperature=0.4)])
 
 
+def test_a_few_unsure_words_split_into_segments_are_dropped_together():
+    # Over synthetic chords, one decoding at temperature 1.0 wrote "Woo!" twice, as two segments
+    woo = [
+        Segment(" Woo!", avg_logprob=-1.01, no_speech_prob=0.57, temperature=1.0, words=[Word(" Woo!", p)])
+        for p in (0.01, 0.65)
+    ]
+    assert kept_segments(woo) == []
+    # Short answers heard surely, in segments of their own, are kept
+    answers = [sure("Yes.", avg_logprob=-0.6, no_speech_prob=0.2), sure("Ten of clubs.", no_speech_prob=0.1)]
+    assert kept_segments(answers) == answers
+    # So are a few unsure words beside more words than a guess on silence makes
+    more = [woo[0], sure("We walked home", avg_logprob=-0.9, no_speech_prob=0.5, temperature=1.0)]
+    assert kept_segments(more) == more
+
+
 def test_the_same_short_words_among_other_speech_are_kept():
     segments = [sure("I walked home."), sure("You", avg_logprob=-0.84, no_speech_prob=0.45)]
     assert kept_segments(segments) == segments
