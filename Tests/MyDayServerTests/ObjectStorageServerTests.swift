@@ -297,6 +297,34 @@ import Testing
         }
     }
 
+    @Test func aClaimIsStillHeldWhenItsOwnCheckHasMarkedTheEntryUploaded() async throws {
+        let server = try await TestServer.make(.sqlite)
+        try await server.run { api in
+            // Given an entry waiting for its upload, claimed by a request
+            let session = try await api.register()
+            let id = UUID()
+            _ = try await api.createAudioEntry(session, id: id, sizeBytes: 1000)
+            let userID = try #require(UUID(uuidString: session.userID))
+            try await server.withDatabase { driver in
+                let entries = EntryStore(driver: driver)
+                let now = StoredTime.now()
+                #expect(try await entries.claimCompletion(id: id, userID: userID, until: now + 15_000, now: now))
+                // When that request's check marks the entry uploaded, and a renewal comes before it has answered
+                let marked = try await driver.write { db in
+                    try await EntryStore.markUploaded(
+                        id: id, userID: userID, durationSeconds: 1, fromStatuses: [.pendingUpload], in: db)
+                }
+                #expect(marked?.changed == true)
+                let lease = CompletionLease(until: now + 15_000)
+                // Then the claim is still this request's: its answer is the upload's, not "taken over"
+                guard case .keep = await lease.renew(id: id, in: entries, lease: 15_000) else {
+                    Issue.record("a completed check read as one taken over")
+                    return
+                }
+            }
+        }
+    }
+
     @Test func theWebAppMayReachTheBucket() async throws {
         // Given a server whose blobs are in a bucket
         let (server, bucket) = try await TestServer.withBucket(.sqlite)

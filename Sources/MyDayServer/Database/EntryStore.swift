@@ -241,7 +241,8 @@ struct EntryStore: Sendable {
 
     /// Marks the user's entry `uploaded`, inside the caller's transaction, when its status is one of `fromStatuses`;
     /// `durationSeconds`, the audio's own length, replaces the one the client declared. Answers the entry afterwards and
-    /// whether it changed; nil when the user has no such entry.
+    /// whether it changed; nil when the user has no such entry. A completion claim stays as it is: the request holding
+    /// it renews it until it has answered, and a claim that vanished would read as one taken over.
     static func markUploaded(
         id: UUID, userID: UUID, durationSeconds: Double?, fromStatuses: Set<EntryStatus>, in db: any SQLDatabase
     ) async throws -> (entry: EntryRecord, changed: Bool)? {
@@ -253,7 +254,7 @@ struct EntryStore: Sendable {
         try await db.raw(
             """
             UPDATE entries SET status = \(bind: EntryStatus.uploaded.rawValue), failure_reason = NULL, transcription_percent = NULL,
-                change_seq = \(bind: seq), updated_at = \(bind: now), completing_until = NULL, upload_expires_at = NULL,
+                change_seq = \(bind: seq), updated_at = \(bind: now), upload_expires_at = NULL,
                 duration_s = \(bind: duration)
             WHERE id = \(bind: id.lowercased)
             """
