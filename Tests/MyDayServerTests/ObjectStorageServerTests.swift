@@ -255,52 +255,64 @@ import Testing
     }
 
     @Test func aCompletionClaimIsRenewedWhileHeldAndLetGoWhenTakenOver() async throws {
-        let server = try await TestServer.make(.sqlite)
-        try await server.run { api in
-            // Given an entry waiting for its upload, claimed for a lease of 300 ms
-            let session = try await api.register()
-            let id = UUID()
-            _ = try await api.createAudioEntry(session, id: id, sizeBytes: 1000)
-            let userID = try #require(UUID(uuidString: session.userID))
-            try await server.withDatabase { driver in
-                let entries = EntryStore(driver: driver)
-                let now = StoredTime.now()
-                #expect(try await entries.claimCompletion(id: id, userID: userID, until: now + 300, now: now))
-                let lease = CompletionLease(until: now + 300)
-                // (renewed every 100 ms, around a check that would never end by itself)
-                let renewing = Task {
-                    await runRenewingLease(
-                        every: .milliseconds(100), renew: { await lease.renew(id: id, in: entries, lease: 300) },
-                        { try await Task.sleep(for: .seconds(3600)) })
-                }
-
-                // When it has been renewed, then it lasts beyond its first end and nobody else may claim it
-                try await pollUntil("the claim is renewed") { lease.until > now + 300 }
-                #expect(!(try await entries.claimCompletion(id: id, userID: userID, until: now + 10_000, now: now + 301)))
-
-                // When another request's claim replaces it (as after a lease that ran out), then renewing stops
-                try await driver.write { db in
-                    try await db.raw("UPDATE entries SET completing_until = 1 WHERE id = \(bind: id.lowercased)").run()
-                }
-                guard case .lost = await renewing.value else {
-                    Issue.record("the check went on under a claim it had lost")
-                    return
-                }
-                // And giving it back leaves the other claim alone
-                try await entries.releaseCompletion(id: id, held: lease.until)
-                let kept = try await driver.read { db in
-                    try await db.raw("SELECT completing_until FROM entries WHERE id = \(bind: id.lowercased)").first()?
-                        .decode(column: "completing_until", as: Int?.self)
-                }
-                #expect(kept == 1)
+        // Given an entry waiting for its upload, claimed for a lease of 300 ms
+        try await withClaimedEntry(lease: 300) { driver, entries, id, userID, now in
+            let lease = CompletionLease(until: now + 300)
+            // (renewed every 100 ms, around a check that would never end by itself)
+            let renewing = Task {
+                await runRenewingLease(
+                    every: .milliseconds(100), renew: { await lease.renew(id: id, in: entries, lease: 300) },
+                    { try await Task.sleep(for: .seconds(3600)) })
             }
+
+            // When it has been renewed, then it lasts beyond its first end and nobody else may claim it
+            try await pollUntil("the claim is renewed") { lease.until > now + 300 }
+            #expect(!(try await entries.claimCompletion(id: id, userID: userID, until: now + 10_000, now: now + 301)))
+
+            // When another request's claim replaces it (as after a lease that ran out), then renewing stops
+            try await driver.write { db in
+                try await db.raw("UPDATE entries SET completing_until = 1 WHERE id = \(bind: id.lowercased)").run()
+            }
+            guard case .lost = await renewing.value else {
+                Issue.record("the check went on under a claim it had lost")
+                return
+            }
+            // And giving it back leaves the other claim alone
+            try await entries.releaseCompletion(id: id, held: lease.until)
+            let kept = try await driver.read { db in
+                try await db.raw("SELECT completing_until FROM entries WHERE id = \(bind: id.lowercased)").first()?
+                    .decode(column: "completing_until", as: Int?.self)
+            }
+            #expect(kept == 1)
         }
     }
 
     @Test func aClaimIsStillHeldWhenItsOwnCheckHasMarkedTheEntryUploaded() async throws {
+        // Given an entry waiting for its upload, claimed by a request
+        try await withClaimedEntry(lease: 15_000) { driver, entries, id, userID, now in
+            // When that request's check marks the entry uploaded, and a renewal comes before it has answered
+            let marked = try await driver.write { db in
+                try await EntryStore.markUploaded(
+                    id: id, userID: userID, durationSeconds: 1, fromStatuses: [.pendingUpload], in: db)
+            }
+            #expect(marked?.changed == true)
+            let lease = CompletionLease(until: now + 15_000)
+            // Then the claim is still this request's: its answer is the upload's, not "taken over"
+            guard case .keep = await lease.renew(id: id, in: entries, lease: 15_000) else {
+                Issue.record("a completed check read as one taken over")
+                return
+            }
+        }
+    }
+
+    /// Runs `body` on the database of a server where a new person's entry waits for its upload, claimed at `now` for
+    /// `lease` ms.
+    private func withClaimedEntry(
+        lease: Int,
+        _ body: @escaping @Sendable (any DatabaseDriver, EntryStore, _ id: UUID, _ userID: UUID, _ now: Int) async throws -> Void
+    ) async throws {
         let server = try await TestServer.make(.sqlite)
         try await server.run { api in
-            // Given an entry waiting for its upload, claimed by a request
             let session = try await api.register()
             let id = UUID()
             _ = try await api.createAudioEntry(session, id: id, sizeBytes: 1000)
@@ -308,19 +320,8 @@ import Testing
             try await server.withDatabase { driver in
                 let entries = EntryStore(driver: driver)
                 let now = StoredTime.now()
-                #expect(try await entries.claimCompletion(id: id, userID: userID, until: now + 15_000, now: now))
-                // When that request's check marks the entry uploaded, and a renewal comes before it has answered
-                let marked = try await driver.write { db in
-                    try await EntryStore.markUploaded(
-                        id: id, userID: userID, durationSeconds: 1, fromStatuses: [.pendingUpload], in: db)
-                }
-                #expect(marked?.changed == true)
-                let lease = CompletionLease(until: now + 15_000)
-                // Then the claim is still this request's: its answer is the upload's, not "taken over"
-                guard case .keep = await lease.renew(id: id, in: entries, lease: 15_000) else {
-                    Issue.record("a completed check read as one taken over")
-                    return
-                }
+                #expect(try await entries.claimCompletion(id: id, userID: userID, until: now + lease, now: now))
+                try await body(driver, entries, id, userID, now)
             }
         }
     }
