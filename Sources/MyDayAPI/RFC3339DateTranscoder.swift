@@ -75,10 +75,14 @@ public struct RFC3339DateTranscoder: DateTranscoder {
         return (yearOfEra + era * 400 + (month <= 2 ? 1 : 0), month, day)
     }
 
-    /// Foundation's parser would take `12:99` as `13:39`, so each field's range is checked first: month 01–12, day
-    /// 01–31, hour 00–23, minute 00–59, second 00–60, an offset of at most 23:59.
+    /// Foundation's parser would take `12:99` as `13:39` and February 30 as March 2, so each field's range is checked
+    /// first: month 01–12, a day the month has, hour 00–23, minute 00–59, second 00–60, an offset of at most 23:59.
+    /// RFC 3339's lower-case `t` and `z` are read as `T` and `Z`, which is all Foundation takes.
     public func decode(_ text: String) throws -> Date {
-        guard text.wholeMatch(of: Self.shape) != nil else { throw InvalidDate(text: String(text.prefix(40))) }
+        guard let match = text.wholeMatch(of: Self.shape), let year = Int(text.prefix(4)),
+            Int(match.2)! <= Self.daysIn(month: Int(match.1)!, year: year)
+        else { throw InvalidDate(text: String(text.prefix(40))) }
+        let text = text.uppercased()
         if let date = Self.parse(text) { return date }
         // RFC 3339 allows offsets up to ±23:59; Foundation's time zones stop at ±18:00, so apply larger ones by hand.
         if let match = text.wholeMatch(of: /(.+)([+-])([01][0-9]|2[0-3]):([0-5][0-9])/), let utc = Self.parse(match.1 + "Z") {
@@ -86,6 +90,15 @@ public struct RFC3339DateTranscoder: DateTranscoder {
             return utc.addingTimeInterval(-offset)
         }
         throw InvalidDate(text: String(text.prefix(40)))
+    }
+
+    /// 28 to 31, by the proleptic Gregorian calendar's leap years.
+    static func daysIn(month: Int, year: Int) -> Int {
+        switch month {
+        case 2: year % 4 == 0 && (year % 100 != 0 || year % 400 == 0) ? 29 : 28
+        case 4, 6, 9, 11: 30
+        default: 31
+        }
     }
 
     private static func parse(_ text: some StringProtocol) -> Date? {

@@ -1,6 +1,7 @@
 import Foundation
 
-/// A calendar day where an entry was recorded, in the entry's own time zone.
+/// A calendar day where an entry was recorded, in the entry's own time zone. Years are counted as ISO 8601 counts
+/// them, with a year 0 (1 BC) before year 1, so that days before year 1 still follow on from it.
 public struct LocalDay: Sendable, Hashable, Comparable, CustomStringConvertible {
     public let year: Int
     public let month: Int
@@ -14,8 +15,8 @@ public struct LocalDay: Sendable, Hashable, Comparable, CustomStringConvertible 
 
     /// The day `date` falls on in `timeZone`.
     public init(_ date: Date, in timeZone: TimeZone) {
-        let parts = Self.calendar(timeZone).dateComponents([.year, .month, .day], from: date)
-        self.init(year: parts.year!, month: parts.month!, day: parts.day!)
+        let parts = Self.calendar(timeZone).dateComponents([.era, .year, .month, .day], from: date)
+        self.init(year: parts.era == 0 ? 1 - parts.year! : parts.year!, month: parts.month!, day: parts.day!)
     }
 
     /// `YYYY-MM-DD`; nil for anything else or a day that does not exist.
@@ -44,14 +45,13 @@ public struct LocalDay: Sendable, Hashable, Comparable, CustomStringConvertible 
     /// The day `days` later (earlier when negative).
     public func adding(days: Int) -> LocalDay {
         let calendar = Self.calendar(.gmt)
-        let date = calendar.date(from: DateComponents(year: year, month: month, day: day))!
-        return LocalDay(calendar.date(byAdding: .day, value: days, to: date)!, in: .gmt)
+        return LocalDay(calendar.date(byAdding: .day, value: days, to: calendar.date(from: components)!)!, in: .gmt)
     }
 
     /// Monday = 1 … Sunday = 7.
     public var isoWeekday: Int {
         let calendar = Self.calendar(.gmt)
-        let weekday = calendar.component(.weekday, from: calendar.date(from: DateComponents(year: year, month: month, day: day))!)
+        let weekday = calendar.component(.weekday, from: calendar.date(from: components)!)
         return (weekday + 5) % 7 + 1
     }
 
@@ -60,6 +60,13 @@ public struct LocalDay: Sendable, Hashable, Comparable, CustomStringConvertible 
         let calendar = calendar(.gmt)
         let first = calendar.date(from: DateComponents(year: year, month: month, day: 1))!
         return calendar.range(of: .day, in: .month, for: first)!.count
+    }
+
+    /// The day as the Gregorian calendar's components: years up to 0 are years of the era before.
+    private var components: DateComponents {
+        year > 0
+            ? DateComponents(era: 1, year: year, month: month, day: day)
+            : DateComponents(era: 0, year: 1 - year, month: month, day: day)
     }
 
     static func calendar(_ timeZone: TimeZone) -> Calendar {

@@ -146,6 +146,9 @@ import Testing
             // A span ends where it is asked to; a bad span is refused
             let first = try await api.send(
                 .get, "/v1/me/insights?from=2026-05-01&to=2026-05-01", token: me.accessToken, expecting: .ok)
+            // A year back from the first days of the calendar reaches year 0, and is still a year back.
+            let earliest = try await api.send(.get, "/v1/me/insights?to=0001-03-01", token: me.accessToken, expecting: .ok).json
+            #expect(earliest["from"] as? String == "0000-03-02", "\(earliest)")
             #expect((first.json["days"] as? [[String: Any]])?.count == 1)
             for bad in ["from=2026-05-02&to=2026-05-01", "from=2000-01-01&to=2026-05-01", "to=2026-13-01", "tz=Nowhere"] {
                 #expect(try await api.send(.get, "/v1/me/insights?\(bad)", token: me.accessToken).status.code == 422, "\(bad)")

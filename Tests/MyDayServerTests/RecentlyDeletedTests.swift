@@ -188,7 +188,7 @@ import Testing
     }
 }
 
-/// Date-times are read by RFC 3339's ranges: a minute of 99 is refused, not rolled over into the next hour.
+/// Date-times are read by RFC 3339's ranges: a minute of 99 or February 30 is refused, not rolled over.
 @Suite struct DateTimeInputTests {
     @Test func aDateTimeOutOfRangeIsRefusedAndChangesNothing() async throws {
         try await TestServer.make(.sqlite).run { api in
@@ -202,7 +202,10 @@ import Testing
                 .post, "/v1/entries", token: session.accessToken,
                 json: ["id": id, "created_at": "2024-01-01T12:09:00Z", "tz": "UTC", "kind": "text", "text": "x"],
                 expecting: .created)
-            for value in ["2024-01-01T12:99:00Z", "2024-13-01T12:00:00Z", "2024-01-01T12:00:00+24:00"] {
+            for value in [
+                "2024-01-01T12:99:00Z", "2024-13-01T12:00:00Z", "2024-01-01T12:00:00+24:00", "2023-02-29T12:00:00Z",
+                "2024-04-31T12:00:00Z", "1900-02-29T12:00:00Z",
+            ] {
                 let edit = try await api.send(
                     .patch, "/v1/entries/\(id)", token: session.accessToken, json: ["created_at": value])
                 #expect(edit.status == .badRequest, "\(value): \(edit.text)")
@@ -212,6 +215,12 @@ import Testing
             let moved = try await api.send(
                 .patch, "/v1/entries/\(id)", token: session.accessToken, json: ["created_at": "2024-01-01T12:30:00.5+02:00"])
             #expect(moved.status == .ok, "\(moved.text)")
+            // RFC 3339 allows a lower-case `t` and `z`, and 2024 has a February 29.
+            let leapDay = try await api.send(
+                .patch, "/v1/entries/\(id)", token: session.accessToken, json: ["created_at": "2024-02-29t08:15:00z"])
+            #expect(leapDay.status == .ok, "\(leapDay.text)")
+            let stored = try await api.send(.get, "/v1/entries/\(id)", token: session.accessToken).json
+            #expect(stored["created_at"] as? String == "2024-02-29T08:15:00.000Z", "\(stored)")
         }
     }
 }
