@@ -37,6 +37,17 @@ import Testing
         let skipped = reminder("02:30")
         #expect(skipped.dueDay(at: at("2026-03-29T00:59:00Z")) == nil)
         #expect(skipped.dueDay(at: at("2026-03-29T01:00:00Z")) == LocalDay(iso: "2026-03-29"))
+        #expect(skipped.dueDay(at: at("2026-03-29T01:59:00Z")) != nil && skipped.dueDay(at: at("2026-03-29T02:00:00Z")) == nil)
+        // So is the very minute the gap begins (02:00), and a half-hour gap's minute (Lord Howe, 02:00 to 02:30)
+        let gapStart = reminder("02:00")
+        #expect(gapStart.dueDay(at: at("2026-03-29T00:59:00Z")) == nil)
+        #expect(gapStart.dueDay(at: at("2026-03-29T01:00:00Z")) == LocalDay(iso: "2026-03-29"))
+        let lordHowe = Reminder(
+            userID: UUID(), minuteOfDay: Reminder.minute(of: "02:10")!, zoneName: "Australia/Lord_Howe",
+            days: Set(Reminder.Weekday.allCases), email: true)
+        #expect(lordHowe.dueDay(at: at("2026-10-03T15:29:00Z")) == nil)
+        #expect(lordHowe.dueDay(at: at("2026-10-03T15:30:00Z")) == LocalDay(iso: "2026-10-04"))
+        #expect(lordHowe.dueDay(at: at("2026-10-03T16:29:00Z")) != nil && lordHowe.dueDay(at: at("2026-10-03T16:30:00Z")) == nil)
         // Only on its days, and once a day
         #expect(reminder("21:00", days: [.mon]).dueDay(at: at("2026-03-29T19:00:00Z")) == nil)
         #expect(reminder("21:00", days: [.sun]).dueDay(at: at("2026-03-29T19:00:00Z")) != nil)

@@ -31,14 +31,27 @@ struct Reminder: Sendable, Equatable {
     func dueDay(at now: Date) -> LocalDay? {
         var calendar = Calendar(identifier: .gregorian)
         calendar.timeZone = timeZone
-        let parts = calendar.dateComponents([.year, .month, .day, .hour, .minute, .weekday], from: now)
+        let parts = calendar.dateComponents([.year, .month, .day, .weekday], from: now)
         let day = LocalDay(year: parts.year!, month: parts.month!, day: parts.day!)
-        let minute = parts.hour! * 60 + parts.minute!
         // Calendar's weekday: Sunday = 1 … Saturday = 7.
         let weekday = Weekday.allCases[(parts.weekday! + 5) % 7]
-        guard days.contains(weekday), minute >= minuteOfDay, minute < minuteOfDay + Self.window, day.number > lastDay
+        guard days.contains(weekday), day.number > lastDay, let due = dueMoment(on: parts, in: calendar), now >= due,
+            now < due.addingTimeInterval(TimeInterval(Self.window * 60))
         else { return nil }
         return day
+    }
+
+    /// When the local clock first shows `minuteOfDay` or later on the day of `parts`: that minute, or the end of the
+    /// gap when clocks go forward over it (Foundation moves a skipped time on by the gap's length: 02:30 to 03:30).
+    private func dueMoment(on parts: DateComponents, in calendar: Calendar) -> Date? {
+        let asked = DateComponents(
+            year: parts.year, month: parts.month, day: parts.day, hour: minuteOfDay / 60, minute: minuteOfDay % 60)
+        guard let moment = calendar.date(from: asked) else { return nil }
+        let shown = calendar.dateComponents([.hour, .minute], from: moment)
+        guard shown.hour! * 60 + shown.minute! != minuteOfDay,
+            let gapEnd = timeZone.nextDaylightSavingTimeTransition(after: moment.addingTimeInterval(-3 * 3600)), gapEnd <= moment
+        else { return moment }
+        return gapEnd
     }
 
     /// `HH:MM` as a minute of the day; nil for anything else.
