@@ -37,11 +37,12 @@ public struct DiaryStreak: Sendable, Equatable, Codable {
     }
 
     /// At `moment` in `timeZone`: the run goes on while its last day is today or yesterday (today may still get an
-    /// entry), and is over (0) once a whole day was missed.
+    /// entry), and is over (0) once a whole day was missed. A last day after today is an entry made today in a zone
+    /// ahead of this one (recorded in Tokyo, shown after the flight to Los Angeles).
     public func shown(at moment: Date, timeZone: TimeZone = .current) -> Shown {
         let today = LocalDay(moment, in: timeZone)
         switch lastDay.flatMap(LocalDay.init(iso:)) {
-        case today: return Shown(days: days, todayHasEntry: true)
+        case let last? where last >= today: return Shown(days: days, todayHasEntry: true)
         case today.adding(days: -1): return Shown(days: days, todayHasEntry: false)
         default: return Shown(days: 0, todayHasEntry: false)
         }

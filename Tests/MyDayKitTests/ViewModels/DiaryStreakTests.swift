@@ -32,7 +32,11 @@ import Testing
         try harness.store.noteWritten("Tokyo", at: Date(timeIntervalSince1970: 1_803_828_600), timeZone: tokyo)
         try harness.store.noteWritten("Paris", at: Date(timeIntervalSince1970: 1_803_805_200), timeZone: paris)
         // Then they are two days in a row, the newest 1 March
-        #expect(DiaryStreak.of(try harness.store.entries()) == DiaryStreak(days: 2, lastDay: "2027-03-01"))
+        let streak = DiaryStreak.of(try harness.store.entries())
+        #expect(streak == DiaryStreak(days: 2, lastDay: "2027-03-01"))
+        // And back in Paris that evening (still 28 February there), today has its entry and the run goes on
+        let parisEvening = Date(timeIntervalSince1970: 1_803_830_400)
+        #expect(streak.shown(at: parisEvening, timeZone: paris) == .init(days: 2, todayHasEntry: true))
     }
 
     @Test func anEmptyDiaryHasNoStreakAndASavedOneIsReadBack() throws {

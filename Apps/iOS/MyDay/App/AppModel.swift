@@ -64,6 +64,8 @@ final class AppModel {
     @ObservationIgnored private var notificationResponses: NotificationResponses?
     @ObservationIgnored private var uploadsRun: Task<Void, Never>?
     @ObservationIgnored private var homeViewModel: HomeViewModel?
+    /// The reminder as the server last said it, for planning its notifications again without asking.
+    @ObservationIgnored private var plannedReminder: ReminderViewModel?
     /// A recording the Record control started while signed out: the sign-in screen shows its bar, and it goes up once
     /// its owner signs in again.
     private(set) var signedOutRecording: HomeViewModel?
@@ -207,12 +209,20 @@ final class AppModel {
         ReminderViewModel(core: core)
     }
 
-    /// Plans the reminder's notifications again: today's goes once today has an entry.
+    /// Plans the reminder's notifications again, as the server has it: today's goes once today has an entry.
     func planReminders() async {
         let reminders = makeReminderViewModel()
         await reminders.load()
         guard reminders.isLoaded else { return }
+        plannedReminder = reminders
         await ReminderNotifications.plan(reminders.notificationTimes(now: Date()))
+    }
+
+    /// Plans the reminder last read from the server again, once an entry may have been saved: today's goes when today
+    /// has one, offline too.
+    private func planRemindersAfterEntry() async {
+        guard let plannedReminder else { return }
+        await ReminderNotifications.plan(plannedReminder.notificationTimes(now: Date()))
     }
 
     /// Opens a link of the server's mail (a universal link); false for any other URL, left to whoever handles it.
@@ -328,6 +338,9 @@ final class AppModel {
     func didSignOut() {
         session.didSignOut()
         GIDSignIn.sharedInstance.signOut()
+        // The reminders were the account's: none are shown to a signed-out phone.
+        plannedReminder = nil
+        Task { await ReminderNotifications.plan([]) }
     }
 
     /// The session ended (signed out here, or by the server): what belonged to it goes. The diary stays when the
@@ -368,10 +381,12 @@ final class AppModel {
     /// The days before today the server finds, saved for the On this day widget; without the diary's words while the
     /// app is locked with Face ID. Left as it was when the server cannot be reached (it shows only on its own day).
     private func updateOnThisDay() async {
+        // The day asked about is the day saved: an answer that arrives after midnight is still that day's.
+        let today = LocalDay(Date(), in: .current)
         guard phase == .signedIn, let defaults = RecordingControlBridge.sharedDefaults,
-            let found = try? await core.client.onThisDay(nil, timeZone: TimeZone.current.identifier)
+            let found = try? await core.client.onThisDay(today.description, timeZone: TimeZone.current.identifier)
         else { return }
-        OnThisDayWidgetContent(day: LocalDay(Date(), in: .current), found: found, words: !settings.lockEnabled).save(to: defaults)
+        OnThisDayWidgetContent(day: today, found: found, words: !settings.lockEnabled).save(to: defaults)
         WidgetCenter.shared.reloadTimelines(ofKind: RecordingControlBridge.onThisDayWidgetKind)
     }
 
@@ -393,6 +408,7 @@ final class AppModel {
         defer { handOverTime.keep(while: false) }
         updateWidgets()
         await session.handOverForBackground()
+        await planRemindersAfterEntry()
     }
 
     /// The background refresh (`AppSession.refreshInBackground`).
@@ -426,6 +442,7 @@ final class AppModel {
         guard !words.isEmpty else { throw CocoaError(.validationMissingMandatoryValue) }
         try core.store.noteWritten(words)
         updateWidgets()
+        await planRemindersAfterEntry()
         await core.uploads.wake()
     }
 

@@ -3,7 +3,8 @@ import MyDayKit
 import UserNotifications
 
 /// The daily reminder as local notifications: one for each of the next seven reminder days, not today once today has
-/// an entry (so they are planned again whenever the app comes to the front or an entry is saved).
+/// an entry (so they are planned again whenever the app comes to the front or leaves the screen, and after a note
+/// written through Siri).
 enum ReminderNotifications {
     private static let prefix = "myday.reminder."
 
@@ -18,10 +19,11 @@ enum ReminderNotifications {
             content.title = String(localized: "A minute for your diary?")
             content.body = String(localized: "Nothing in My Day today yet. Tap to say how your day went.")
             content.sound = .default
-            let parts = Calendar.current.dateComponents([.year, .month, .day, .hour, .minute], from: time)
+            // At the moment itself, as the server reminds: a calendar trigger would follow the phone's wall clock into
+            // another time zone, where the reminder's own zone is meant.
             let request = UNNotificationRequest(
                 identifier: prefix + "\(Int(time.timeIntervalSince1970))", content: content,
-                trigger: UNCalendarNotificationTrigger(dateMatching: parts, repeats: false))
+                trigger: UNTimeIntervalNotificationTrigger(timeInterval: max(1, time.timeIntervalSinceNow), repeats: false))
             try? await center.add(request)
         }
     }
