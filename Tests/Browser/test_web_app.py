@@ -1714,6 +1714,19 @@ def test_the_daily_reminder_is_set_in_profile_and_turned_off(server, browser):
     wait(driver, lambda d: d.find_element(By.CSS_SELECTOR, "[data-action=reminder-on]").get_attribute("aria-pressed") == "true",
          message="the saved reminder did not show")
     assert driver.find_element(By.CSS_SELECTOR, "[data-day=sat]").get_attribute("aria-pressed") == "false"
+    assert not driver.find_element(By.CSS_SELECTOR, "[data-slot=reminder-zone]").is_displayed()
+    # One saved in another time zone says whose time it is, until it is saved here again
+    other = "Pacific/Chatham" if zone != "Pacific/Chatham" else "Asia/Kathmandu"
+    in_page(driver, "return await api.call('PUT', '/v1/me/reminder', "
+                    f"{{time: '07:45', tz: '{other}', days: ['mon'], email: false}});")
+    driver.refresh()
+    wait(driver, lambda d: f"At this time in {other}; this browser is in {zone}." in text_of(d, "[data-slot=reminder-zone]"),
+         message="the reminder's other time zone was not said")
+    driver.find_element(By.CSS_SELECTOR, "[data-form=reminder] button[type=submit]").click()
+    wait(driver, lambda d: "Reminder saved: 07:45" in text_of(d, "[data-slot=reminder-status]"), message="not saved here")
+    wait(driver, lambda d: not d.find_element(By.CSS_SELECTOR, "[data-slot=reminder-zone]").is_displayed(),
+         message="the time zone note stayed")
+    assert in_page(driver, "return await api.call('GET', '/v1/me/reminder');")["tz"] == zone
     # Turned off, it is gone from the server
     driver.find_element(By.CSS_SELECTOR, "[data-action=reminder-on]").click()
     wait(driver, lambda d: text_of(d, "[data-slot=reminder-status]") == "No reminder now.", message="not turned off")

@@ -60,6 +60,11 @@ export function profileView({ onSignedOut }) {
     view.slot("reminder-details").hidden = !reminder;
     if (!reminder) return;
     reminderForm.elements.time.value = reminder.time;
+    // A reminder keeps the time zone it was saved in (the server sends it then); one saved elsewhere says whose time.
+    const otherZone = view.slot("reminder-zone");
+    otherZone.hidden = reminder.tz === zone;
+    otherZone.textContent = otherZone.hidden ? ""
+      : `At this time in ${reminder.tz}; this browser is in ${zone}. Save the reminder to use this browser's time zone.`;
     for (const button of dayButtons) press(button, reminder.days.includes(button.dataset.day));
     press(reminderEmail, reminder.email);
   }
