@@ -17,6 +17,13 @@ public final class ReminderViewModel {
     private let core: ClientCore
     private let timeZone: TimeZone
 
+    /// The reminder's time zone when it is not this device's (it was saved elsewhere): its time is that zone's until it
+    /// is saved here again.
+    public var otherTimeZone: String? {
+        guard let reminder, reminder.timeZone != timeZone.identifier else { return nil }
+        return reminder.timeZone
+    }
+
     public init(core: ClientCore, timeZone: TimeZone = .current) {
         self.core = core
         self.timeZone = timeZone

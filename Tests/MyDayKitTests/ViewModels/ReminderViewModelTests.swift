@@ -49,9 +49,23 @@ import Testing
         #expect(await model.save(hour: 21, minute: 0, days: [], email: true) == false && model.errorMessage != nil)
         #expect(await model.save(hour: 21, minute: 15, days: [.mon, .fri], email: true))
         #expect(saved.value == ReminderSettings(hour: 21, minute: 15, timeZone: "Europe/Paris", days: [.mon, .fri], email: true))
-        #expect(model.reminder?.time == "21:15" && model.errorMessage == nil)
+        #expect(model.reminder?.time == "21:15" && model.errorMessage == nil && model.otherTimeZone == nil)
         await model.turnOff()
         #expect(model.reminder == nil)
+    }
+
+    @Test func aReminderSavedInAnotherZoneSaysWhichUntilSavedHere() async {
+        // Given a reminder saved on a device in Chatham time
+        var client = FakeMyDayClient()
+        client.onReminder = { ReminderSettings(hour: 7, minute: 0, timeZone: "Pacific/Chatham", days: [.mon], email: false) }
+        client.onSetReminder = { $0 }
+        let model = ReminderViewModel(core: harness.core(client), timeZone: Given.paris)
+        // When it is read in Paris, then its zone is said
+        await model.load()
+        #expect(model.otherTimeZone == "Pacific/Chatham")
+        // And once saved here, it is Paris time
+        #expect(await model.save(hour: 7, minute: 0, days: [.mon], email: false))
+        #expect(model.otherTimeZone == nil && model.reminder?.timeZone == "Europe/Paris")
     }
 
     @Test func theBrowsersNotifiedAreListedByTheirMakerAndStoppedOneByOne() async {

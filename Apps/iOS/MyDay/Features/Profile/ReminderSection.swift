@@ -28,6 +28,13 @@ struct ReminderSection: View {
                 }
             if isOn {
                 DatePicker("At", selection: $time, displayedComponents: .hourAndMinute)
+                if let zone = viewModel.otherTimeZone {
+                    Text(
+                        "At this time in \(zone); this iPhone is in \(TimeZone.current.identifier). Save the reminder to use this iPhone's time zone."
+                    )
+                    .font(.footnote)
+                    .foregroundStyle(.secondary)
+                }
                 ForEach(ReminderSettings.Weekday.allCases, id: \.self) { day in
                     Toggle(
                         Self.dayNames[day] ?? day.rawValue,
