@@ -1532,6 +1532,13 @@ def test_the_transcript_follows_the_audio_and_its_words_can_be_corrected(server,
          message="the server does not have the words typed offline")
     click(driver, "[data-action=words-done]")
 
+    # "Transcribe again" asks first when the words are the person's; dismissed, nothing is asked of the server
+    click(driver, "[data-action=retranscribe]")
+    assert "replaces the words you edited" in driver.switch_to.alert.text
+    driver.switch_to.alert.dismiss()
+    entry = server_entries(server, driver)[0]
+    assert entry["status"] == "transcribed" and entry["transcript_clean"].endswith("We stayed until dusk."), entry
+
     # And one action goes back to what was heard
     click(driver, "[data-action=edit-words]")
     click(driver, "[data-action=words-heard]")

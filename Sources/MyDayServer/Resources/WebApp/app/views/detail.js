@@ -154,6 +154,9 @@ function syncedView(first, { back, backLabel }) {
   });
   for (const name of ["retry", "retranscribe"]) {
     view.action(name).addEventListener("click", async () => {
+      // A fresh transcript replaces the words: words the person edited are not replaced without asking.
+      const edited = name === "retranscribe" && entry.words_edited;
+      if (edited && !confirm("Transcribe again replaces the words you edited with a fresh transcript of the audio. Go on?")) return;
       try {
         await saved(await call("POST", `/v1/entries/${id}/retranscribe`));
       } catch (failure) {
