@@ -909,6 +909,47 @@ def test_reload_mid_upload_leaves_exactly_one_entry(server, browser):
     assert entries[0]["status"] != "pending_upload"
 
 
+def test_an_upload_under_way_does_not_search_again_for_each_step_of_its_progress(server, browser):
+    driver = browser
+    register(driver, server)
+    type_entry(driver, "Walked along the pier after work.")
+    # Given a search in the Library
+    click(driver, "[aria-label=Library]")
+    search_for(driver, "pier")
+    wait(driver, lambda d: len(hits(d)) == 1, message="the typed entry was not found")
+    # Counting from now on the page's searches, and the steps of each upload's progress the browser reports
+    driver.execute_script(
+        """window.searches = 0;
+        window.steps = 0;
+        const fetchAsBefore = window.fetch;
+        window.fetch = (resource, init) => {
+          if (String(resource.url ?? resource).includes('/v1/search')) window.searches += 1;
+          return fetchAsBefore(resource, init);
+        };
+        const sendAsBefore = XMLHttpRequest.prototype.send;
+        XMLHttpRequest.prototype.send = function (body) {
+          this.upload.addEventListener('progress', () => (window.steps += 1));
+          return sendAsBefore.call(this, body);
+        };""")
+    # When a recording is imported from there and goes up slowly, its progress reported many times
+    folder = tempfile.mkdtemp(prefix="myday-progress-")
+    recording = os.path.join(folder, "Evening.wav")
+    subprocess.run(["ffmpeg", "-nostdin", "-loglevel", "error", "-y", "-f", "lavfi", "-i", "sine=duration=20", "-ar", "16000",
+                    recording], check=True)
+    click(driver, ".import-link")
+    files = wait(driver, lambda d: d.find_element(By.CSS_SELECTOR, "[data-slot=files-input]"), message="Import did not open")
+    network(driver, upload_bytes_per_second=128_000)
+    files.send_keys(recording)
+    wait(driver, lambda d: text_of(d, "[data-slot=summary]") == "1 imported, 0 already in your diary, 0 not imported.",
+         timeout=3 * DEADLINE, message="the recording was not imported")
+    network(driver)
+    shutil.rmtree(folder, ignore_errors=True)
+    steps, searches = driver.execute_script("return [window.steps, window.searches]")
+    assert steps >= 10, f"the upload reported {steps} steps ({searches} searches): too fast to tell"
+    # Then the Library searched again for what changed (the queue, the server's new entry), not for each step
+    assert searches <= steps / 3, f"{searches} searches for {steps} steps of progress"
+
+
 def test_keyboard_space_pauses_and_holding_escape_stops(server, browser):
     driver = browser
     register(driver, server)

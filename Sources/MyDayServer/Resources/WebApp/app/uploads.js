@@ -7,6 +7,7 @@ import * as db from "./db.js";
 import { APIError, call, currentAccount } from "./api.js";
 
 const listeners = new Set();
+const progressListeners = new Set();
 let running = null;
 let timer = null;
 /** How far each upload under way is: id → { sent, total }. */
@@ -22,6 +23,15 @@ export function onChange(listener) {
 
 function changed() {
   for (const listener of listeners) listener();
+}
+
+/**
+ * Calls `listener` as each upload's audio goes up (`uploadProgress`), many times a second; answers a function that
+ * stops it. Apart from `onChange`, so that screens that show no progress do not redraw (or search again) for it.
+ */
+export function onProgress(listener) {
+  progressListeners.add(listener);
+  return () => progressListeners.delete(listener);
 }
 
 /** Once per page load: uploads a reload interrupted go back to the queue; work starts. */
@@ -176,7 +186,7 @@ async function send(item) {
       if (created.upload) {
         const answer = await put(created.upload, item.blob, (sent, total) => {
           progress.set(item.id, { sent, total });
-          changed();
+          for (const listener of progressListeners) listener();
         });
         progress.delete(item.id);
         // 409: an earlier attempt of this recording (before a reload, say) stored the audio after this

@@ -30,7 +30,8 @@ export function importView({ back, open }) {
     drop.classList.remove("over");
     importFiles([...event.dataTransfer.files]);
   });
-  const stopListening = uploads.onChange(() => rows.forEach(show));
+  const redraw = () => rows.forEach(show);
+  const stopListening = [uploads.onChange(redraw), uploads.onProgress(redraw)];
 
   async function importFiles(files) {
     // Oldest first, so they are sent (and transcribed) in the order they were made.
@@ -113,5 +114,5 @@ export function importView({ back, open }) {
     if (ended.length === all.length && all.length > 0) announce(text);
   }
 
-  return { root: view.root, leave: stopListening };
+  return { root: view.root, leave: () => stopListening.forEach((stop) => stop()) };
 }
