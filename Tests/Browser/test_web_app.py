@@ -328,7 +328,10 @@ def test_type_instead_export_and_form_feedback(server, browser):
         archive = response.read()
     with zipfile.ZipFile(io.BytesIO(archive)) as opened:
         texts = [opened.read(name).decode() for name in opened.namelist() if name.endswith(".txt") and name != "README.txt"]
+        names = opened.namelist()
     assert any("Wrote this one instead of speaking." in text for text in texts), texts
+    # Every format, the markdown pages and entries.json too
+    assert "entries.json" in names and any(name.endswith(".md") for name in names), names
     assert not any("An old page" in text for text in texts), texts
     # "Everything" exports the whole diary, the old page too
     driver.find_element(By.CSS_SELECTOR, "[data-action=export-all]").click()

@@ -222,8 +222,10 @@ public struct LiveMyDayClient: MyDayClient {
 
     public func requestExport(from: String, to: String, timeZone: String, proof: SignInProof?) async throws -> ExportStatus {
         let proof = proof.map(Conversions.reauthentication)
+        // Every format: the person's export holds the markdown pages and entries.json (with word timings) as well.
         let output = try await call {
-            try await client.createExport(body: .json(.init(from: from, to: to, tz: timeZone, reauthentication: proof)))
+            try await client.createExport(
+                body: .json(.init(from: from, to: to, tz: timeZone, reauthentication: proof, formats: [.markdown, .json])))
         }
         guard case .accepted(let accepted) = output else { throw unexpected(output) }
         return try Conversions.export(try accepted.body.json)

@@ -74,8 +74,9 @@ public protocol MyDayClient: Sendable {
     /// Makes `words` the whole vocabulary: a learned word left out is removed and not learned again.
     func replaceVocabulary(_ words: [String]) async throws -> [VocabularyWord]
 
-    /// Asks for an export of the days; without a sign-in in the last 5 minutes the server wants `proof` (403
-    /// `reauthentication_needed` otherwise). The link is mailed only to the account's confirmed address.
+    /// Asks for an export of the days, in every format (markdown pages and `entries.json` beside audio and text); without
+    /// a sign-in in the last 5 minutes the server wants `proof` (403 `reauthentication_needed` otherwise). The link is
+    /// mailed only to the account's confirmed address.
     func requestExport(from: String, to: String, timeZone: String, proof: SignInProof?) async throws -> ExportStatus
     func export(_ id: UUID) async throws -> ExportStatus
     /// Deletes the export and its archive; its link stops working.

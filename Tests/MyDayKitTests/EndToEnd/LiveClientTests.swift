@@ -237,6 +237,8 @@ extension LiveClientTests {
         let bytes = try Data(contentsOf: file)
         #expect(bytes.prefix(4) == Data([0x50, 0x4B, 0x03, 0x04]))
         #expect(bytes.range(of: Data("index.html".utf8)) != nil && bytes.range(of: Data("SHA256SUMS".utf8)) != nil)
+        // And every format: the entries as JSON and a markdown page of the entry
+        #expect(bytes.range(of: Data("entries.json".utf8)) != nil && bytes.range(of: Data(".md".utf8)) != nil)
         #expect(profile.errorMessage == nil)
     }
 }

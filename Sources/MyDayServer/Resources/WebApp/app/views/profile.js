@@ -291,7 +291,9 @@ export function profileView({ onSignedOut }) {
     const { from, to, password } = exportForm.elements;
     const passwordError = view.slot("export-password-error");
     try {
-      const body = everything() ? { ...(await wholeDiary()), tz: zone } : { from: from.value, to: to.value, tz: zone };
+      // Every format: markdown pages and entries.json (with word timings) beside the audio and its text.
+      const days = everything() ? await wholeDiary() : { from: from.value, to: to.value };
+      const body = { ...days, tz: zone, formats: ["markdown", "json"] };
       if (reauthentication) body.reauthentication = reauthentication;
       let job;
       try {
