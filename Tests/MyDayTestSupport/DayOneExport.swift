@@ -13,11 +13,18 @@ package enum DayOneExport {
         package var tags: [String] = []
         package var starred = false
         package var audios: [(md5: String, bytes: Data?)] = []
+        /// How many photos, videos and PDFs Day One lists for it (only their descriptions: no file is in the zip).
+        package var photos = 0
+        package var videos = 0
+        package var pdfs = 0
 
         package init(
             uuid: String, creationDate: String, timeZone: String, text: String, tags: [String] = [], starred: Bool = false,
-            audios: [(md5: String, bytes: Data?)] = []
+            audios: [(md5: String, bytes: Data?)] = [], photos: Int = 0, videos: Int = 0, pdfs: Int = 0
         ) {
+            self.photos = photos
+            self.videos = videos
+            self.pdfs = pdfs
             self.uuid = uuid
             self.creationDate = creationDate
             self.timeZone = timeZone
@@ -43,6 +50,13 @@ package enum DayOneExport {
             if !entry.audios.isEmpty {
                 object["audios"] = entry.audios.map { audio in
                     ["identifier": UUID().uuidString, "md5": audio.md5, "format": "m4a", "duration": 1.0] as [String: Any]
+                }
+            }
+            for (key, count, type) in [
+                ("photos", entry.photos, "jpeg"), ("videos", entry.videos, "mov"), ("pdfAttachments", entry.pdfs, "pdf"),
+            ] where count > 0 {
+                object[key] = (0..<count).map { _ in
+                    ["identifier": UUID().uuidString, "md5": UUID().uuidString.lowercased(), "type": type] as [String: Any]
                 }
             }
             for audio in entry.audios { try audio.bytes?.write(to: audios.appendingPathComponent("\(audio.md5).m4a")) }

@@ -31,6 +31,23 @@ public struct DayOneJournal {
         let tags: [String]?
         let starred: Bool?
         let audios: [RawAudio]?
+        let photos: [Unread]?
+        let videos: [Unread]?
+        let pdfAttachments: [Unread]?
+
+        /// What My Day does not keep, counted for the person: "2 photos and a video".
+        var notKept: String? {
+            let parts = [("photo", photos?.count ?? 0), ("video", videos?.count ?? 0), ("PDF", pdfAttachments?.count ?? 0)]
+                .filter { $0.1 > 0 }
+                .map { name, count in count == 1 ? "a \(name)" : "\(count) \(name)s" }
+            guard let last = parts.last else { return nil }
+            return parts.count == 1 ? last : parts.dropLast().joined(separator: ", ") + " and " + last
+        }
+    }
+
+    /// A part of an entry only counted: its fields are not read.
+    private struct Unread: Decodable {
+        init(from decoder: any Decoder) throws {}
     }
 
     private struct RawAudio: Decodable {
@@ -70,6 +87,11 @@ public struct DayOneJournal {
                 guard let createdAt = try? Date(raw.creationDate, strategy: .iso8601) else {
                     problems.append("Entry \(raw.uuid) of \(journal.path) has no date Day One wrote (\(raw.creationDate)).")
                     continue
+                }
+                if let notKept = raw.notKept {
+                    problems.append(
+                        "Entry \(raw.uuid) of \(journal.path) has \(notKept), which My Day does not keep (it keeps words and recordings)."
+                    )
                 }
                 var audioPaths: [String] = []
                 for audio in raw.audios ?? [] {

@@ -25,6 +25,27 @@ import Testing
         #expect(journal.problems.isEmpty)
     }
 
+    @Test func photosVideosAndPDFsAreNamedAsNotKept() async throws {
+        // Given an entry of words with two photos and a video, and one of a photo alone
+        let zip = try await DayOneExport.zip([
+            DayOneExport.Entry(
+                uuid: "C3", creationDate: "2020-03-03T08:00:00Z", timeZone: "UTC", text: "The harbour.\n![](dayone-moment://P1)",
+                photos: 2, videos: 1),
+            DayOneExport.Entry(uuid: "D4", creationDate: "2020-03-04T08:00:00Z", timeZone: "UTC", text: "", photos: 1, pdfs: 3),
+        ])
+
+        // When it is read
+        let journal = try DayOneJournal(zip: zip)
+
+        // Then the words are read, and each entry says what of it is not kept
+        #expect(journal.entries.map(\.text) == ["The harbour.", ""])
+        #expect(
+            journal.problems == [
+                "Entry C3 of Journal.json has 2 photos and a video, which My Day does not keep (it keeps words and recordings).",
+                "Entry D4 of Journal.json has a photo and 3 PDFs, which My Day does not keep (it keeps words and recordings).",
+            ])
+    }
+
     @Test func aFileThatIsNoDayOneExportIsRefusedInASentence() async throws {
         let folder = TestFolder.make("dayone")
         let notZip = folder.appendingPathComponent("notes.zip")
