@@ -59,6 +59,14 @@ public struct MarkdownFolder: Sendable {
         let live = entries.filter { !$0.pendingDelete }.sorted {
             ($0.createdAt, $0.id.uuidString) < ($1.createdAt, $1.id.uuidString)
         }
+        // The deleted entries' files go first: an entry of the same second may take the name one of them had.
+        let kept = Set(live.map { $0.id.uuidString.lowercased() })
+        for (key, written) in manifest.entries where !kept.contains(key) {
+            try? FileManager.default.removeItem(at: url(written.markdown))
+            if let audio = written.audio { try? FileManager.default.removeItem(at: url(audio)) }
+            manifest.entries[key] = nil
+            summary.removed += 1
+        }
         for entry in live {
             let key = entry.id.uuidString.lowercased()
             let stamp = RecordingFilename.localTimestamp(of: entry.createdAt, in: TimeZone(identifier: entry.timeZone) ?? .gmt)
@@ -105,13 +113,6 @@ public struct MarkdownFolder: Sendable {
                 summary.written += 1
             }
             manifest.entries[key] = Written(markdown: "\(name).md", audio: audioFile, sha256: hash)
-        }
-        let kept = Set(live.map { $0.id.uuidString.lowercased() })
-        for (key, written) in manifest.entries where !kept.contains(key) {
-            try? FileManager.default.removeItem(at: url(written.markdown))
-            if let audio = written.audio { try? FileManager.default.removeItem(at: url(audio)) }
-            manifest.entries[key] = nil
-            summary.removed += 1
         }
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys, .prettyPrinted]

@@ -100,6 +100,26 @@ import Yams
         #expect(try read("2026-03-27_10-00-00.md") == "my edit")
     }
 
+    @Test func theEntryThatTakesADeletedOnesNameKeepsItsOwnRecording() async throws {
+        // Given two recordings of the same second: the first named by the second alone, the other with its id
+        let pair = [
+            entry("First.", at: "2026-03-29T08:15:00Z", kind: .audio), entry("Second.", at: "2026-03-29T08:15:00Z", kind: .audio),
+        ]
+        .sorted { $0.id.uuidString < $1.id.uuidString }
+        let recordings = Recordings()
+        _ = try await MarkdownFolder(folder: folder).update(with: pair, recording: recordings.fetch)
+        #expect(try names().count == 4)
+
+        // When the first is deleted
+        let summary = try await MarkdownFolder(folder: folder).update(with: [pair[1]], recording: recordings.fetch)
+
+        // Then the other takes the plain name with its own recording (moved, not fetched again), and nothing else is left
+        #expect(try names() == ["2026-03-29_10-15-00.m4a", "2026-03-29_10-15-00.md"])
+        #expect(try read("2026-03-29_10-15-00.m4a") == pair[1].id.uuidString)
+        #expect(try read("2026-03-29_10-15-00.md").contains("Second."))
+        #expect(summary.removed == 1 && recordings.calls.withLock { $0 } == 2)
+    }
+
     @Test func aRecordingThatCannotBeFetchedYetComesWithALaterPass() async throws {
         // Given a recording whose audio the server does not have yet
         let recorded = entry("", at: "2026-03-29T08:15:00Z", kind: .audio)
