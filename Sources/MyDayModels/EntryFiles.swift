@@ -47,14 +47,21 @@ public enum EntryFiles {
     }
 
     /// A title as part of a file name: no path separators or characters other systems refuse, one space between words,
-    /// at most 60 characters.
+    /// at most 60 characters and 150 bytes (a file name may have 255 bytes, and emoji take four each). The joiners
+    /// inside Persian words and emoji stay; other invisible format characters (such as right-to-left overrides) go.
     public static func fileNamePart(_ title: String) -> String {
         let refused = CharacterSet(charactersIn: "/\\:*?\"<>|").union(.controlCharacters)
+            .subtracting(CharacterSet(charactersIn: "\u{200C}\u{200D}"))
         let words = title.unicodeScalars.map { refused.contains($0) ? " " : String($0) }.joined()
             .split(whereSeparator: \.isWhitespace)
         var part = words.joined(separator: " ")
         while part.hasPrefix(".") { part.removeFirst() }
-        return String(part.prefix(60)).trimmingCharacters(in: .whitespaces)
+        var cut = ""
+        for character in part.prefix(60) {
+            guard cut.utf8.count + character.utf8.count <= 150 else { break }
+            cut.append(character)
+        }
+        return cut.trimmingCharacters(in: .whitespaces)
     }
 
     /// Markdown with YAML front matter (date with its offset, time zone, duration, title, tags, mood, audio file,
