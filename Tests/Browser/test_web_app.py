@@ -1583,6 +1583,21 @@ def test_the_transcript_follows_the_audio_and_its_words_can_be_corrected(server,
     entry = server_entries(server, driver)[0]
     assert entry["status"] == "transcribed" and entry["transcript_clean"].endswith("We stayed until dusk."), entry
 
+    # Words typed offline are saved once the network is back, also after the person went to another screen
+    click(driver, "[data-action=edit-words]")
+    network(driver, offline=True)
+    driver.find_element(By.CSS_SELECTOR, "[data-form=words] textarea").send_keys(" Then home.")
+    wait(driver, lambda d: text_of(d, "[data-slot=words-state]").startswith("Offline: your words are kept here"),
+         message="the offline state was not shown")
+    click(driver, "[aria-label=Library]")
+    wait(driver, lambda d: d.find_elements(By.CSS_SELECTOR, ".entry"))
+    network(driver)
+    driver.execute_script("dispatchEvent(new Event('online'))")
+    poll(lambda: server_entries(server, driver)[0]["transcript_clean"].endswith("Then home."),
+         message="the words typed offline were lost when the entry was left")
+    click(driver, ".entry")
+    wait(driver, lambda d: "Then home." in text_of(d, "[data-slot=transcript]"), message="the entry did not open again")
+
     # And one action goes back to what was heard
     click(driver, "[data-action=edit-words]")
     click(driver, "[data-action=words-heard]")

@@ -395,16 +395,20 @@ function wordsEditor(view, { entry, save, closed }) {
     timer = setTimeout(saveNow, SAVE_AFTER_MS);
   }
 
+  // Both stay while words wait to be saved, also once the person has gone to another screen: words typed offline
+  // are saved when the network is back, and closing the tab before then asks first.
   function leaving(event) {
-    if (!form.isConnected) return window.removeEventListener("beforeunload", leaving);
-    if (!pending && !saving) return;
+    if (!pending && !saving) {
+      if (!form.isConnected) window.removeEventListener("beforeunload", leaving);
+      return;
+    }
     event.preventDefault();
     event.returnValue = "";
   }
 
   function online() {
-    if (!form.isConnected) return window.removeEventListener("online", online);
     if (pending) saveNow();
+    else if (!form.isConnected) window.removeEventListener("online", online);
   }
 
   area.addEventListener("input", changed);
