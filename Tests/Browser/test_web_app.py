@@ -504,6 +504,36 @@ def test_the_diary_kept_in_the_browser_goes_when_the_session_ends_elsewhere(serv
     assert in_page(driver, "return (await db.all('entries')).length") == 0
 
 
+def test_words_being_typed_come_back_after_the_session_ended_elsewhere_and_only_to_their_account(server, browser):
+    driver = browser
+    email = register(driver, server)
+    # Given words being typed on Home, not saved
+    driver.find_element(By.CSS_SELECTOR, "[data-action=type]").click()
+    driver.find_element(By.NAME, "text").send_keys("Half a thought about the sea")
+    # When the session ends elsewhere and the page opens again: another account signs in here first, then the owner
+    assert in_page(driver, "await api.call('POST', '/v1/auth/logout-all'); return 'ended'") == "ended"
+    driver.get(server.url + "/")
+    wait(driver, lambda d: d.find_elements(By.CSS_SELECTOR, "[data-form=signin]"), message="still signed in")
+    other = register(driver, server)
+    assert not driver.find_element(By.CSS_SELECTOR, "[data-form=typed]").is_displayed()
+    assert "Half a thought" not in page_text(driver)
+    driver.find_element(By.CSS_SELECTOR, "[aria-label=Profile]").click()
+    wait(driver, lambda d: d.find_element(By.CSS_SELECTOR, "[data-action=signout]")).click()
+    wait(driver, lambda d: d.find_elements(By.CSS_SELECTOR, "[data-form=signin]"), message=f"{other} was not signed out")
+    sign_in(driver, server, email)
+    # Then the owner finds the words as they were, and saves them
+    text = wait(driver, lambda d: (lambda t: t.is_displayed() and t)(d.find_element(By.NAME, "text")),
+                message="the words typed were not back")
+    assert text.get_attribute("value") == "Half a thought about the sea"
+    text.send_keys(".")
+    driver.find_element(By.CSS_SELECTOR, "[data-form=typed] button[type=submit]").click()
+    poll(lambda: [e["transcript_clean"] for e in server_entries(server, driver)] == ["Half a thought about the sea."],
+         message="the words were not saved")
+    driver.refresh()
+    wait(driver, lambda d: d.find_elements(By.CSS_SELECTOR, "[data-slot=record]"))
+    assert not driver.find_element(By.CSS_SELECTOR, "[data-form=typed]").is_displayed()
+
+
 def rows(driver):
     """The Library's rows: [[status, words, pill], …]."""
     return driver.execute_script(

@@ -1,4 +1,4 @@
-import { call } from "../api.js";
+import { call, currentAccount } from "../api.js";
 import { elapsedOf, share, told, watch } from "../elsewhere.js";
 import * as sync from "../sync.js";
 import * as uploads from "../uploads.js";
@@ -14,6 +14,8 @@ const RING = 2 * Math.PI * 56;
 const HINT_SHOWN = "myday.stopHintShown";
 export const QUESTION_ON = "myday.question.on";
 const QUESTION_DISMISSED = "myday.question.dismissed";
+/** Words being typed on Home, kept in this browser for their account until saved or cancelled. */
+const TYPED_DRAFT = "myday.typedDraft";
 
 /**
  * Home: the record button, the waveform, elapsed time, "Type instead", today's entries with their state, and what
@@ -291,11 +293,23 @@ export function homeView({ bar, goHome, openDay, openEntry }) {
     status.textContent = "";
     typed.elements.text.focus();
   });
-  view.action("cancel-typing").addEventListener("click", () => typing(false));
+  view.action("cancel-typing").addEventListener("click", () => {
+    localStorage.removeItem(TYPED_DRAFT);
+    typing(false);
+  });
+  // What is typed is kept as it is typed: a reload, a closed tab or a session ended elsewhere loses none of it.
+  function keepDraft() {
+    const owner = currentAccount()?.id;
+    const text = typed.elements.text.value;
+    if (owner && text.trim()) localStorage.setItem(TYPED_DRAFT, JSON.stringify({ owner, text, when: typed.elements.when.value }));
+    else localStorage.removeItem(TYPED_DRAFT);
+  }
   typed.elements.text.addEventListener("input", () => {
     typedError.textContent = "";
     typed.elements.text.removeAttribute("aria-invalid");
+    keepDraft();
   });
+  typed.elements.when.addEventListener("change", keepDraft);
   typed.addEventListener("submit", async (event) => {
     event.preventDefault();
     const text = typed.elements.text.value.trim();
@@ -316,6 +330,7 @@ export function homeView({ bar, goHome, openDay, openEntry }) {
     }
     typed.elements.when.removeAttribute("aria-invalid");
     await uploads.enqueueNote(text, at);
+    localStorage.removeItem(TYPED_DRAFT);
     typed.elements.text.value = "";
     typing(false);
     status.textContent = "Saved";
@@ -425,6 +440,15 @@ export function homeView({ bar, goHome, openDay, openEntry }) {
   showQuestion();
   typing(false);
   show("idle");
+  // Words the account was typing when the page last closed come back, as they were; another account's stay hidden.
+  const draft = JSON.parse(localStorage.getItem(TYPED_DRAFT) ?? "null");
+  if (draft && draft.owner === currentAccount()?.id) {
+    typing(true);
+    openedAt = wallClock(new Date(), uploads.timeZone());
+    typed.elements.text.value = draft.text;
+    typed.elements.when.value = draft.when || openedAt;
+    status.textContent = "What you were typing is back: save it, or cancel.";
+  }
   ring.style.setProperty("stroke-dasharray", String(RING));
   setRing(0);
   view.root.dataset.holdMs = String(HOLD_MS);
