@@ -983,6 +983,38 @@ def test_an_upload_under_way_does_not_search_again_for_each_step_of_its_progress
     assert searches <= steps / 3, f"{searches} searches for {steps} steps of progress"
 
 
+def test_a_recording_the_server_refuses_can_be_saved_as_a_file_and_then_removed(browser):
+    # Given a server that takes uploads of at most 1,000 bytes
+    data = tempfile.mkdtemp(prefix="myday-small-uploads-")
+    server = Server(data, MYDAY_MAX_UPLOAD_BYTES="1000")
+    try:
+        driver = browser
+        register(driver, server)
+        # When a recording larger than that is saved, the server refuses it: it waits on Home, refused
+        record_seconds(driver, 2)
+        wait(driver, lambda d: [state for _, state in outbox(d)] == ["refused"], message="the recording was not refused")
+        click(driver, "[data-slot=pending] li, .today .entry")
+        wait(driver, lambda d: text_of(d, "[data-slot=status]").startswith("Not uploaded:"), message="the refusal was not said")
+        # Then it can be saved as a file, the recording this browser holds
+        save = driver.find_element(By.CSS_SELECTOR, "[data-slot=save-recording]")
+        assert save.is_displayed() and re.fullmatch(r"My Day \d{4}-\d\d-\d\d \d\d-\d\d\.webm", save.get_attribute("download"))
+        href = save.get_attribute("href")
+        assert href.startswith("blob:") and href == driver.find_element(By.CSS_SELECTOR, "[data-slot=audio]").get_attribute("src")
+        # And removed, once the person confirms; dismissed, it stays
+        remove = driver.find_element(By.CSS_SELECTOR, "[data-action=delete]")
+        assert remove.text == "Remove from this device"
+        remove.click()
+        assert "only copy" in driver.switch_to.alert.text
+        driver.switch_to.alert.dismiss()
+        assert len(outbox(driver)) == 1
+        remove.click()
+        driver.switch_to.alert.accept()
+        wait(driver, lambda d: outbox(d) == [], message="the refused recording was not removed")
+    finally:
+        server.stop()
+        shutil.rmtree(data, ignore_errors=True)
+
+
 def test_keyboard_space_pauses_and_holding_escape_stops(server, browser):
     driver = browser
     register(driver, server)

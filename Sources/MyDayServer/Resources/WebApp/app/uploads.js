@@ -141,6 +141,18 @@ export async function retry(id) {
   return kick();
 }
 
+/**
+ * Removes a refused item from this browser, at the person's word: the server will not take it as it is, and this
+ * browser holds its only copy. Answers whether it was removed (nothing else is ever removed this way).
+ */
+export async function discard(id) {
+  const item = await db.get("outbox", id);
+  if (item?.state !== "refused") return false;
+  await db.remove("outbox", id);
+  changed();
+  return true;
+}
+
 /** Sends what is due; one pass at a time. */
 export function kick() {
   if (!running) {

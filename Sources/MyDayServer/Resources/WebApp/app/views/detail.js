@@ -540,6 +540,19 @@ function localView(item, { back, backLabel, reopen }) {
   }
   const retry = view.action("retry");
   retry.addEventListener("click", () => uploads.retry(item.id));
+  // What the server refused can be saved as a file, and then removed from this browser, which holds its only copy.
+  const save = view.slot("save-recording");
+  if (item.kind === "audio") {
+    save.href = localAudio;
+    save.download = `My Day ${wallClock(new Date(item.createdAt), item.tz).replace("T", " ").replaceAll(":", "-")}.${extensionOf(item.contentType)}`;
+  }
+  const remove = view.action("delete");
+  remove.textContent = "Remove from this device";
+  remove.addEventListener("click", async () => {
+    const only = item.kind === "audio" ? "This device holds its only copy: save the recording first to keep it." : "This device holds its only copy.";
+    if (!confirm(`Remove this entry the server refused? ${only}`)) return;
+    if (await uploads.discard(item.id)) back();
+  });
 
   function render(current) {
     const refused = current.state === "refused";
@@ -548,6 +561,8 @@ function localView(item, { back, backLabel, reopen }) {
       ? `Not uploaded: ${current.lastError}`
       : `${text}${text.endsWith("…") ? "" : "."} It is safe on this device until My Day's server has it.`;
     retry.hidden = !refused;
+    save.hidden = !refused || item.kind !== "audio";
+    remove.hidden = !refused;
   }
 
   /** Follows the upload; once the server has the entry, the page opens it from there. */
@@ -560,6 +575,15 @@ function localView(item, { back, backLabel, reopen }) {
   const stop = uploads.onChange(() => (view.root.isConnected ? update() : stop()));
   render(item);
   return { root: view.root, update };
+}
+
+/** The usual extension of a file of an audio container (`audio/webm` → `webm`). */
+function extensionOf(contentType) {
+  const extensions = {
+    "audio/mp4": "m4a", "audio/wav": "wav", "audio/webm": "webm", "audio/ogg": "ogg", "audio/mpeg": "mp3",
+    "audio/flac": "flac", "audio/aac": "aac",
+  };
+  return extensions[(contentType || "").split(";")[0]] ?? "webm";
 }
 
 /** Shows the player for `url`. Browsers' own WebM recordings carry no duration: it seeks far ahead
