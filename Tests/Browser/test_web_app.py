@@ -17,6 +17,7 @@ import subprocess
 import tempfile
 import urllib.error
 import urllib.request
+import uuid
 import zipfile
 
 import pytest
@@ -1015,6 +1016,34 @@ def test_a_recording_the_server_refuses_can_be_saved_as_a_file_and_then_removed(
         shutil.rmtree(data, ignore_errors=True)
 
 
+def test_a_recording_stops_and_is_saved_at_the_longest_length_the_server_keeps(server, browser):
+    driver = browser
+    # Given a server whose longest recording is 4 s (the page is told so in place of the 3 hours the server says)
+    driver.get(server.url + "/")
+    wait(driver, lambda d: d.find_elements(By.CSS_SELECTOR, "[data-form=signin]"))
+    driver.execute_script(
+        """const fetchAsBefore = window.fetch;
+        window.fetch = async (resource, init) => {
+          const answer = await fetchAsBefore(resource, init);
+          if (!String(resource.url ?? resource).endsWith('/v1/config')) return answer;
+          const config = await answer.json();
+          return new Response(JSON.stringify({ ...config, max_recording_seconds: 4 }), { headers: answer.headers });
+        };""")
+    driver.find_element(By.CSS_SELECTOR, "[data-action=switch]").click()
+    driver.find_element(By.NAME, "email").send_keys(f"long-{uuid.uuid4().hex[:8]}@example.com")
+    driver.find_element(By.NAME, "password").send_keys(PASSWORD)
+    driver.find_element(By.CSS_SELECTOR, "[data-slot=submit]").click()
+    wait(driver, lambda d: d.find_elements(By.CSS_SELECTOR, "[data-slot=record]"), message="not signed in")
+    # When a recording goes on, then it is told a minute is left, and it stops and is saved at 4 s by itself
+    start_recording(driver)
+    wait(driver, lambda d: "One minute left: My Day keeps recordings of up to 0:04." in page_text(d), message="no warning")
+    wait(driver, lambda d: "Stopped at 0:04, the longest recording My Day keeps. Saved." in page_text(d),
+         timeout=2 * DEADLINE, message="the recording did not stop at the longest length")
+    held = in_page(driver, "return (await db.all('outbox')).map((item) => item.duration)")
+    uploaded = [entry["duration_s"] for entry in server_entries(server, driver)]
+    assert all(4 <= seconds < 6 for seconds in held + uploaded) and len(held + uploaded) >= 1, (held, uploaded)
+
+
 def test_keyboard_space_pauses_and_holding_escape_stops(server, browser):
     driver = browser
     register(driver, server)
@@ -1544,7 +1573,6 @@ def upload_with_words(driver, wav_path, words):
     """An audio entry made with the page's own session: the WAV uploaded, completed with `words` as a phone's own
     transcript (text, start, end), so the server only cleans them. Answers the entry's id."""
     import base64
-    import uuid
     import wave
 
     with wave.open(wav_path) as audio:

@@ -47,16 +47,21 @@ import Testing
         for module in modules { #expect(listed.contains("/\(module)"), "\(module) is served but not cached for offline use") }
     }
 
-    @Test func configTellsWhichSignInsExist() async throws {
+    @Test func configTellsWhichSignInsExistAndTheLongestRecording() async throws {
         let plain = try await TestServer.make(.sqlite)
         try await plain.run { api in
             let config = try await api.send(.get, "/v1/config").json
             #expect((config["sign_in"] as? [String: Bool]) == ["email": true, "apple": false, "google": false])
             #expect(config["apple_client_id"] == nil)
+            #expect(config["max_recording_seconds"] as? Int == 3 * 3600)
         }
-        let withApple = try await TestServer.make(.sqlite) { $0.appleClientIDs = ["com.example.myday.web", "com.example.myday"] }
+        let withApple = try await TestServer.make(.sqlite) {
+            $0.appleClientIDs = ["com.example.myday.web", "com.example.myday"]
+            $0.maxRecordingSeconds = 600
+        }
         try await withApple.run { api in
             let config = try await api.send(.get, "/v1/config").json
+            #expect(config["max_recording_seconds"] as? Int == 600)
             #expect(config["apple_client_id"] as? String == "com.example.myday.web")
             let policy = try await api.send(.get, "/").headers[.contentSecurityPolicy] ?? ""
             #expect(policy.contains("https://appleid.cdn-apple.com"))

@@ -113,6 +113,10 @@ extension Components {
             ///
             /// - Remark: Generated from `#/components/schemas/ClientConfig/mails_links`.
             package var mailsLinks: Swift.Bool?
+            /// The longest recording this server keeps; a longer one is refused (422). Clients stop there.
+            ///
+            /// - Remark: Generated from `#/components/schemas/ClientConfig/max_recording_seconds`.
+            package var maxRecordingSeconds: Swift.Int?
             /// Creates a new `ClientConfig`.
             ///
             /// - Parameters:
@@ -121,18 +125,21 @@ extension Components {
             ///   - googleClientId: The OAuth client id for Google Sign-In on the web, when configured.
             ///   - search: Whether `GET /v1/search` searches on the server.
             ///   - mailsLinks: Whether this server mails links (address verification, password reset, export links): it does only when
+            ///   - maxRecordingSeconds: The longest recording this server keeps; a longer one is refused (422). Clients stop there.
             package init(
                 signIn: Components.Schemas.ClientConfig.SignInPayload,
                 appleClientId: Swift.String? = nil,
                 googleClientId: Swift.String? = nil,
                 search: Swift.Bool? = nil,
-                mailsLinks: Swift.Bool? = nil
+                mailsLinks: Swift.Bool? = nil,
+                maxRecordingSeconds: Swift.Int? = nil
             ) {
                 self.signIn = signIn
                 self.appleClientId = appleClientId
                 self.googleClientId = googleClientId
                 self.search = search
                 self.mailsLinks = mailsLinks
+                self.maxRecordingSeconds = maxRecordingSeconds
             }
             package enum CodingKeys: String, CodingKey {
                 case signIn = "sign_in"
@@ -140,6 +147,7 @@ extension Components {
                 case googleClientId = "google_client_id"
                 case search
                 case mailsLinks = "mails_links"
+                case maxRecordingSeconds = "max_recording_seconds"
             }
         }
         /// - Remark: Generated from `#/components/schemas/EmailCredentials`.

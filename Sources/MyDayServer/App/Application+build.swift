@@ -133,7 +133,7 @@ extension Components.Schemas.ClientConfig {
             signIn: .init(
                 email: true, apple: !configuration.appleClientIDs.isEmpty, google: !configuration.googleClientIDs.isEmpty),
             appleClientId: configuration.appleClientIDs.first, googleClientId: configuration.googleClientIDs.first, search: true,
-            mailsLinks: configuration.publicURL != nil)
+            mailsLinks: configuration.publicURL != nil, maxRecordingSeconds: configuration.maxRecordingSeconds)
     }
 }
 

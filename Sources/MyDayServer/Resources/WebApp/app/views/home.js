@@ -1,4 +1,4 @@
-import { call, currentAccount } from "../api.js";
+import { call, config, currentAccount } from "../api.js";
 import { elapsedOf, share, told, watch } from "../elsewhere.js";
 import * as sync from "../sync.js";
 import * as uploads from "../uploads.js";
@@ -106,6 +106,30 @@ export function homeView({ bar, goHome, openDay, openEntry }) {
     } else drawOther();
   });
 
+  // The server keeps recordings of up to `max_recording_seconds` (GET /v1/config; unknown offline): a recording says
+  // so a minute before, then stops and is saved at that length, rather than be refused once it is longer. Checked by
+  // a timer, which keeps running while the tab is not shown.
+  let longest = null;
+  config().then((answer) => (longest = answer.max_recording_seconds ?? null), () => {});
+  let lengthCheck = null;
+  function watchLength() {
+    clearInterval(lengthCheck);
+    let warned = false;
+    lengthCheck = setInterval(() => {
+      if (!recording || state === "saving") return clearInterval(lengthCheck);
+      if (!longest) return;
+      const left = longest - recording.elapsed();
+      if (left <= 0) {
+        clearInterval(lengthCheck);
+        finish(`Stopped at ${duration(longest)}, the longest recording My Day keeps`);
+      } else if (left <= 60 && !warned) {
+        warned = true;
+        status.textContent = `One minute left: My Day keeps recordings of up to ${duration(longest)}.`;
+        announce(status.textContent);
+      }
+    }, 1000);
+  }
+
   let frames = 0;
   function animate() {
     if (!recording) return;
@@ -172,9 +196,11 @@ export function homeView({ bar, goHome, openDay, openEntry }) {
     }
     show("recording", "Recording");
     animate();
+    watchLength();
   }
 
-  async function finish() {
+  /** Stops and saves the recording; `why` says why when it was not the person who stopped it. */
+  async function finish(why) {
     if (!recording || busy) return;
     busy = true;
     pressPaused = false;
@@ -187,7 +213,7 @@ export function homeView({ bar, goHome, openDay, openEntry }) {
       await uploads.enqueueRecording(finished);
       current.done();
       clear();
-      show("idle", "Saved");
+      show("idle", typeof why === "string" ? `${why}. Saved.` : "Saved");
     } catch (error) {
       show("idle", `The recording could not be saved: ${error.message}. It is kept and will be recovered.`);
       setRing(0);
