@@ -191,6 +191,17 @@ import Yams
             #expect(entries.count == 4)
             #expect(
                 entries.contains { $0["id"] as? String == newYorkAudio.uuidString.lowercased() && $0["transcript_raw"] != nil })
+            // each with every field the API gives the entry
+            let exported = try #require(entries.first { $0["id"] as? String == newYorkAudio.uuidString.lowercased() })
+            let served = try await api.send(
+                .get, "/v1/entries/\(newYorkAudio.uuidString.lowercased())", token: session.accessToken
+            ).json
+            #expect(served.count > 10 && served["updated_at"] != nil && served["needs_review"] != nil)
+            for (key, value) in served {
+                #expect(
+                    (exported[key] as? NSObject)?.isEqual(value) == true,
+                    "\(key): \(String(describing: exported[key])) ≠ \(value)")
+            }
             #expect(files["README.txt"]?.text?.contains("2026-03-28 to 2026-03-29") == true)
 
             // And unzipped, `sha256sum -c` finds every other file as SHA256SUMS lists it

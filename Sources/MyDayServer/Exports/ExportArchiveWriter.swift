@@ -268,20 +268,12 @@ final class ExportArchiveWriter: @unchecked Sendable {
     /// One entry as a JSON object with every field the server keeps.
     static func json(_ exported: ExportedEntry) throws -> String {
         let entry = exported.entry
-        var object: [String: Any] = [
-            "id": entry.id.lowercased,
-            "created_at": entry.createdAt.formatted(Date.ISO8601FormatStyle(includingFractionalSeconds: true)),
-            "tz": entry.timeZone, "duration_s": entry.durationSeconds, "kind": entry.kind.rawValue,
-            "status": entry.status.rawValue, "filename": entry.filename, "tags": entry.tags, "no_speech": entry.noSpeech,
-        ]
-        object["failure_reason"] = entry.failureReason
-        object["content_type"] = entry.contentType
-        object["size_bytes"] = entry.sizeBytes
-        object["language"] = entry.language
-        object["title"] = entry.title
-        object["mood"] = entry.mood
-        object["transcript_raw"] = entry.transcriptRaw
-        object["transcript_clean"] = entry.transcriptClean
+        // Every field of the API's entry, as `GET /v1/entries/{id}` writes it, and the words with their times.
+        var fields = JSONWriter(capacity: 1024)
+        EntryJSON.write(entry, to: &fields)
+        guard var object = try JSONSerialization.jsonObject(with: Data(fields.bytes)) as? [String: Any] else {
+            throw CocoaError(.coderReadCorrupt)
+        }
         if let json = exported.wordsJSON, let heard = try? RecognizedWord.list(fromJSON: json) {
             // The words as they read now with their times, as `GET /v1/entries/{id}/words` gives them; and every
             // word as it was heard, fillers included.
