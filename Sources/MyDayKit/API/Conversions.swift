@@ -26,6 +26,7 @@ enum Conversions {
             status: status, failureReason: entry.failureReason, filename: entry.filename, contentType: entry.contentType,
             sizeBytes: entry.sizeBytes, language: entry.language, title: entry.title, tags: entry.tags, mood: entry.mood,
             transcriptRaw: entry.transcriptRaw, transcriptClean: entry.transcriptClean, noSpeech: entry.noSpeech,
+            wordsEdited: entry.wordsEdited ?? false,
             reviewReason: entry.needsReview ? entry.reviewReason ?? "The words may be wrong." : nil,
             transcriptionPercent: entry.transcriptionPercent, updatedAt: entry.updatedAt)
     }

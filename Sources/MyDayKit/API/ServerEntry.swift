@@ -21,6 +21,8 @@ public struct ServerEntry: Sendable, Equatable, Identifiable {
     public var transcriptRaw: String?
     public var transcriptClean: String?
     public var noSpeech: Bool
+    /// The person edited the words (`words_edited`); Transcribe again would replace them.
+    public var wordsEdited: Bool
     /// Why the transcript may be wrong (the server marks it `needs_review`); nil when it looks sound.
     public var reviewReason: String?
     /// How much of a long recording the server's engine has heard, while it is transcribed.
@@ -32,9 +34,10 @@ public struct ServerEntry: Sendable, Equatable, Identifiable {
         id: UUID, createdAt: Date, timeZone: String, duration: TimeInterval, kind: EntryKind, status: EntryStatus,
         failureReason: String? = nil, filename: String, contentType: String? = nil, sizeBytes: Int? = nil,
         language: String? = nil, title: String? = nil, tags: [String] = [], mood: Int? = nil, transcriptRaw: String? = nil,
-        transcriptClean: String? = nil, noSpeech: Bool = false, reviewReason: String? = nil,
+        transcriptClean: String? = nil, noSpeech: Bool = false, wordsEdited: Bool = false, reviewReason: String? = nil,
         transcriptionPercent: Int? = nil, updatedAt: Date
     ) {
+        self.wordsEdited = wordsEdited
         self.id = id
         self.createdAt = createdAt
         self.timeZone = timeZone

@@ -54,6 +54,8 @@ public struct LocalEntry: Codable, Sendable, Equatable, Identifiable, FetchableR
     /// The clean transcript, or the text of a typed entry.
     public var transcriptClean: String?
     public var noSpeech: Bool
+    /// The words are the person's: they edited the transcript (the server's `words_edited`).
+    public var wordsEdited: Bool
     /// Why the transcript may be wrong, shown in the Library with Transcribe again; nil when it looks sound.
     public var reviewReason: String?
     /// How much of a long recording the server's engine has heard, while it is transcribed.
@@ -91,6 +93,7 @@ public struct LocalEntry: Codable, Sendable, Equatable, Identifiable, FetchableR
         self.tags = []
         self.transcriptClean = transcriptClean
         self.noSpeech = false
+        self.wordsEdited = false
         self.audioPath = audioPath
         self.pendingDelete = false
     }
@@ -108,6 +111,7 @@ public struct LocalEntry: Codable, Sendable, Equatable, Identifiable, FetchableR
         mood = server.mood
         transcriptRaw = server.transcriptRaw
         noSpeech = server.noSpeech
+        wordsEdited = server.wordsEdited
         reviewReason = server.reviewReason
         transcriptionPercent = server.transcriptionPercent
         serverUpdatedAt = server.updatedAt

@@ -102,6 +102,9 @@ public final class LocalStore: Sendable {
                 t.column("entryID", .blob).notNull()
             }
         }
+        migrator.registerMigration("v8: words the person edited") { db in
+            try db.alter(table: "entry") { t in t.add(column: "wordsEdited", .boolean).notNull().defaults(to: false) }
+        }
         return migrator
     }
 }

@@ -121,6 +121,8 @@ public final class EntryDetailViewModel {
     public var canRetry: Bool { entry.state == .uploadFailed || entry.state == .failed }
     /// A fresh transcript can be asked for once the server has the audio.
     public var canRetranscribe: Bool { entry.kind == .audio && [.transcribed, .failed].contains(entry.state) }
+    /// Transcribe again would replace words the person edited (here, or elsewhere): the app asks first.
+    public var retranscribingReplacesEdits: Bool { entry.wordsEdited || entry.pendingEdit?.text != nil }
     public var duration: String { formattedDuration(entry.duration) }
 
     /// What to play: the file on this device when it is still here, else a signed link from the server.

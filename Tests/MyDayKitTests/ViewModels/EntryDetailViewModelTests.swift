@@ -19,6 +19,23 @@ import Testing
         detail.showsOriginal = true
         #expect(detail.transcript == .text("a walk by the river."))
         #expect(detail.canRetranscribe && !detail.canRetry)
+        #expect(!detail.retranscribingReplacesEdits)
+    }
+
+    @Test func transcribingAgainReplacesWordsEditedElsewhereOrHere() throws {
+        // Given a recording whose words were edited on another device, and one with the automatic words
+        let (edited, automatic) = (UUID(), UUID())
+        var elsewhere = Given.serverEntry(edited, transcript: "A walk by the Liffey.")
+        elsewhere.wordsEdited = true
+        try harness.synced([elsewhere, Given.serverEntry(automatic, transcript: "A walk by the river.")])
+        // Then Transcribe again would replace the first one's words, not the second's until they are edited here
+        let first = EntryDetailViewModel(entry: try #require(try harness.store.entry(edited)), core: harness.core())
+        #expect(first.retranscribingReplacesEdits)
+        let second = EntryDetailViewModel(entry: try #require(try harness.store.entry(automatic)), core: harness.core())
+        #expect(!second.retranscribingReplacesEdits)
+        try harness.store.editEntry(automatic, EntryEdit(text: "A walk by the Dodder."))
+        let editedHere = EntryDetailViewModel(entry: try #require(try harness.store.entry(automatic)), core: harness.core())
+        #expect(editedHere.retranscribingReplacesEdits)
     }
 
     @Test func theWordsToFollowAreThoseOfTheTextShown() async throws {

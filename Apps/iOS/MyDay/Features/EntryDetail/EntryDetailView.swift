@@ -7,6 +7,7 @@ struct EntryDetailView: View {
     @State private var viewModel: EntryDetailViewModel
     @State private var isEditing = false
     @State private var isConfirmingDelete = false
+    @State private var isConfirmingRetranscribe = false
     @State private var isWorking = false
     @State private var playback: EntryAudioPlayer?
     @Environment(\.dismiss) private var dismiss
@@ -83,6 +84,13 @@ struct EntryDetailView: View {
         } message: {
             Text("It waits in Recently deleted, at the Library's menu, for 30 days.")
         }
+        .confirmationDialog("Transcribe again?", isPresented: $isConfirmingRetranscribe, titleVisibility: .visible) {
+            Button("Replace my edited words", role: .destructive) {
+                perform { await viewModel.retranscribe() }
+            }
+        } message: {
+            Text("A fresh transcript of the audio replaces the words you edited.")
+        }
         .task { await viewModel.observe() }
         .task(id: entry.serverUpdatedAt) {
             await viewModel.loadWords()
@@ -106,7 +114,11 @@ struct EntryDetailView: View {
                 }
                 if viewModel.canRetranscribe {
                     Button("Transcribe again") {
-                        perform { await viewModel.retranscribe() }
+                        if viewModel.retranscribingReplacesEdits {
+                            isConfirmingRetranscribe = true
+                        } else {
+                            perform { await viewModel.retranscribe() }
+                        }
                     }
                     .buttonStyle(.bordered)
                     .accessibilityHint("Asks your server for a fresh transcript of the same audio.")
