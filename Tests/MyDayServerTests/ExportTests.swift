@@ -90,6 +90,9 @@ import Yams
             let uploaded = try await api.upload(try #require(created.uploadURL), try await TestAudio.m4a())
             try #require(uploaded.status == .noContent, "\(uploaded.text)")
             try await api.send(.post, "/v1/entries/\(newYorkAudio)/complete", token: session.accessToken, expecting: .ok)
+            try await api.send(
+                .put, "/v1/me/vocabulary", token: session.accessToken, json: ["words": ["Siobhan", "Dún Laoghaire"]],
+                expecting: .ok)
             let titled = try await text(api, session, at: "2026-03-28T09:00:00Z", tz: "Europe/Paris", "Before the clocks change.")
             try await api.send(
                 .patch, "/v1/entries/\(titled)", token: session.accessToken,
@@ -135,9 +138,14 @@ import Yams
                     "2026-03-28_10-00-00 Spring forward back.txt", "2026-03-28_10-00-00 Spring forward back.md",
                     "2026-03-29_03-30-00.txt", "2026-03-29_03-30-00.md",
                     "\(twin).txt", "\(twin).md", "2026-03-29_12-00-00.m4a", "2026-03-29_12-00-00.txt",
-                    "2026-03-29_12-00-00.md", "days/2026-03-28.md", "days/2026-03-29.md", "entries.json", "README.txt",
-                    "index.html", "SHA256SUMS",
+                    "2026-03-29_12-00-00.md", "days/2026-03-28.md", "days/2026-03-29.md", "entries.json", "vocabulary.json",
+                    "README.txt", "index.html", "SHA256SUMS",
                 ])
+            // The person's vocabulary too, as the API gives it
+            let vocabulary = try await api.send(.get, "/v1/me/vocabulary", token: session.accessToken).json
+            let exportedWords = try JSONSerialization.jsonObject(with: Data((files["vocabulary.json"]?.text ?? "").utf8))
+            #expect((exportedWords as? NSDictionary)?.isEqual(to: vocabulary) == true, "\(exportedWords)")
+            #expect((vocabulary["words"] as? [[String: String]])?.contains { $0["text"] == "Siobhan" } == true)
             let audio = try #require(files["2026-03-29_12-00-00.m4a"])
             #expect(audio.sha256 == Self.sha256(try await TestAudio.m4a()) && audio.method == 0)
             // Each .txt starts with what was typed about the entry (title, date, tags, mood), then the words

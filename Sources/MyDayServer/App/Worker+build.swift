@@ -53,7 +53,8 @@ func makeJobWorker(_ parts: ServerParts, metrics: PipelineMetrics) async throws 
         AccountDeletionHandler(users: parts.users, blobs: parts.blobs, logger: logger),
         AppleTokenRevocationHandler(apple: parts.appleTokens, sealer: parts.providerTokenSealer, logger: logger),
         ExportBuildHandler(
-            exports: parts.exports, entries: parts.entries, blobs: parts.blobs, scratch: configuration.scratchDirectory,
+            exports: parts.exports, entries: parts.entries, vocabulary: parts.vocabulary, blobs: parts.blobs,
+            scratch: configuration.scratchDirectory,
             linkLifetime: configuration.exportLinkLifetime, logger: logger),
         ExportMailHandler(
             exports: parts.exports, users: parts.users, links: parts.links, mailer: mailer,

@@ -149,13 +149,18 @@ final class ExportArchiveWriter: @unchecked Sendable {
                     timeZone: .gmt, year: day.year, month: day.month, day: day.day, hour: 12)) ?? Date())
     }
 
-    /// Adds `entries.json` (when asked for), the index page, the README and the sums; the archive is then complete.
-    /// `range` names the export's days for the index page.
-    func finish(readmeHeader: String, range: String) throws {
+    /// Adds `entries.json` and `vocabulary.json` (when JSON is asked for), the index page, the README and the sums;
+    /// the archive is then complete. `range` names the export's days for the index page.
+    func finish(readmeHeader: String, range: String, vocabulary: [VocabularyWord]) throws {
         if formats.contains("json") {
             try json.write(contentsOf: Data("\n]\n".utf8))
             try json.synchronize()
             try addFile("entries.json", at: jsonURL, compression: .deflate)
+            // The person's words as `GET /v1/me/vocabulary` gives them.
+            let words = vocabulary.map { ["text": $0.text, "source": $0.source.rawValue] }
+            let data = try JSONSerialization.data(
+                withJSONObject: ["words": words], options: [.sortedKeys, .withoutEscapingSlashes])
+            try addText("vocabulary.json", data, date: Date())
         }
         try addIndexPage(range: range)
         var readme = readmeHeader
@@ -176,6 +181,7 @@ final class ExportArchiveWriter: @unchecked Sendable {
         }
         if formats.contains("json") {
             readme += "  entries.json               every field of every entry, both transcripts and word timings\n"
+            readme += "  vocabulary.json            your vocabulary: the names and words the recognizer is taught\n"
         }
         readme += "  index.html                 open it in a browser: every day, its entries and their recordings, a search box\n"
         readme += "  SHA256SUMS                 the SHA-256 of every other file; `sha256sum -c SHA256SUMS` checks them\n"

@@ -13,6 +13,8 @@ struct ExportBuildHandler: JobHandler {
     let exports: ExportStore
     /// For each day's entries and words again, to write its digest.
     let entries: EntryStore
+    /// The person's vocabulary, which a JSON export holds.
+    let vocabulary: VocabularyStore
     let blobs: any BlobStore
     /// Where archives are written while they grow.
     let scratch: URL
@@ -68,7 +70,10 @@ struct ExportBuildHandler: JobHandler {
             """
         let days = export.from == export.to ? "\(export.from)" : "\(export.from) to \(export.to)"
         let exported = "Exported \(days), in the time zone \(export.timeZone)"
-        try await NIOThreadPool.singleton.runIfActive { try writer.finish(readmeHeader: header, range: exported) }
+        let words = try await vocabulary.words(userID: export.userID)
+        try await NIOThreadPool.singleton.runIfActive {
+            try writer.finish(readmeHeader: header, range: exported, vocabulary: words)
+        }
         let counts = writer.counts
         let key = BlobKey.export(userID: export.userID, exportID: id)
         let size = try await blobs.store(fileAt: file, key: key)
