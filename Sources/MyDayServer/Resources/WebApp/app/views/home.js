@@ -46,7 +46,7 @@ export function homeView({ bar, goHome, openDay, openEntry }) {
   let other = null;
   let drawingOther = null;
   let discardArmed = false;
-  const showBar = recordingBar(bar, { onHome: goHome, onPause: tap, onStop: finish });
+  const showBar = recordingBar(bar, { onHome: goHome, onPause: tap, onStop: () => finish() });
 
   function updateBar() {
     showBar(view.root.isConnected || !recording ? "idle" : state, recording?.elapsed() ?? 0);
@@ -213,7 +213,7 @@ export function homeView({ bar, goHome, openDay, openEntry }) {
       await uploads.enqueueRecording(finished);
       current.done();
       clear();
-      show("idle", typeof why === "string" ? `${why}. Saved.` : "Saved");
+      show("idle", why ? `${why}. Saved.` : "Saved");
     } catch (error) {
       show("idle", `The recording could not be saved: ${error.message}. It is kept and will be recovered.`);
       setRing(0);
@@ -266,7 +266,7 @@ export function homeView({ bar, goHome, openDay, openEntry }) {
   // let go early resumes it (a recording paused before the press stays paused).
   wireHold(button, {
     onTap: tap,
-    onStop: finish,
+    onStop: () => finish(),
     onProgress: setRing,
     canHold: () => state === "recording" || state === "paused",
     onPress: () => {
@@ -280,7 +280,7 @@ export function homeView({ bar, goHome, openDay, openEntry }) {
       goOn();
     },
   });
-  stop.addEventListener("click", finish);
+  stop.addEventListener("click", () => finish());
   resume.addEventListener("click", tap);
   // Discarding asks twice: the first press turns the button into the question; moving away takes it back.
   discard.addEventListener("click", () => {
