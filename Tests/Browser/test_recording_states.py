@@ -484,8 +484,11 @@ def test_stop_is_always_on_screen_zoomed_or_with_a_large_font(server, browser, s
     # Given a day with a few entries, so Home scrolls
     in_page(driver, """
         const zone = Intl.DateTimeFormat().resolvedOptions().timeZone;
+        // A minute apart, or closer just after midnight, so that all six are today's
+        const now = Date.now(), midnight = new Date(now).setHours(0, 0, 0, 0);
+        const apart = Math.min(60000, (now - midnight) / 7);
         for (let n = 1; n <= 6; n++) {
-          await api.call('POST', '/v1/entries', { id: crypto.randomUUID(), created_at: new Date(Date.now() - n * 60000).toISOString(),
+          await api.call('POST', '/v1/entries', { id: crypto.randomUUID(), created_at: new Date(now - n * apart).toISOString(),
                                                   tz: zone, duration_s: 0, kind: 'text', text: `Note ${n} of a long day by the sea.` });
         }
         await sync.sync();
