@@ -96,6 +96,12 @@ public struct LiveMyDayClient: MyDayClient {
         return try Conversions.account(try ok.body.json)
     }
 
+    public func maxRecordingSeconds() async throws -> Int? {
+        let output = try await call { try await client.getConfig() }
+        guard case .ok(let ok) = output else { throw unexpected(output) }
+        return try ok.body.json.maxRecordingSeconds
+    }
+
     public func stats(timeZone: String) async throws -> DiaryStatistics {
         let output = try await call { try await client.getStats(query: .init(tz: timeZone)) }
         guard case .ok(let ok) = output else { throw unexpected(output) }

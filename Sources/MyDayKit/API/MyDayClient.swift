@@ -18,6 +18,9 @@ public protocol MyDayClient: Sendable {
     /// Ends every session of the account, on every device, this one included.
     func logoutEverywhere() async throws
     func me() async throws -> Account
+    /// The longest recording the server keeps, in seconds (`max_recording_seconds` of its configuration); nil when it
+    /// does not say.
+    func maxRecordingSeconds() async throws -> Int?
     func stats(timeZone: String) async throws -> DiaryStatistics
 
     func createEntry(_ entry: NewEntry) async throws -> CreatedEntry

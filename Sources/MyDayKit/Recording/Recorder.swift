@@ -16,6 +16,12 @@ public final class Recorder {
     public private(set) var levels: WaveformLevels
     /// What VoiceOver should announce about the latest transition.
     public private(set) var announcement: String?
+    /// The longest recording the server keeps (`max_recording_seconds`), nil while unknown: a recording says so a
+    /// minute before, then stops just short of it and is saved, rather than be refused once it is longer.
+    public var longestRecording: TimeInterval?
+    /// Called when a recording stopped at `longestRecording` was saved, for its owner to keep it as it keeps one stopped
+    /// by the person.
+    @ObservationIgnored public var savedAtTheLongest: (@MainActor () async -> Void)?
 
     private var clock = RecordingClock()
     private var hintBelongsToCurrentRecording = false
@@ -29,6 +35,8 @@ public final class Recorder {
     @ObservationIgnored private var resumesWhenInterruptionEnds = false
     @ObservationIgnored private var lastOperation: Task<Void, Never>?
     @ObservationIgnored private var eventsTask: Task<Void, Never>?
+    /// The current recording has said it has a minute left.
+    @ObservationIgnored private var warnedOfLength = false
 
     private let capture: any AudioCapture
     private let hintStore: any HintStore
@@ -197,6 +205,7 @@ public final class Recorder {
         let startedAt = now()
         clock = RecordingClock()
         levels.reset()
+        warnedOfLength = false
         let file: URL
         do {
             file = try prepareFile(id, startedAt)
@@ -306,6 +315,7 @@ public final class Recorder {
         case .level(let rms):
             if state == .recording {
                 levels.append(rms: rms)
+                await checkLength()
             }
         case .interrupted:
             await serially { [self] in
@@ -326,6 +336,28 @@ public final class Recorder {
                     fail(because: reason)
                 }
             }
+        }
+    }
+
+    /// How far short of `longestRecording` a recording stops: the capture's levels come a few times a second and a
+    /// container's length may round up, so one stopped exactly there could be a fraction too long to keep.
+    public static let stopsShortOfTheLongestBy: TimeInterval = 2
+
+    /// Says when a minute is left of the longest recording the server keeps, and stops and saves it there.
+    private func checkLength() async {
+        guard let longest = longestRecording else { return }
+        let left = longest - elapsed
+        if left <= Self.stopsShortOfTheLongestBy {
+            await serially { [self] in
+                guard state == .recording else { return }
+                await stopRecording()
+                guard case .saved = state else { return }
+                announcement = "Stopped: My Day keeps recordings of up to \(formattedDuration(longest)). Saved."
+                await savedAtTheLongest?()
+            }
+        } else if left <= 60, !warnedOfLength {
+            warnedOfLength = true
+            announcement = "One minute left: My Day keeps recordings of up to \(formattedDuration(longest))."
         }
     }
 

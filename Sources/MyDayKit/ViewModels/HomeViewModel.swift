@@ -38,6 +38,14 @@ public final class HomeViewModel {
         self.locale = locale
         self.deviceTranscriber = deviceTranscriber
         self.isInForeground = isInForeground
+        recorder.savedAtTheLongest = { [weak self] in await self?.keepIfSaved() }
+    }
+
+    /// Asks the server for the longest recording it keeps, where the recorder then stops; while it cannot be asked
+    /// (offline), a recording has no such end.
+    public func learnTheLongestRecording() async {
+        guard let seconds = try? await core.client.maxRecordingSeconds() else { return }
+        recorder.longestRecording = TimeInterval(seconds)
     }
 
     /// A Home screen whose recordings are written into `core`'s library, so a crash leaves them recoverable,

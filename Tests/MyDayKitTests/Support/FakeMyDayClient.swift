@@ -18,6 +18,7 @@ struct FakeMyDayClient: MyDayClient {
     var onExport: @Sendable (UUID) async throws -> ExportStatus = unexpected("export")
     var onDeleteExport: @Sendable (UUID) async throws -> Void = unexpected("deleteExport")
     var onMe: @Sendable () async throws -> Account = unexpected("me")
+    var onMaxRecordingSeconds: @Sendable () async throws -> Int? = unexpected("maxRecordingSeconds")
     var onForgotPassword: @Sendable (String) async throws -> Void = unexpected("forgotPassword")
     var onVerifyEmail: @Sendable (String) async throws -> String = unexpected("verifyEmail")
     var onResendVerification: @Sendable () async throws -> Void = unexpected("resendVerificationEmail")
@@ -57,6 +58,7 @@ struct FakeMyDayClient: MyDayClient {
     func logout() async throws { try await onLogout() }
     func logoutEverywhere() async throws { try await onLogoutEverywhere() }
     func me() async throws -> Account { try await onMe() }
+    func maxRecordingSeconds() async throws -> Int? { try await onMaxRecordingSeconds() }
     func stats(timeZone: String) async throws -> DiaryStatistics { try await onStats(timeZone) }
     func createEntry(_ entry: NewEntry) async throws -> CreatedEntry { try await onCreateEntry(entry) }
     func completeUpload(of id: UUID, transcript: DeviceTranscript?) async throws -> ServerEntry {

@@ -10,9 +10,9 @@ import Testing
 
     private func model(
         _ capture: any AudioCapture = FileWritingCapture(), time: ManualUptime = ManualUptime(0),
-        transcriber: (any DeviceTranscriber)? = nil, inForeground: Bool = true
+        transcriber: (any DeviceTranscriber)? = nil, inForeground: Bool = true, client: FakeMyDayClient = FakeMyDayClient()
     ) -> HomeViewModel {
-        let core = harness.core()
+        let core = harness.core(client)
         let library = core.library
         let recorder = Recorder(
             capture: capture, hintStore: InMemoryHintStore(hasShownStopHint: false), now: { Given.now }, uptime: { time.current },
@@ -50,6 +50,67 @@ import Testing
         #expect(FileManager.default.fileExists(atPath: harness.library.url(of: try #require(entry.audioPath)).path))
         #expect(try harness.store.pendingUploads().count == 1)
         #expect(home.recordButtonLabel == "Record")
+    }
+
+    @Test func aRecordingSaysWhenAMinuteIsLeftThenStopsJustShortOfTheServersLongestAndJoinsTheQueue() async throws {
+        // Given a server that keeps recordings of up to 10 minutes, and a recording started at 0
+        var client = FakeMyDayClient()
+        client.onMaxRecordingSeconds = { 600 }
+        let (capture, time) = (FileWritingCapture(), ManualUptime(0))
+        let home = model(capture, time: time, client: client)
+        await home.learnTheLongestRecording()
+        await home.recordButtonTapped()
+
+        // When the microphone's levels come in at 8 minutes, then at 9: it records on, and says a minute is left
+        time.current = 480
+        try await send(.level(0.1), from: capture, andWaitForChangeOf: { home.recorder.levels })
+        #expect(home.recorder.announcement == "Recording")
+        time.current = 540
+        try await send(.level(0.1), from: capture, andWaitForChangeOf: { home.recorder.announcement })
+        #expect(home.recorder.state == .recording)
+        #expect(home.recorder.announcement == "One minute left: My Day keeps recordings of up to 10:00.")
+
+        // When a level comes 1.5 s before the end
+        time.current = 598.5
+        try await send(.level(0.1), from: capture, andWaitForChangeOf: { home.awaitingHandOver })
+
+        // Then it stopped there, said why, and the recording is in the diary, queued, as long as it is
+        guard case .saved(let result) = home.recorder.state else {
+            Issue.record("not saved: \(home.recorder.state)")
+            return
+        }
+        #expect(result.duration == 598.5)
+        #expect(home.recorder.announcement == "Stopped: My Day keeps recordings of up to 10:00. Saved.")
+        #expect(try harness.store.entry(result.id)?.state == .queued)
+        #expect(try harness.store.pendingUploads().map(\.entry.id) == [result.id])
+    }
+
+    @Test func whileTheServerCannotBeAskedARecordingHasNoEnd() async throws {
+        // Given a server that cannot be reached when Home asks for the longest recording
+        var client = FakeMyDayClient()
+        client.onMaxRecordingSeconds = { throw URLError(.notConnectedToInternet) }
+        let (capture, time) = (FileWritingCapture(), ManualUptime(0))
+        let home = model(capture, time: time, client: client)
+        await home.learnTheLongestRecording()
+        await home.recordButtonTapped()
+
+        // When levels come in after five hours
+        time.current = 5 * 3600
+        try await send(.level(0.1), from: capture, andWaitForChangeOf: { home.recorder.levels })
+
+        // Then it records on, as the person asked
+        #expect(home.recorder.longestRecording == nil)
+        #expect(home.recorder.state == .recording)
+        #expect(try harness.store.entries().isEmpty)
+    }
+
+    /// Sends a capture event and waits until `observed` changes because of it.
+    private func send<Value: Equatable>(
+        _ event: AudioCaptureEvent, from capture: FileWritingCapture, andWaitForChangeOf observed: () -> Value
+    ) async throws {
+        let before = observed()
+        capture.send(event)
+        try await pollUntil("the recorder took \(event)") { observed() != before }
     }
 
     @Test func releasingEarlyKeepsRecordingAndTheVisibleStopWorksToo() async throws {

@@ -22,11 +22,17 @@ struct CoreHarness {
 /// A capture that writes a short WAV where it is told to, as a microphone would; it can be told to refuse.
 final class FileWritingCapture: AudioCapture, @unchecked Sendable {
     let events: AsyncStream<AudioCaptureEvent>
+    private let eventsContinuation: AsyncStream<AudioCaptureEvent>.Continuation
     private let refusal: (any Error)?
 
     init(refusing refusal: (any Error)? = nil) {
         self.refusal = refusal
-        events = AsyncStream { $0.finish() }
+        (events, eventsContinuation) = AsyncStream.makeStream()
+    }
+
+    /// Reports `event` as the microphone would (a level a few times a second while recording).
+    func send(_ event: AudioCaptureEvent) {
+        eventsContinuation.yield(event)
     }
 
     func start(writingTo file: URL) async throws {

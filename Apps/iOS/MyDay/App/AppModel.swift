@@ -187,6 +187,7 @@ final class AppModel {
             },
             isInForeground: { UIApplication.shared.applicationState == .active })
         homeViewModel = model
+        Task { await model.learnTheLongestRecording() }
         return model
     }
 

@@ -107,8 +107,10 @@ export function homeView({ bar, goHome, openDay, openEntry }) {
   });
 
   // The server keeps recordings of up to `max_recording_seconds` (GET /v1/config; unknown offline): a recording says
-  // so a minute before, then stops and is saved at that length, rather than be refused once it is longer. Checked by
-  // a timer, which keeps running while the tab is not shown.
+  // so a minute before, then stops and is saved just short of it (the timer ticks once a second, and the file may be a
+  // fraction longer than the clock said), rather than be refused once it is longer. The timer keeps running while the
+  // tab is not shown.
+  const stopsShortBy = 2;
   let longest = null;
   config().then((answer) => (longest = answer.max_recording_seconds ?? null), () => {});
   let lengthCheck = null;
@@ -119,9 +121,9 @@ export function homeView({ bar, goHome, openDay, openEntry }) {
       if (!recording || state === "saving") return clearInterval(lengthCheck);
       if (!longest) return;
       const left = longest - recording.elapsed();
-      if (left <= 0) {
+      if (left <= stopsShortBy) {
         clearInterval(lengthCheck);
-        finish(`Stopped at ${duration(longest)}, the longest recording My Day keeps`);
+        finish(`Stopped: My Day keeps recordings of up to ${duration(longest)}`);
       } else if (left <= 60 && !warned) {
         warned = true;
         status.textContent = `One minute left: My Day keeps recordings of up to ${duration(longest)}.`;
