@@ -14,21 +14,12 @@ struct EntryWord: Sendable, Equatable {
 /// that the words that survived keep their times and the ones typed in their place have none.
 enum EntryWords {
     /// The words of `text` (split at white space), in order, each with the times of the heard word it matches.
-    /// Case, accents and the punctuation around a word do not count; the longest common run of words is kept
-    /// (a diff, so the cost grows with the number of changes, not with the square of the length).
+    /// Case, accents and the punctuation around a word do not count; the words both share are kept (`WordChanges`).
     static func align(text: String, heard: [RecognizedWord]) -> [EntryWord] {
         let shown = text.split(whereSeparator: \.isWhitespace).map(String.init)
         let shownKeys = shown.map(key)
         let heardKeys = heard.map { key($0.word) }
-        let changes = shownKeys.difference(from: heardKeys)
-        var inserted = Set<Int>()
-        var removed = Set<Int>()
-        for change in changes {
-            switch change {
-            case .insert(let offset, _, _): inserted.insert(offset)
-            case .remove(let offset, _, _): removed.insert(offset)
-            }
-        }
+        let (removed, inserted) = WordChanges.between(heardKeys, shownKeys)
         var next = 0
         return shown.indices.map { index in
             guard !inserted.contains(index) else { return EntryWord(text: shown[index], start: nil, end: nil, probability: nil) }

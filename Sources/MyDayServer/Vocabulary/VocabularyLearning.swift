@@ -25,14 +25,7 @@ enum VocabularyLearning {
     static func corrections(from before: String, to after: String) -> [String] {
         let old = before.split(whereSeparator: \.isWhitespace).map { bare(String($0)) }
         let new = after.split(whereSeparator: \.isWhitespace).map { bare(String($0)) }
-        var removed = Set<Int>()
-        var inserted = Set<Int>()
-        for change in new.difference(from: old) {
-            switch change {
-            case .remove(let offset, _, _): removed.insert(offset)
-            case .insert(let offset, _, _): inserted.insert(offset)
-            }
-        }
+        let (removed, inserted) = WordChanges.between(old, new)
         // Walk both texts: between two words they share lies a run of removed words and a run of typed ones.
         var learned: [String] = []
         var (oldIndex, newIndex) = (0, 0)
