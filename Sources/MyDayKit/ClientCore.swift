@@ -84,14 +84,18 @@ public final class ClientCore: Sendable {
 
     /// Signs in with `operation` (a login, a registration, a provider sign-in) and ties this device's
     /// diary to the account (`LocalStore.claim(for:)`); when the device holds another account's unsent
-    /// entries (recordings a failed take left included), the new session is ended again and the error thrown.
+    /// entries (recordings a failed take left included, and one `recordingUnderWay`), the new session is ended again
+    /// and the error thrown.
     @discardableResult
-    public func signIn(_ operation: (any MyDayClient) async throws -> Account) async throws -> Account {
-        // What a failed take left is the diary's too: it must count as unsent before the diary changes hands.
-        try recoverInterruptedRecordings()
+    public func signIn(recordingUnderWay: Bool = false, _ operation: (any MyDayClient) async throws -> Account)
+        async throws -> Account
+    {
+        // What a failed take left is the diary's too: it must count as unsent before the diary changes hands. A
+        // recording under way is no failed take: its start note and growing file stay where its capture writes them.
+        if !recordingUnderWay { try recoverInterruptedRecordings() }
         let account = try await operation(client)
         do {
-            for path in try store.claim(for: account.id) { library.removeAudio(path) }
+            for path in try store.claim(for: account.id, holdingUnsent: recordingUnderWay) { library.removeAudio(path) }
         } catch {
             try? await client.logout()
             throw error

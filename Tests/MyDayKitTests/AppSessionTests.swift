@@ -177,6 +177,39 @@ import Testing
         session.didSignOut()
     }
 
+    @Test func signingInDuringARecordingLeavesItToGoOnAndAnotherAccountCannotTakeTheDiary() async throws {
+        // Given the owner's diary, signed out, and a recording started since: its start note and the PCM copy it grows
+        _ = try harness.store.claim(for: account.id)
+        var client = FakeMyDayClient()
+        client.onChanges = { _, _ in Self.noChanges }
+        client.onChangeFeed = { AsyncThrowingStream { _ in } }
+        client.onLogout = {}
+        let (session, _) = session(client, signedIn: false)
+        session.isRecording = { true }
+        let id = UUID()
+        let file = try harness.library.beginRecording(id: id, startedAt: Given.now, timeZone: Given.paris)
+        let growing = RecordingLibrary.pcmCopy(of: file)
+        try TestMedia.wav(seconds: 1).write(to: growing)
+
+        // When someone else signs in, the diary refuses: the recording is the owner's diary's
+        let stranger = Account(id: UUID(), email: "b@example.com", name: nil, hasPassword: true, createdAt: Given.now)
+        await #expect(throws: LocalStoreError.anotherAccountsEntriesUnsent) { try await session.signIn { _ in stranger } }
+
+        // When the owner signs in, the recording is not taken for a crashed one: nothing of it is an entry yet, and
+        // its file is where the capture writes it
+        try await session.signIn { _ in account }
+        #expect(try harness.store.entries().isEmpty)
+        #expect(FileManager.default.fileExists(atPath: growing.path))
+
+        // When it is stopped (the capture encodes it), it joins the diary whole
+        try TestMedia.wav(seconds: 2).write(to: file)
+        session.isRecording = { false }
+        let kept = try session.core.keepRecording(id: id, duration: 2)
+        #expect(try harness.store.entry(id)?.duration == 2)
+        #expect(FileManager.default.fileExists(atPath: harness.library.url(of: kept.audioPath).path))
+        session.didSignOut()
+    }
+
     @Test func aSignInTheDiaryRefusesLeavesTheDeviceSignedOut() async throws {
         // Given a device that holds another account's unsent entry
         _ = try harness.store.claim(for: UUID())

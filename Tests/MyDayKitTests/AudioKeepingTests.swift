@@ -48,6 +48,18 @@ import Testing
         #expect(try harness.store.unsentCount() == 2)
     }
 
+    @Test func audioStaysConfirmedWhenTheServerLaterSendsTheEntryAgain() throws {
+        // Given a recording the server confirmed 40 days ago, then sent again by a sync (its words done since)
+        let old = try recorded()
+        try harness.store.markUploaded(Given.serverEntry(old.id), now: Given.now.addingTimeInterval(-40 * days))
+        try harness.synced([Given.serverEntry(old.id)])
+
+        // When the phone keeps audio for 30 days, then its file is let go
+        try harness.core().releaseUploadedAudio(keeping: .days(30), now: Given.now)
+        #expect(!onPhone(old))
+        #expect(try harness.store.entry(old.id)?.audioPath == nil)
+    }
+
     @Test func keepingAlwaysRemovesNothing() throws {
         let old = try recorded()
         try harness.store.markUploaded(Given.serverEntry(old.id), now: Given.now.addingTimeInterval(-4_000 * days))

@@ -71,7 +71,7 @@ public final class AppSession {
     public func signIn(_ operation: @escaping @Sendable (any MyDayClient) async throws -> Account) async throws
         -> Account
     {
-        let account = try await Self.signIn(on: core, operation)
+        let account = try await Self.signIn(on: core, recordingUnderWay: isRecording(), operation)
         lastSyncError = nil
         phase = .signedIn
         await core.uploads.wake()
@@ -82,9 +82,10 @@ public final class AppSession {
 
     /// `ClientCore.signIn` takes its operation off the main actor, where it runs.
     private nonisolated static func signIn(
-        on core: ClientCore, _ operation: @escaping @Sendable (any MyDayClient) async throws -> Account
+        on core: ClientCore, recordingUnderWay: Bool,
+        _ operation: @escaping @Sendable (any MyDayClient) async throws -> Account
     ) async throws -> Account {
-        try await core.signIn(operation)
+        try await core.signIn(recordingUnderWay: recordingUnderWay, operation)
     }
 
     /// After the person signed out or deleted the account here (the diary on this device is gone).

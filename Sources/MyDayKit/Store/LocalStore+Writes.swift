@@ -309,15 +309,17 @@ extension LocalStore {
     }
 
     /// Ties the store to the account that signed in. A different account than the one the store holds
-    /// finds it emptied first, unless entries of the other account have not reached the server yet.
-    /// Answers the audio paths of a forgotten diary.
+    /// finds it emptied first, unless entries of the other account have not reached the server yet (or
+    /// `holdingUnsent`: a recording under way, which is no entry yet). Answers the audio paths of a forgotten diary.
     @discardableResult
-    public func claim(for accountID: UUID) throws -> [String] {
+    public func claim(for accountID: UUID, holdingUnsent: Bool = false) throws -> [String] {
         try writer.write { db in
             let owner = try UUID.fetchOne(db, sql: "SELECT accountID FROM syncState WHERE id = 1")
             var forgotten: [String] = []
             if let owner, owner != accountID {
-                guard try Self.unsentCount(db) == 0 else { throw LocalStoreError.anotherAccountsEntriesUnsent }
+                guard try !holdingUnsent && Self.unsentCount(db) == 0 else {
+                    throw LocalStoreError.anotherAccountsEntriesUnsent
+                }
                 forgotten = try Self.forgetAll(db)
             }
             try db.execute(
@@ -369,6 +371,7 @@ extension LocalStore {
     /// `updated_at`, not the title). A deletion made here survives any server row.
     static func merge(_ server: ServerEntry, into local: LocalEntry) -> LocalEntry {
         var merged = LocalEntry(server, audioPath: local.audioPath)
+        merged.audioConfirmedAt = local.audioConfirmedAt
         merged.pendingDelete = local.pendingDelete
         guard let edit = local.pendingEdit, let editedAt = local.editedAt else { return merged }
         let newer = local.serverUpdatedAt == nil || editedAt > server.updatedAt

@@ -45,10 +45,7 @@ public actor UploadQueue {
             report(.paused(reason: "offline"))
             return summary
         }
-        for (upload, entry) in try store.pendingUploads()
-        where entry.state == .queued && !entry.pendingDelete && !upload.awaitsDeviceTranscript
-            && (evenIfNotDue || upload.nextAttemptAt <= now())
-        {
+        for (upload, entry) in try sendable() where evenIfNotDue || upload.nextAttemptAt <= now() {
             // The list is a snapshot: claiming re-checks that the entry is still queued and takes it.
             guard let claimed = try store.claimForUpload(entry.id) else { continue }
             switch try await send(claimed, upload) {
@@ -80,8 +77,7 @@ public actor UploadQueue {
         }
         let handedOver = HandOver()
         var started: [UUID] = []
-        for (upload, entry) in try store.pendingUploads()
-        where entry.state == .queued && !entry.pendingDelete && !upload.awaitsDeviceTranscript {
+        for (upload, entry) in try sendable() {
             guard let claimed = try store.claimForUpload(entry.id) else { continue }
             started.append(claimed.id)
             Task {
@@ -93,6 +89,13 @@ public actor UploadQueue {
         return started.count
     }
 
+    /// The uploads that may be sent: queued, not deleted here, not waiting for the phone's words.
+    private func sendable() throws -> [(upload: PendingUpload, entry: LocalEntry)] {
+        try store.pendingUploads().filter { upload, entry in
+            entry.state == .queued && !entry.pendingDelete && !upload.awaitsDeviceTranscript
+        }
+    }
+
     /// Works until cancelled: sends what is due, then waits for the next due time, a network change or `wake()`.
     public func run() async {
         let network = network
@@ -102,8 +105,8 @@ public actor UploadQueue {
         defer { watcher.cancel() }
         while !Task.isCancelled {
             let summary = try? await sendDue()
-            let waiting = try? store.pendingUploads().filter { $0.entry.state == .queued && !$0.upload.awaitsDeviceTranscript }
-            let next = waiting?.map(\.upload.nextAttemptAt).min()
+            // The next attempt of what is sendable: an entry deleted here waits on no attempt.
+            let next = (try? sendable())?.map(\.upload.nextAttemptAt).min()
             let wait = summary?.pausedBecause != nil || next == nil ? 3600 : max(0, next!.timeIntervalSince(now()))
             let sleeper = Task<Void, Never> { try? await Task.sleep(for: .seconds(wait)) }
             self.sleeper = sleeper
