@@ -8,12 +8,19 @@ import Testing
 
 /// With `MYDAY_LLM_URL`, a model may write digests and titles, but only in the person's words.
 @Suite struct GroundedWriterTests {
-    @Test func aWordNobodySaidIsInventedAndTheVocabularyCounts() {
+    @Test func everyWordButThoseThatJoinOthersMustHaveBeenSaid() {
         let said = "Rowed across the harbour with Siobhan. Cold but lovely."
-        #expect(GroundedWriter.invented(in: "I rowed across the harbour with Siobhan.", words: said, vocabulary: []).isEmpty)
-        #expect(GroundedWriter.invented(in: "Rowed with Siobhan and Przemek.", words: said, vocabulary: []) == ["przemek"])
-        #expect(GroundedWriter.invented(in: "Rowed with Siobhan and Przemek.", words: said, vocabulary: ["Przemek"]).isEmpty)
-        #expect(GroundedWriter.invented(in: "A sunny, happy swim.", words: said, vocabulary: []) == ["sunny", "swim"])
+        #expect(GroundedWriter.invented(in: "I rowed across the harbour with Siobhan.", words: said).isEmpty)
+        #expect(GroundedWriter.invented(in: "Rowed with Siobhan and Przemek.", words: said) == ["przemek"])
+        #expect(GroundedWriter.invented(in: "A sunny, happy swim.", words: said) == ["sunny", "happy", "swim"])
+        // Everyday words say things too: an illness, a number, a "not" turn the day into another
+        let lunch = "Lunch with Sam at the office. Good talk."
+        #expect(
+            GroundedWriter.invented(in: "I was sick and went to the hospital with Sam.", words: lunch) == [
+                "sick", "went", "hospital",
+            ])
+        #expect(GroundedWriter.invented(in: "Not a good talk with Sam.", words: lunch) == ["not"])
+        #expect(GroundedWriter.invented(in: "Lunch with two at the office.", words: lunch) == ["two"])
     }
 
     @Test(arguments: TestDatabase.available)
@@ -30,7 +37,7 @@ import Testing
                 return OpenAIStandIn.chatAnswer(
                     inventing
                         ? "I won the regatta with Siobhan."
-                        : "I rowed across the harbour with Siobhan. The report went to Przemek.")
+                        : "I rowed across the harbour with Siobhan. I sent the report to Przemek.")
             }, path: "/v1/chat/completions")
         try await model.serve { port in
             try await TestServer.make(database) { $0.llmURL = "http://127.0.0.1:\(port)" }.run { api in
@@ -52,7 +59,7 @@ import Testing
                 let digest = try #require(page["digest"] as? [[String: Any]])
                 #expect(
                     digest.map { $0["text"] as? String } == [
-                        "I rowed across the harbour with Siobhan.", "The report went to Przemek.",
+                        "I rowed across the harbour with Siobhan.", "I sent the report to Przemek.",
                     ])
                 #expect(digest.allSatisfy { $0["by_model"] as? Bool == true })
                 // (each sentence points at the entry it draws on)

@@ -12,9 +12,7 @@ extension APIHandler {
         let found = try await entries.day(day, userID: user.id)
         let sources = DayDigest.sources(found)
         var digest = DayDigest.sentences(of: sources)
-        if let writer = parts.groundedWriter, !sources.isEmpty,
-            let written = await writer.digest(of: sources, vocabulary: try await vocabulary.words(userID: user.id).map(\.text))
-        {
+        if let writer = parts.groundedWriter, !sources.isEmpty, let written = await writer.digest(of: sources) {
             digest = written
         }
         let moods = found.compactMap(\.entry.mood)

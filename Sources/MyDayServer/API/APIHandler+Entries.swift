@@ -150,9 +150,7 @@ extension APIHandler {
         var suggestions = EntrySuggestions.make(
             text: text, language: entry.language, existingTags: try await entries.tagsInUse(userID: entry.userID))
         var byModel: Bool?
-        if let writer = parts.groundedWriter, !text.isEmpty,
-            let title = await writer.title(of: text, vocabulary: try await vocabulary.words(userID: entry.userID).map(\.text))
-        {
+        if let writer = parts.groundedWriter, !text.isEmpty, let title = await writer.title(of: text) {
             suggestions.title = title
             byModel = true
         }
