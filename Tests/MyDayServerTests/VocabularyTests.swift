@@ -62,10 +62,11 @@ import Testing
                 expecting: .ok)
             #expect(try await api.finishedTranscription(me, id)["status"] as? String == "transcribed")
 
-            // When the person corrects the name, titles the entry and tags it
-            try await api.send(
-                .patch, "/v1/entries/\(id)", token: me.accessToken, json: ["text": "I met Siobhan at the harbour."],
-                expecting: .ok)
+            // When the person corrects the name (the web app saving once in the middle of typing it), titles the entry
+            // and tags it
+            for text in ["I met Sio at the harbour.", "I met Siobhan at the harbour."] {
+                try await api.send(.patch, "/v1/entries/\(id)", token: me.accessToken, json: ["text": text], expecting: .ok)
+            }
             try await api.send(
                 .patch, "/v1/entries/\(id)", token: me.accessToken,
                 json: ["title": "Dinner with Przemek's family", "tags": ["Kraków", "work"]], expecting: .ok)

@@ -312,9 +312,23 @@ struct EntryStore: Sendable {
         }
     }
 
-    /// What an edit teaches the person's vocabulary: names in a new title, new tags, and words typed in place of
-    /// words the recognizer heard.
+    /// What an edit teaches the person's vocabulary: words typed in place of words the recognizer heard, names in a new
+    /// title, and new tags.
     private static func learnVocabulary(from before: EntryRecord, to after: EntryRecord, in db: any SQLDatabase) async throws {
+        if after.kind == .audio, let heard = after.transcriptRaw, let typed = after.transcriptClean,
+            typed != before.transcriptClean
+        {
+            // Learned again from what was heard at each edit, so that what an edit saved in the middle of typing taught
+            // ("Sio" on the way to "Siobhan"), or a correction taken back, goes. A word the recognizer did hear is no
+            // correction.
+            try await VocabularyStore.forgetCorrections(learnedFrom: after.id, userID: after.userID, in: db)
+            let heardWords = Set(SearchText.words(in: heard))
+            let corrections = VocabularyLearning.corrections(from: heard, to: typed).filter {
+                !heardWords.contains(SearchText.fold($0))
+            }
+            try await VocabularyStore.learn(
+                corrections, from: .correction, entryID: after.id, userID: after.userID, in: db)
+        }
         if let title = after.title, title != before.title {
             try await VocabularyStore.learn(
                 VocabularyLearning.words(inTitle: title), from: .title, entryID: after.id, userID: after.userID, in: db)
@@ -322,15 +336,6 @@ struct EntryStore: Sendable {
         let newTags = after.tags.filter { !before.tags.contains($0) }
         try await VocabularyStore.learn(
             VocabularyLearning.words(inTags: newTags), from: .tag, entryID: after.id, userID: after.userID, in: db)
-        if after.kind == .audio, let shown = before.transcriptClean, let typed = after.transcriptClean, shown != typed {
-            // A word the recognizer did hear is no correction: going back to what was heard teaches nothing.
-            let heard = Set(SearchText.words(in: after.transcriptRaw ?? ""))
-            let corrections = VocabularyLearning.corrections(from: shown, to: typed).filter {
-                !heard.contains(SearchText.fold($0))
-            }
-            try await VocabularyStore.learn(
-                corrections, from: .correction, entryID: after.id, userID: after.userID, in: db)
-        }
     }
 
     private static func textBytes(id: UUID, in db: any SQLDatabase) async throws -> Int {

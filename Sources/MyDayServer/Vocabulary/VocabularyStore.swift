@@ -121,6 +121,17 @@ struct VocabularyStore: Sendable {
         ).run()
     }
 
+    /// Forgets the corrections an entry taught, to learn them again from its words as they read now; one the person
+    /// removed stays removed.
+    static func forgetCorrections(learnedFrom entryID: UUID, userID: UUID, in db: any SQLDatabase) async throws {
+        try await db.raw(
+            """
+            DELETE FROM vocabulary WHERE user_id = \(bind: userID.lowercased) AND learned_from = \(bind: entryID.lowercased)
+                AND source = \(bind: VocabularySource.correction.rawValue) AND removed = 0
+            """
+        ).run()
+    }
+
     /// Where the next word goes in the list: after every word there (added within the same millisecond or not).
     private static func nextPosition(userID: UUID, in db: any SQLDatabase) async throws -> Int {
         let row = try await db.raw(
