@@ -9,6 +9,17 @@ import Testing
 @Suite struct InsightsTests {
     private func day(_ text: String) -> LocalDay { LocalDay(iso: text)! }
 
+    @Test func halvesOfAShortNegationAreNoTopics() {
+        // Given entries that come back to the garden and say "didn't" and "wasn't" in each
+        let entries = [
+            "I didn't sleep. The garden wasn't ready.", "Didn't rain. Worked in the garden, wasn't cold.",
+            "Wasn't sure about the garden. Didn't mind.",
+        ].map { Mentions.Source(text: $0, tags: []) }
+        // Then the garden is a topic, and no "didn" or "wasn"
+        let topics = Mentions(entries).topics.map(\.text)
+        #expect(topics.contains("garden") && !topics.contains("didn") && !topics.contains("wasn"), "\(topics)")
+    }
+
     @Test func namesArePeopleOrPlacesByTheWordsAroundThem() {
         let text = """
             Went kayaking with Siobhan this morning. Then we drove to Dún Laoghaire for chips. \

@@ -30,6 +30,16 @@ import Testing
         #expect(EntrySuggestions.make(text: "", language: "en", existingTags: ["lake"]) == .init(title: nil, tags: [], mood: nil))
     }
 
+    @Test func aNegationWrittenShortTurnsTheMoodAroundAndIsNoTag() {
+        // Given glad words each said with a short "not"
+        let made = EntrySuggestions.make(
+            text: "I wasn't happy and didn't have a good time. Wasn't lovely, didn’t enjoy it.", language: "en",
+            existingTags: [])
+        // Then the mood is low, and no half of a contraction is a tag
+        #expect((made.mood ?? 5) <= 2, "\(String(describing: made.mood))")
+        #expect(made.tags.allSatisfy { !["wasn", "didn"].contains($0) }, "\(made.tags)")
+    }
+
     @Test(arguments: TestDatabase.available)
     func suggestionsChangeNothingUntilAcceptedAndAreTheOwnersAlone(_ database: TestDatabase) async throws {
         try await TestServer.make(database).run { api in

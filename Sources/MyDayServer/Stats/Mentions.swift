@@ -69,7 +69,7 @@ struct Mentions: Sendable, Equatable {
         let tagWords = Set(tagCounts.keys.flatMap { SearchText.words(in: $0) })
         let perEntry = entries.map { entry in
             Set(
-                SearchText.words(in: entry.text).filter {
+                MeaningWords.of(entry.text).filter {
                     $0.count > 3 && isAllLetters($0) && !EverydayWords.english.contains($0)
                         && !notTopics.contains($0) && !$0.hasSuffix("ed") && !nameWords.contains($0) && !tagWords.contains($0)
                 })

@@ -15,7 +15,7 @@ struct EntrySuggestions: Sendable, Equatable {
 
     /// Suggestions for `text` (the entry's words), knowing the person's tags in use.
     static func make(text: String, language: String?, existingTags: [String]) -> EntrySuggestions {
-        let words = SearchText.words(in: text)
+        let words = MeaningWords.of(text)
         return EntrySuggestions(
             title: title(of: text), tags: tags(words: words, existing: existingTags),
             mood: isEnglish(language) ? MoodWords.mood(of: words) : nil)

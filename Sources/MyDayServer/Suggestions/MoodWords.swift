@@ -1,5 +1,6 @@
 /// How the words of an entry feel, from a small English list of words that carry a feeling (-3 to 3), with "not"
-/// and "never" softening and turning the next word around. At least `fewest` feeling words are needed for a mood.
+/// and "never" softening and turning around a word up to three words after them. At least `fewest` feeling words are
+/// needed for a mood.
 enum MoodWords {
     static let fewest = 2
 
@@ -9,7 +10,8 @@ enum MoodWords {
         var counted = 0
         for (index, word) in words.enumerated() {
             guard let value = valence[word] else { continue }
-            let negated = index > 0 && ["not", "never", "no", "nothing"].contains(words[index - 1])
+            // Any of the three words before it, as VADER reads a negation: "not have a good time".
+            let negated = words[max(0, index - 3)..<index].contains { ["not", "never", "no", "nothing"].contains($0) }
             total += negated ? -value * 0.5 : value
             counted += 1
         }
