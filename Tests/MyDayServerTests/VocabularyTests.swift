@@ -48,6 +48,34 @@ import Testing
     }
 
     @Test(arguments: TestDatabase.available)
+    func namesWithJoinersAreTakenAndNoLearnedWordMakesTheListRefused(_ database: TestDatabase) async throws {
+        try await TestServer.make(database).run { api in
+            let me = try await api.register()
+            // Given names whose script joins letters with U+200D and U+200C
+            let joined = ["ශ්\u{200D}රී", "می\u{200C}خواهم"]
+            let put = try await api.send(.put, "/v1/me/vocabulary", token: me.accessToken, json: ["words": joined])
+            #expect(put.status == .ok, "\(put.text)")
+            // And a typed entry tagged with a word holding a tab, which a tag may hold and a list may not
+            let id = UUID().uuidString.lowercased()
+            try await api.send(
+                .post, "/v1/entries", token: me.accessToken,
+                json: [
+                    "id": id, "created_at": "2026-05-01T09:00:00Z", "tz": "UTC", "duration_s": 0, "kind": "text",
+                    "text": "A walk.",
+                ], expecting: .created)
+            try await api.send(
+                .patch, "/v1/entries/\(id)", token: me.accessToken, json: ["tags": ["Lough\tNeagh", "Kraków"]],
+                expecting: .ok)
+            // Then the tag with the tab is not learned, and the list as the person sees it is taken back whole
+            let words = try await vocabulary(api, me)
+            #expect(words.map { $0["text"] } == joined + ["Kraków"], "\(words)")
+            let again = try await api.send(
+                .put, "/v1/me/vocabulary", token: me.accessToken, json: ["words": words.compactMap { $0["text"] }])
+            #expect(again.status == .ok, "\(again.text)")
+        }
+    }
+
+    @Test(arguments: TestDatabase.available)
     func titlesTagsAndCorrectionsTeachWordsThatStayRemovedOnceRemoved(_ database: TestDatabase) async throws {
         try await TestServer.make(database) { $0.workers = 1 }.run { api in
             let me = try await api.register()

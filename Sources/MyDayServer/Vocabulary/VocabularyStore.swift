@@ -94,7 +94,8 @@ struct VocabularyStore: Sendable {
                 "SELECT COUNT(*) AS count FROM vocabulary WHERE user_id = \(bind: userID.lowercased) AND removed = 0"
             ).first()?.decode(column: "count", as: Int.self) ?? 0
         var seen = Set<String>()
-        let fresh = words.filter { seen.insert(key($0)).inserted }.prefix(max(0, capacity - count))
+        // Only what a `PUT` of the list would take back: a word learned here must never make the list refused.
+        let fresh = words.filter { isWordOnOneLine($0) && seen.insert(key($0)).inserted }.prefix(max(0, capacity - count))
         guard !fresh.isEmpty else { return }
         let now = try await nextPosition(userID: userID, in: db)
         var rows: [SQLQueryString] = []
@@ -153,9 +154,7 @@ struct VocabularyStore: Sendable {
             guard !text.isEmpty, text.count <= longestWord else {
                 throw APIError.unprocessable("'words[\(index)]' must be 1 to \(longestWord) characters.")
             }
-            guard !text.unicodeScalars.contains(where: { CharacterSet.controlCharacters.contains($0) }),
-                text.contains(where: { $0.isLetter || $0.isNumber })
-            else {
+            guard isWordOnOneLine(text) else {
                 throw APIError.unprocessable("'words[\(index)]' must be a word or a name, on one line.")
             }
             if seen.insert(key(text)).inserted { kept.append(text) }
@@ -164,6 +163,15 @@ struct VocabularyStore: Sendable {
             throw APIError.unprocessable("A vocabulary holds at most \(capacity) words; this one has \(kept.count).")
         }
         return kept
+    }
+
+    /// A letter or digit, and no control character, tab or line break; the joiners some scripts and emoji need
+    /// (U+200C, U+200D) are welcome.
+    static func isWordOnOneLine(_ text: String) -> Bool {
+        text.contains(where: { $0.isLetter || $0.isNumber })
+            && !text.unicodeScalars.contains {
+                [.control, .lineSeparator, .paragraphSeparator].contains($0.properties.generalCategory)
+            }
     }
 
     /// One word however it is written: "Siobhán" and "siobhan" are one entry.
