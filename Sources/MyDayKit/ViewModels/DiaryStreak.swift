@@ -55,6 +55,11 @@ public struct DiaryStreak: Sendable, Equatable, Codable {
         defaults.set(try? JSONEncoder().encode(self), forKey: Self.key)
     }
 
+    /// Takes it out of `defaults` when the session ends: a widget shows nothing of a diary nobody is signed in to.
+    public static func forget(in defaults: UserDefaults) {
+        defaults.removeObject(forKey: key)
+    }
+
     /// The streak saved in `defaults`, if any.
     public static func saved(in defaults: UserDefaults) -> DiaryStreak? {
         defaults.data(forKey: key).flatMap { try? JSONDecoder().decode(DiaryStreak.self, from: $0) }

@@ -59,6 +59,11 @@ public struct OnThisDayWidgetContent: Sendable, Equatable, Codable {
         defaults.set(try? JSONEncoder().encode(self), forKey: Self.key)
     }
 
+    /// Takes it out of `defaults` when the session ends: a widget shows nothing of a diary nobody is signed in to.
+    public static func forget(in defaults: UserDefaults) {
+        defaults.removeObject(forKey: key)
+    }
+
     /// What was saved in `defaults`, if anything.
     public static func saved(in defaults: UserDefaults) -> OnThisDayWidgetContent? {
         defaults.data(forKey: key).flatMap { try? JSONDecoder().decode(OnThisDayWidgetContent.self, from: $0) }

@@ -47,5 +47,7 @@ import Testing
         #expect(DiaryStreak.saved(in: defaults) == nil)
         DiaryStreak(days: 4, lastDay: "2026-11-18").save(to: defaults)
         #expect(DiaryStreak.saved(in: defaults) == DiaryStreak(days: 4, lastDay: "2026-11-18"))
+        DiaryStreak.forget(in: defaults)
+        #expect(DiaryStreak.saved(in: defaults) == nil)
     }
 }

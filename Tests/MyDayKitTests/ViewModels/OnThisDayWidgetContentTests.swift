@@ -53,6 +53,9 @@ import Testing
         let widget = OnThisDayWidgetContent(day: LocalDay(now, in: paris), found: found, words: true)
         widget.save(to: defaults)
         #expect(OnThisDayWidgetContent.saved(in: defaults) == widget)
+        // And gone once forgotten (the session ended)
+        OnThisDayWidgetContent.forget(in: defaults)
+        #expect(OnThisDayWidgetContent.saved(in: defaults) == nil)
         #expect(
             OnThisDayWidgetContent(day: LocalDay(now, in: paris), found: [], words: true).shown(at: now, timeZone: paris) == nil)
     }

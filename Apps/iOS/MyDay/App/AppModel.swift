@@ -350,6 +350,12 @@ final class AppModel {
         Task { [appleSignIn] in await appleSignIn.signedOut() }
         homeViewModel = nil
         RecordingControlBridge.setIsRecording(false)
+        // The widgets show nothing of a diary nobody is signed in to (the next person to sign in on this phone included).
+        if let defaults = RecordingControlBridge.sharedDefaults {
+            DiaryStreak.forget(in: defaults)
+            OnThisDayWidgetContent.forget(in: defaults)
+            WidgetCenter.shared.reloadAllTimelines()
+        }
     }
 
     private func signIn(
@@ -361,6 +367,7 @@ final class AppModel {
         try await session.signIn(operation)
         signedOutRecording = nil
         try? await appleSignIn.signedIn(appleUserID: appleUserID)
+        updateWidgets()
     }
 
     // MARK: - Refreshing
@@ -459,6 +466,8 @@ final class AppModel {
         RecordingControlBridge.setIsRecording(home.recorder.state.isActive)
         // The Live Activity at once: a recording started from the Lock Screen must show one, or the system stops it.
         recorderStateChanged()
+        // A recording saved from the Lock Screen is today's entry: today's reminder goes, though the app never opened.
+        if stop { await planRemindersAfterEntry() }
     }
 
     /// A button of the recording's Live Activity (or Resume on the paused notification), as it showed.
@@ -475,6 +484,7 @@ final class AppModel {
         }
         RecordingControlBridge.setIsRecording(home.recorder.state.isActive)
         recorderStateChanged()
+        if action == .stop { await planRemindersAfterEntry() }
     }
 
     // MARK: - Where things are
