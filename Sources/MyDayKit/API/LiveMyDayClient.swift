@@ -77,11 +77,13 @@ public struct LiveMyDayClient: MyDayClient {
     }
 
     public func logout() async throws {
-        if let refreshToken = try await session.credentials()?.refreshToken {
-            // The server forgets the token; a failure here must not keep the person signed in on this device.
+        let refreshToken = try await session.credentials()?.refreshToken
+        // Signed out here first: no request made while the server is asked (an upload the queue starts) carries the
+        // session any more, and a server out of reach must not keep the person signed in on this device.
+        try await session.end()
+        if let refreshToken {
             _ = try? await call { try await client.logout(body: .json(.init(refreshToken: refreshToken))) }
         }
-        try await session.end()
     }
 
     public func logoutEverywhere() async throws {

@@ -7,6 +7,10 @@ import Testing
 
 @testable import MyDayKit
 
+#if canImport(FoundationNetworking)
+    import FoundationNetworking
+#endif
+
 /// `LiveMyDayClient` against the real server on loopback.
 @Suite struct LiveClientTests {
     @Test func twentyConcurrentRequestsWithAnExpiringTokenMakeExactlyOneRefresh() async throws {
@@ -137,6 +141,25 @@ import Testing
             try laptop.store.entry(id)?.timeZone == "Europe/Berlin"
         }
         #expect(try laptop.store.entry(id)?.createdAt == evening.createdAt)
+    }
+
+    @Test func signingOutEndsTheSessionHereAndOnTheServer() async throws {
+        // Given a signed-in client
+        let server = try await ServerProcess(dataDirectory: Given.folder(), environment: ["MYDAY_WORKERS": "0"])
+        let store = InMemoryCredentialStore()
+        let client = LiveMyDayClient(serverURL: server.url, credentials: store)
+        _ = try await client.register(email: "leaving@example.com", password: "a long diary password")
+        let refreshToken = try #require(try store.load()?.refreshToken)
+
+        // When it signs out, then nothing is kept here, and the server refuses the session's refresh token
+        try await client.logout()
+        #expect(try store.load() == nil)
+        var refresh = URLRequest(url: server.url.appendingPathComponent("v1/auth/refresh"))
+        refresh.httpMethod = "POST"
+        refresh.setValue("application/json", forHTTPHeaderField: "Content-Type")
+        refresh.httpBody = try JSONSerialization.data(withJSONObject: ["refresh_token": refreshToken])
+        let (_, answer) = try await URLSession.shared.data(for: refresh)
+        #expect((answer as? HTTPURLResponse)?.statusCode == 401)
     }
 
     @Test func signingOutWhileTheServerCannotBeReachedEndsTheSessionOnTheDeviceAtOnce() async throws {
