@@ -75,6 +75,10 @@ import Testing
             let namedDays = try #require(named.json["days"] as? [[String: Any]])
             #expect(namedDays.compactMap { $0["date"] as? String } == ["2025-11-28", "2023-11-28"])
             #expect(namedDays.compactMap { ($0["ago"] as? [String: Any])?["count"] as? Int } == [2, 4])
+            // A date far ahead looks back no further than a lifetime's diary, which holds none of these
+            let farOff = try await api.send(.get, "/v1/me/on-this-day?date=9999-11-28", token: me.accessToken, expecting: .ok)
+            #expect((farOff.json["days"] as? [Any])?.isEmpty == true, "\(farOff.text)")
+            #expect(OnThisDay.lookbacks(before: LocalDay(iso: "9999-11-28")!, earliestYear: 2023).count == 2 + 150)
             for bad in ["date=2026-02-30", "date=today", "tz=Mars/Olympus"] {
                 #expect(try await api.send(.get, "/v1/me/on-this-day?\(bad)", token: me.accessToken).status.code == 422, "\(bad)")
             }

@@ -14,14 +14,17 @@ enum OnThisDay {
         let days: [LocalDay]
     }
 
-    /// Nearest first: a week, a month, then each year back to `earliestYear`.
+    /// The most years looked back: a lifetime's diary, and a bound on what a far-off date asks of the database.
+    static let mostYears = 150
+
+    /// Nearest first: a week, a month, then each year back to `earliestYear`, at most `mostYears`.
     static func lookbacks(before date: LocalDay, earliestYear: Int) -> [Lookback] {
         var found = [
             Lookback(unit: .week, count: 1, days: [date.adding(days: -7)]),
             Lookback(unit: .month, count: 1, days: [monthBefore(date)]),
         ]
         var year = date.year - 1
-        while year >= earliestYear {
+        while year >= max(earliestYear, date.year - mostYears) {
             found.append(Lookback(unit: .year, count: date.year - year, days: sameDate(as: date, in: year)))
             year -= 1
         }
