@@ -64,6 +64,20 @@ import Testing
         #expect(try store.pendingEdits().map(\.id) == [id])
     }
 
+    @Test func anEditMadeWhileThePreviousOneIsSentStaysWhateverTheServersClock() throws {
+        // Given a title edited at T+10 and sent at T+11, then edited again at T+12 before the server answered
+        try store.applyServerChanges(page([Given.serverEntry(id, updatedAt: Given.now, title: "Walk")]))
+        try store.editEntry(id, EntryEdit(title: "A"), at: Given.now.addingTimeInterval(10))
+        try store.editEntry(id, EntryEdit(title: "B"), at: Given.now.addingTimeInterval(12))
+        // When the server answers the first edit with its row as changed at T+13 (its clock, or its turn)
+        try store.markEditPushed(
+            Given.serverEntry(id, updatedAt: Given.now.addingTimeInterval(13), title: "A"),
+            sentAt: Given.now.addingTimeInterval(11))
+        // Then the second edit shows and is still to be sent
+        #expect(try store.entry(id)?.title == "B")
+        #expect(try store.pendingEdits().map(\.pendingEdit?.title) == ["B"])
+    }
+
     @Test func aLocalEditOlderThanTheServerLoses() throws {
         // Given a local edit at T+10 and a server change at T+20
         try store.applyServerChanges(page([Given.serverEntry(id, updatedAt: Given.now)]))

@@ -210,6 +210,16 @@ extension LocalStore {
                 local.pendingEdit = nil
                 local.editedAt = nil
                 local.editBase = nil
+            } else if let edit = local.pendingEdit {
+                // The server holds what was sent: the newer edit starts from its row, whatever its clock says.
+                let theirs = LocalEntry(server, audioPath: nil).editableValues
+                var base = local.editBase ?? EntryEdit()
+                if edit.title != nil { base.title = theirs.title }
+                if edit.text != nil { base.text = theirs.text }
+                if edit.tags != nil { base.tags = theirs.tags }
+                if edit.mood != nil { base.mood = theirs.mood }
+                if edit.moment != nil { base.moment = theirs.moment }
+                local.editBase = base
             }
             try Self.merge(server, into: local).update(db)
         }
