@@ -46,12 +46,15 @@ public final class VocabularyViewModel {
             errorMessage = "The list holds at most \(Self.capacity) words; remove some first."
             return
         }
-        if await save(words.map(\.text) + fresh) { newWord = "" }
+        let saved = await save { current in
+            current.map(\.text) + typed.filter { word in !current.contains { Self.sameWord($0.text, word) } }
+        }
+        if saved { newWord = "" }
     }
 
     /// Removes a word; one learned from titles, tags or corrections is not learned again.
     public func remove(_ word: VocabularyWord) async {
-        _ = await save(words.map(\.text).filter { !Self.sameWord($0, word.text) })
+        _ = await save { current in current.map(\.text).filter { !Self.sameWord($0, word.text) } }
     }
 
     /// Where a word came from, as the list says it.
@@ -64,11 +67,13 @@ public final class VocabularyViewModel {
         }
     }
 
-    private func save(_ list: [String]) async -> Bool {
+    /// Saves `change` made to the list as the server has it now: a word learned since the list was shown (a title
+    /// written on another device) is kept, not taken for one the person removed, which is never learned again.
+    private func save(_ change: ([VocabularyWord]) -> [String]) async -> Bool {
         isSaving = true
         defer { isSaving = false }
         do {
-            words = try await core.client.replaceVocabulary(list)
+            words = try await core.client.replaceVocabulary(change(try await core.client.vocabulary()))
             errorMessage = nil
             return true
         } catch {

@@ -11,11 +11,14 @@ import Testing
     @Test func addingAndRemovingSavesTheWholeListAndShowsTheServersAnswer() async throws {
         // Given a vocabulary with a learned word
         let saved = Mutex<[[String]]>([])
+        let server = Mutex([VocabularyWord(text: "Siobhan", source: .correction)])
         var client = FakeMyDayClient()
-        client.onVocabulary = { [VocabularyWord(text: "Siobhan", source: .correction)] }
+        client.onVocabulary = { server.withLock { $0 } }
         client.onReplaceVocabulary = { words in
             saved.withLock { $0.append(words) }
-            return words.map { VocabularyWord(text: $0, source: $0 == "Siobhan" ? .correction : .you) }
+            let kept = words.map { VocabularyWord(text: $0, source: $0 == "Siobhan" ? .correction : .you) }
+            server.withLock { $0 = kept }
+            return kept
         }
         let model = VocabularyViewModel(core: harness.core(client))
         await model.load()
@@ -29,9 +32,11 @@ import Testing
         #expect(model.words.map(\.text) == ["Siobhan", "Przemek", "Dún Laoghaire"])
         #expect(model.newWord.isEmpty && model.errorMessage == nil)
 
-        // When a learned word is removed, the list without it is saved
+        // When a word is learned on the server after the list was shown (a title written elsewhere)
+        server.withLock { $0.append(VocabularyWord(text: "Kraków", source: .title)) }
+        // And a learned word is removed here, then the list without it is saved, the new word kept
         await model.remove(VocabularyWord(text: "Siobhan", source: .correction))
-        #expect(saved.withLock { $0.last } == ["Przemek", "Dún Laoghaire"])
+        #expect(saved.withLock { $0.last } == ["Przemek", "Dún Laoghaire", "Kraków"])
         #expect(VocabularyViewModel.sourceText(.correction) == "From a correction")
     }
 

@@ -160,11 +160,8 @@ export function profileView({ onSignedOut }) {
   });
 
   const SOURCES = { you: "added by you", title: "from a title", tag: "from a tag", correction: "from a correction" };
-  let vocabulary = [];
-
   /** The person's words, each with where it came from and a way to remove it. */
   function showVocabulary(words) {
-    vocabulary = words;
     const list = view.slot("vocabulary");
     list.replaceChildren(...words.map((word) => {
       const item = document.createElement("li");
@@ -172,16 +169,19 @@ export function profileView({ onSignedOut }) {
       const source = Object.assign(document.createElement("span"), { className: "meta", textContent: ` · ${SOURCES[word.source] ?? word.source}` });
       const remove = Object.assign(document.createElement("button"), { type: "button", className: "link", textContent: "Remove" });
       remove.setAttribute("aria-label", `Remove ${word.text}`);
-      remove.addEventListener("click", () => saveVocabulary(vocabulary.map((each) => each.text).filter((each) => each !== word.text), `${word.text} removed.`));
+      remove.addEventListener("click", () => saveVocabulary((texts) => texts.filter((each) => each !== word.text), `${word.text} removed.`));
       item.append(text, source, remove);
       return item;
     }));
   }
 
-  async function saveVocabulary(words, done) {
+  /** Saves `change` made to the list as the server has it now: a word learned since this list was shown (a title
+   *  written in another tab) is kept, not taken for one the person removed, which is never learned again. */
+  async function saveVocabulary(change, done) {
     const status = view.slot("vocabulary-status");
     try {
-      showVocabulary((await api.call("PUT", "/v1/me/vocabulary", { words })).words);
+      const current = (await api.call("GET", "/v1/me/vocabulary")).words.map((word) => word.text);
+      showVocabulary((await api.call("PUT", "/v1/me/vocabulary", { words: change(current) })).words);
       status.textContent = done;
       return true;
     } catch (failure) {
@@ -194,10 +194,12 @@ export function profileView({ onSignedOut }) {
   vocabularyForm.addEventListener("submit", async (event) => {
     event.preventDefault();
     const typed = vocabularyForm.elements.word.value.split(",").map((word) => word.trim()).filter(Boolean);
-    const known = new Set(vocabulary.map((word) => word.text.toLocaleLowerCase()));
-    const fresh = typed.filter((word) => !known.has(word.toLocaleLowerCase()));
     if (!typed.length) return;
-    if (await saveVocabulary([...vocabulary.map((word) => word.text), ...fresh], `Added: ${typed.join(", ")}.`)) {
+    const withTyped = (texts) => {
+      const known = new Set(texts.map((text) => text.toLocaleLowerCase()));
+      return [...texts, ...typed.filter((word) => !known.has(word.toLocaleLowerCase()))];
+    };
+    if (await saveVocabulary(withTyped, `Added: ${typed.join(", ")}.`)) {
       vocabularyForm.elements.word.value = "";
     }
   });
