@@ -1776,6 +1776,13 @@ def test_the_day_page_quotes_the_day_and_plays_a_sentence_from_where_it_was_said
     wait(driver, lambda d: d.execute_script("return !arguments[0].paused", audio), message="the sentence did not play")
     # (the recording's first sentence begins at its first word, 0 s)
     assert driver.execute_script("return arguments[0].currentTime", audio) < 2
+    # And an entry of the day written on another device while the page shows joins it
+    in_page(driver, """
+        await api.call('POST', '/v1/entries', { id: crypto.randomUUID(), created_at: new Date().toISOString(),
+          tz: Intl.DateTimeFormat().resolvedOptions().timeZone, duration_s: 0, kind: 'text', text: 'Late swim.' });
+        return true;""")
+    wait(driver, lambda d: text_of(d, ".day-page [data-slot=meta]").startswith("3 entries"),
+         message="the day page did not take the new entry")
 
 
 def test_suggestions_change_nothing_until_one_is_accepted(server, browser):

@@ -14,21 +14,33 @@ export async function dayView(date, { back, open }) {
   view.slot("title").textContent = new Intl.DateTimeFormat(undefined, { timeZone: "UTC", dateStyle: "full" })
     .format(new Date(Date.UTC(year, month - 1, day, 12)));
   view.action("back").addEventListener("click", back);
-  let page;
-  try {
-    page = await call("GET", `/v1/days/${encodeURIComponent(date)}?tz=${encodeURIComponent(zone)}`);
-  } catch (failure) {
-    view.slot("error").textContent = isOffline(failure)
-      ? "You are offline: the day page opens when My Day can reach its server."
-      : failure.message;
-    return { root: view.root };
-  }
-  const parts = [counted(page.entries.length, "entry", "entries")];
-  if (page.mood) parts.push(`mood ${page.mood} of 5`);
-  if (page.tags.length) parts.push(page.tags.join(", "));
-  view.slot("meta").textContent = parts.join(" · ");
   const audio = view.slot("audio");
-  const byID = new Map(page.entries.map((entry) => [entry.id, entry]));
+  let byID = new Map();
+
+  /** Reads the day and draws it; `quietly` (a change arrived while it shows) keeps what is shown when it cannot. */
+  async function draw({ quietly = false } = {}) {
+    let page;
+    try {
+      page = await call("GET", `/v1/days/${encodeURIComponent(date)}?tz=${encodeURIComponent(zone)}`);
+    } catch (failure) {
+      if (!quietly) {
+        view.slot("error").textContent = isOffline(failure)
+          ? "You are offline: the day page opens when My Day can reach its server."
+          : failure.message;
+      }
+      return;
+    }
+    view.slot("error").textContent = "";
+    const parts = [counted(page.entries.length, "entry", "entries")];
+    if (page.mood) parts.push(`mood ${page.mood} of 5`);
+    if (page.tags.length) parts.push(page.tags.join(", "));
+    view.slot("meta").textContent = parts.join(" · ");
+    byID = new Map(page.entries.map((entry) => [entry.id, entry]));
+    view.slot("digest").replaceChildren(...page.digest.map(digestItem));
+    view.slot("digest-card").hidden = page.digest.length === 0;
+    view.slot("empty").hidden = page.entries.length > 0;
+    view.slot("entries").replaceChildren(...page.entries.map((entry) => entryRow(entry, { zone: entry.tz, open })));
+  }
 
   async function play(sentence) {
     try {
@@ -51,7 +63,8 @@ export async function dayView(date, { back, open }) {
     }
   }
 
-  view.slot("digest").replaceChildren(...page.digest.map((sentence) => {
+  /** A sentence of the digest; one said in a recording plays it from there. */
+  function digestItem(sentence) {
     const item = el("li");
     // A model's sentence (only ever the day's own words) is not quoted as if it were said.
     const quote = sentence.by_model ? el("span", { title: "Summed up from your words" }, sentence.text) : el("q", {}, sentence.text);
@@ -65,10 +78,9 @@ export async function dayView(date, { back, open }) {
       item.append(quote);
     }
     return item;
-  }));
-  view.slot("digest-card").hidden = page.digest.length === 0;
-  view.slot("empty").hidden = page.entries.length > 0;
+  }
 
-  view.slot("entries").replaceChildren(...page.entries.map((entry) => entryRow(entry, { zone: entry.tz, open })));
-  return { root: view.root };
+  await draw();
+  // Drawn again when the diary changes while it shows (a transcript done, an entry added or deleted elsewhere).
+  return { root: view.root, update: () => draw({ quietly: true }) };
 }
