@@ -48,7 +48,10 @@ public final class OnThisDayViewModel {
             case .year: counted(day.count, "year", "years") + " ago"
             }
         let first = day.entries.first
-        let words = first?.title ?? first?.transcriptClean ?? ""
+        // The title, else the words, else what it is (a recording without words yet), as the web app says it.
+        let words =
+            [first?.title, first?.transcriptClean].compactMap { $0 }.first { !$0.isEmpty }
+            ?? (first?.kind == .audio ? "A recording" : "")
         let preview = words.count > 120 ? String(words.prefix(119)) + "…" : words
         return Memory(date: day.date, heading: heading, preview: preview, entryCount: day.entries.count)
     }

@@ -92,5 +92,10 @@ import Testing
         #expect(
             model.memories[0].preview == "Swim" && model.memories[1].preview.count == 120
                 && model.memories[1].preview.hasSuffix("…"))
+        // A recording without words or title (an empty one) says what it is
+        var recording = entry(title: "", text: "")
+        recording.kind = .audio
+        let untitled = OnThisDayViewModel.memory(PastDay(date: "2026-11-20", unit: .week, count: 1, entries: [recording]))
+        #expect(untitled.preview == "A recording")
     }
 }
