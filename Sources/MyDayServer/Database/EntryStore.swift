@@ -291,8 +291,9 @@ struct EntryStore: Sendable {
                 entry.reviewReason = nil
                 entry.wordsEdited = entry.kind == .audio && entry.transcriptClean != entry.transcriptRaw
             }
-            try await Self.learnVocabulary(from: before, to: entry, in: db)
             entry.changeSeq = try await Self.nextChange(db, userID: userID)
+            // After the person's row is held (by `nextChange`): one change of their vocabulary at a time.
+            try await Self.learnVocabulary(from: before, to: entry, in: db)
             let now = StoredTime.now()
             entry.updatedAt = StoredTime.date(milliseconds: now)
             let tags = String(decoding: try JSONEncoder().encode(entry.tags), as: UTF8.self)

@@ -54,8 +54,12 @@ struct VocabularyStore: Sendable {
     /// Makes `words` the person's whole vocabulary: words kept keep their source, new ones are the person's own, and
     /// learned words left out are removed for good. The caller has checked the words (`VocabularyStore.checked`).
     func replace(userID: UUID, with words: [String]) async throws -> [VocabularyWord] {
-        try await driver.write { db in
+        let lock: SQLQueryString = driver.engine == .postgres ? " FOR UPDATE" : ""
+        return try await driver.write { db in
             let user = userID.lowercased
+            // One change of a person's list at a time (SQLite writes one transaction at a time anyway): two lists sent at
+            // once must not end as a mix of both, nor an edit's learning pass the capacity beside it.
+            try await db.raw("SELECT id FROM users WHERE id = \(bind: user)" + lock).run()
             let now = try await Self.nextPosition(userID: userID, in: db)
             let keys = words.map(Self.key)
             // Left out: removed, and remembered so that it is not learned again.
