@@ -1856,6 +1856,16 @@ def test_on_this_day_on_home_and_insights_drawn_from_the_entries(server, browser
     assert people[:2] == ["Siobhan", "Przemek"], people
     look(driver, "insights")
     assert_accessible(driver)
+    # And an entry written on another device while they show is counted, with no second calendar drawn
+    in_page(driver, """
+        await api.call('POST', '/v1/entries', { id: crypto.randomUUID(), created_at: new Date().toISOString(),
+          tz: Intl.DateTimeFormat().resolvedOptions().timeZone, duration_s: 0, kind: 'text', text: 'Evening swim.' });
+        return true;""")
+    today = created[0]["day"]
+    wait(driver, lambda d: d.execute_script(
+        "return document.querySelector(`.insights g.day[data-date='${arguments[0]}']`)?.dataset.entries", today) == "2",
+         message="Insights did not count the new entry")
+    assert len(driver.find_elements(By.CSS_SELECTOR, ".insights [data-slot=calendar] svg")) == 1
     # And a name opens a search for it
     driver.find_element(By.CSS_SELECTOR, ".mentions section:first-child a").click()
     wait(driver, lambda d: d.find_elements(By.CSS_SELECTOR, ".library") and len(d.find_elements(By.CSS_SELECTOR, ".library .entry")) == 2,

@@ -132,58 +132,70 @@ export async function insightsView({ back, search }) {
   const view = fromTemplate("insights-template");
   view.action("back").addEventListener("click", back);
   const zone = Intl.DateTimeFormat().resolvedOptions().timeZone;
-  let insights;
-  try {
-    insights = await call("GET", `/v1/me/insights?tz=${encodeURIComponent(zone)}`);
-  } catch (failure) {
-    view.slot("error").textContent = isOffline(failure)
-      ? "You are offline: insights open when My Day can reach its server."
-      : failure.message;
-    return { root: view.root };
-  }
-  const byDate = new Map(insights.days.map((day) => [day.date, day]));
-  view.slot("span").textContent = `${longDate(insights.from)} – ${longDate(insights.to)}`;
-  view.slot("streak").textContent =
-    `Current streak: ${counted(insights.current_streak_days, "day", "days")} · longest: ${counted(insights.longest_streak_days, "day", "days")}`;
-  const box = view.slot("calendar");
-  box.append(calendar(insights, byDate));
-  requestAnimationFrame(() => (box.scrollLeft = box.scrollWidth));
-  view.slot("minutes").append(minutesChart(insights, byDate));
-  const mood = moodChart(insights);
-  if (mood) view.slot("mood").append(mood);
-  view.slot("no-mood").hidden = Boolean(mood);
 
-  const groups = [["People", insights.mentions.people], ["Places", insights.mentions.places], ["Topics", insights.mentions.topics]];
-  view.slot("mentions").replaceChildren(...groups.map(([name, mentions]) => {
-    const section = el("section");
-    section.append(el("h3", {}, name));
-    if (!mentions.length) {
-      section.append(el("p", { class: "meta" }, "None yet."));
+  /** Reads the figures and draws them; `quietly` (a change arrived while they show) keeps what is shown when it cannot. */
+  async function draw({ quietly = false } = {}) {
+    let insights;
+    try {
+      insights = await call("GET", `/v1/me/insights?tz=${encodeURIComponent(zone)}`);
+    } catch (failure) {
+      if (!quietly) {
+        view.slot("error").textContent = isOffline(failure)
+          ? "You are offline: insights open when My Day can reach its server."
+          : failure.message;
+      }
+      return;
+    }
+    view.slot("error").textContent = "";
+    const byDate = new Map(insights.days.map((day) => [day.date, day]));
+    view.slot("span").textContent = `${longDate(insights.from)} – ${longDate(insights.to)}`;
+    view.slot("streak").textContent =
+      `Current streak: ${counted(insights.current_streak_days, "day", "days")} · longest: ${counted(insights.longest_streak_days, "day", "days")}`;
+    const box = view.slot("calendar");
+    const scrolled = box.scrollLeft;
+    box.replaceChildren(calendar(insights, byDate));
+    // The newest weeks in view at first; where the person scrolled to after.
+    requestAnimationFrame(() => (box.scrollLeft = quietly ? scrolled : box.scrollWidth));
+    view.slot("minutes").replaceChildren(minutesChart(insights, byDate));
+    const mood = moodChart(insights);
+    view.slot("mood").replaceChildren(...(mood ? [mood] : []));
+    view.slot("no-mood").hidden = Boolean(mood);
+
+    const groups = [["People", insights.mentions.people], ["Places", insights.mentions.places], ["Topics", insights.mentions.topics]];
+    view.slot("mentions").replaceChildren(...groups.map(([name, mentions]) => {
+      const section = el("section");
+      section.append(el("h3", {}, name));
+      if (!mentions.length) {
+        section.append(el("p", { class: "meta" }, "None yet."));
+        return section;
+      }
+      const list = el("ol");
+      for (const mention of mentions) {
+        const link = el("a", { href: "#/library", "aria-label": `${mention.text}, in ${counted(mention.count, "entry", "entries")}: search` });
+        link.append(el("span", {}, mention.text), el("span", { class: "meta" }, String(mention.count)));
+        link.addEventListener("click", (event) => {
+          event.preventDefault();
+          search(mention.text);
+        });
+        const item = el("li");
+        item.append(link);
+        list.append(item);
+      }
+      section.append(list);
       return section;
-    }
-    const list = el("ol");
-    for (const mention of mentions) {
-      const link = el("a", { href: "#/library", "aria-label": `${mention.text}, in ${counted(mention.count, "entry", "entries")}: search` });
-      link.append(el("span", {}, mention.text), el("span", { class: "meta" }, String(mention.count)));
-      link.addEventListener("click", (event) => {
-        event.preventDefault();
-        search(mention.text);
-      });
-      const item = el("li");
-      item.append(link);
-      list.append(item);
-    }
-    section.append(list);
-    return section;
-  }));
+    }));
 
-  view.slot("table").replaceChildren(...insights.days.map((day) => {
-    const row = el("tr");
-    row.append(
-      el("th", { scope: "row" }, longDate(day.date)), el("td", {}, String(day.entries)),
-      el("td", {}, (day.seconds / 60).toFixed(1)), el("td", {}, String(day.words)), el("td", {}, day.mood ? String(day.mood) : "–"),
-    );
-    return row;
-  }));
-  return { root: view.root };
+    view.slot("table").replaceChildren(...insights.days.map((day) => {
+      const row = el("tr");
+      row.append(
+        el("th", { scope: "row" }, longDate(day.date)), el("td", {}, String(day.entries)),
+        el("td", {}, (day.seconds / 60).toFixed(1)), el("td", {}, String(day.words)), el("td", {}, day.mood ? String(day.mood) : "–"),
+      );
+      return row;
+    }));
+  }
+
+  await draw();
+  // Drawn again when the diary changes while it shows.
+  return { root: view.root, update: () => draw({ quietly: true }) };
 }
