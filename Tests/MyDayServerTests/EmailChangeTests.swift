@@ -49,6 +49,34 @@ import Testing
     }
 
     @Test(arguments: TestDatabase.available)
+    func aChangeAskedForBySomeoneSignedInEndsWhenTheOwnerSignsEveryoneOut(_ database: TestDatabase) async throws {
+        let server = try await TestServer.mailing(database)
+        try await server.run { api in
+            // Given an account whose password someone else has, who asks for their own address and gets its link
+            let owners = "owner-\(UUID().uuidString.prefix(6).lowercased())@example.com"
+            let strangers = "stranger-\(UUID().uuidString.prefix(6).lowercased())@example.com"
+            let intruder = try await api.register(owners)
+            try await api.confirmAddress(owners, session: intruder, on: server)
+            try await api.send(
+                .post, "/v1/me/email", token: intruder.accessToken, json: ["email": strangers], expecting: .accepted)
+            let mail = try await server.awaitMail(to: strangers, subject: "Confirm your new address")
+
+            // When the owner signs every device out
+            let owner = try await api.send(
+                .post, "/v1/auth/email/login", json: ["email": owners, "password": "correct horse battery"], expecting: .ok)
+            let ownerToken = try #require(owner.json["access_token"] as? String)
+            try await api.send(.post, "/v1/auth/logout-all", token: ownerToken, expecting: .noContent)
+
+            // Then the link no longer changes the address, and the owner still signs in with theirs
+            let opened = try await api.send(
+                .post, "/v1/auth/email/verify", json: ["token": try TestServer.token(in: mail, page: "verify")])
+            #expect(opened.status != .ok, "\(opened.text)")
+            #expect(try await login(api, owners) == .ok)
+            #expect(try await login(api, strangers) == .unauthorized)
+        }
+    }
+
+    @Test(arguments: TestDatabase.available)
     func badRequestsChangeNothingAndATakenAddressIsNotTakenOver(_ database: TestDatabase) async throws {
         let server = try await TestServer.mailing(database)
         try await server.run { api in

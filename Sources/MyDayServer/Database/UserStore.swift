@@ -597,13 +597,21 @@ struct UserStore: Sendable {
         }
     }
 
-    /// Ends every session, access token, audio link, export link and pending password-reset link of the account.
+    /// Ends every session, access token, audio link, export link and pending password-reset or address-change link of
+    /// the account, and the address-change mails not sent yet: a change asked for by whoever was signed in before
+    /// (with a stolen password, or the maker of an account on someone else's address) must not outlive their way in.
     private static func revokeEverything(userID: UUID, because reason: String, in db: any SQLDatabase) async throws {
         try await db.raw("UPDATE users SET token_version = token_version + 1 WHERE id = \(bind: userID.lowercased)").run()
         try await db.raw(
             """
-            DELETE FROM email_tokens WHERE user_id = \(bind: userID.lowercased)
-                AND purpose = \(bind: EmailTokens.Purpose.passwordReset.rawValue) AND used_at IS NULL
+            DELETE FROM email_tokens WHERE user_id = \(bind: userID.lowercased) AND used_at IS NULL
+                AND purpose IN (\(bind: EmailTokens.Purpose.passwordReset.rawValue), \(bind: EmailTokens.Purpose.emailChange.rawValue))
+            """
+        ).run()
+        try await db.raw(
+            """
+            DELETE FROM jobs WHERE user_id = \(bind: userID.lowercased) AND state = 'queued'
+                AND kind = \(bind: AccountMail.Kind.emailChange.rawValue)
             """
         ).run()
         try await SessionStore.revokeAll(userID: userID, in: db)
