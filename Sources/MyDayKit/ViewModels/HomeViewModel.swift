@@ -38,8 +38,15 @@ public final class HomeViewModel {
         self.locale = locale
         self.deviceTranscriber = deviceTranscriber
         self.isInForeground = isInForeground
-        recorder.savedAtTheLongest = { [weak self] in await self?.keepIfSaved() }
+        recorder.savedAtTheLongest = { [weak self] in
+            await self?.keepIfSaved()
+            self?.stoppedByItself?()
+        }
     }
+
+    /// Called once a recording that stopped by itself (at the longest the server keeps) is kept: the app updates what
+    /// shows a recording under way outside Home (the Live Activity, the Lock Screen control), the phone perhaps locked.
+    @ObservationIgnored public var stoppedByItself: (@MainActor () -> Void)?
 
     /// Asks the server for the longest recording it keeps, where the recorder then stops; while it cannot be asked
     /// (offline), a recording has no such end.

@@ -58,6 +58,8 @@ import Testing
         client.onMaxRecordingSeconds = { 600 }
         let (capture, time) = (FileWritingCapture(), ManualUptime(0))
         let home = model(capture, time: time, client: client)
+        let toldTheApp = CallCounter()
+        home.stoppedByItself = { toldTheApp.increment() }
         await home.learnTheLongestRecording()
         await home.recordButtonTapped()
 
@@ -83,6 +85,8 @@ import Testing
         #expect(home.recorder.announcement == "Stopped: My Day keeps recordings of up to 10:00. Saved.")
         #expect(try harness.store.entry(result.id)?.state == .queued)
         #expect(try harness.store.pendingUploads().map(\.entry.id) == [result.id])
+        // And the app was told, once
+        try await pollUntil("the app was told") { toldTheApp.count == 1 }
     }
 
     @Test func whileTheServerCannotBeAskedARecordingHasNoEnd() async throws {

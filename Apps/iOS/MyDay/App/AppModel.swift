@@ -187,6 +187,10 @@ final class AppModel {
             },
             isInForeground: { UIApplication.shared.applicationState == .active })
         homeViewModel = model
+        model.stoppedByItself = { [weak self] in
+            RecordingControlBridge.setIsRecording(false)
+            self?.recorderStateChanged()
+        }
         Task { await model.learnTheLongestRecording() }
         return model
     }
