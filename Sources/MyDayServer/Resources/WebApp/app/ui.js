@@ -1,4 +1,5 @@
 // Small helpers every screen uses. Text goes into the page with textContent only, never as HTML.
+import { isOffline } from "./api.js";
 
 /** A fresh copy of a <template> in index.html, with lookups for its slots, actions and forms. */
 export function fromTemplate(id) {
@@ -162,4 +163,20 @@ export function refuseField(field, slot, message) {
 export function clearFieldErrors(fields, slots) {
   for (const field of fields) field.removeAttribute("aria-invalid");
   for (const slot of slots) slot.textContent = "";
+}
+
+/**
+ * Reads what a screen shows with `read()`, clearing the view's error slot; when that fails it says why there
+ * (`offlineText` when offline), unless `quietly` (a change arrived while it shows, and what is shown stays). Answers
+ * undefined when it failed.
+ */
+export async function readForScreen(view, read, offlineText, { quietly = false } = {}) {
+  try {
+    const answer = await read();
+    view.slot("error").textContent = "";
+    return answer;
+  } catch (failure) {
+    if (!quietly) view.slot("error").textContent = isOffline(failure) ? offlineText : failure.message;
+    return undefined;
+  }
 }

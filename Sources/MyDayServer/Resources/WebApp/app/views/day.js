@@ -1,5 +1,5 @@
-import { call, isOffline } from "../api.js";
-import { counted, el, fromTemplate } from "../ui.js";
+import { call } from "../api.js";
+import { counted, el, fromTemplate, readForScreen } from "../ui.js";
 import { entryRow } from "./library.js";
 
 /**
@@ -19,18 +19,10 @@ export async function dayView(date, { back, open }) {
 
   /** Reads the day and draws it; `quietly` (a change arrived while it shows) keeps what is shown when it cannot. */
   async function draw({ quietly = false } = {}) {
-    let page;
-    try {
-      page = await call("GET", `/v1/days/${encodeURIComponent(date)}?tz=${encodeURIComponent(zone)}`);
-    } catch (failure) {
-      if (!quietly) {
-        view.slot("error").textContent = isOffline(failure)
-          ? "You are offline: the day page opens when My Day can reach its server."
-          : failure.message;
-      }
-      return;
-    }
-    view.slot("error").textContent = "";
+    const page = await readForScreen(
+      view, () => call("GET", `/v1/days/${encodeURIComponent(date)}?tz=${encodeURIComponent(zone)}`),
+      "You are offline: the day page opens when My Day can reach its server.", { quietly });
+    if (!page) return;
     const parts = [counted(page.entries.length, "entry", "entries")];
     if (page.mood) parts.push(`mood ${page.mood} of 5`);
     if (page.tags.length) parts.push(page.tags.join(", "));

@@ -1,5 +1,5 @@
-import { call, isOffline } from "../api.js";
-import { counted, el, fromTemplate } from "../ui.js";
+import { call } from "../api.js";
+import { counted, el, fromTemplate, readForScreen } from "../ui.js";
 
 const SVG = "http://www.w3.org/2000/svg";
 const DAY_MS = 86400000;
@@ -135,18 +135,10 @@ export async function insightsView({ back, search }) {
 
   /** Reads the figures and draws them; `quietly` (a change arrived while they show) keeps what is shown when it cannot. */
   async function draw({ quietly = false } = {}) {
-    let insights;
-    try {
-      insights = await call("GET", `/v1/me/insights?tz=${encodeURIComponent(zone)}`);
-    } catch (failure) {
-      if (!quietly) {
-        view.slot("error").textContent = isOffline(failure)
-          ? "You are offline: insights open when My Day can reach its server."
-          : failure.message;
-      }
-      return;
-    }
-    view.slot("error").textContent = "";
+    const insights = await readForScreen(
+      view, () => call("GET", `/v1/me/insights?tz=${encodeURIComponent(zone)}`),
+      "You are offline: insights open when My Day can reach its server.", { quietly });
+    if (!insights) return;
     const byDate = new Map(insights.days.map((day) => [day.date, day]));
     view.slot("span").textContent = `${longDate(insights.from)} – ${longDate(insights.to)}`;
     view.slot("streak").textContent =
