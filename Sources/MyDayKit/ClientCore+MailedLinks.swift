@@ -8,6 +8,27 @@ public enum MailedLinkOutcome: Sendable, Equatable {
     case setPassword(token: String)
     /// The server refused it (used, expired, another account's); the reason, for the person.
     case failed(String)
+
+    /// What the link did, in words; nil for a password link, which opens its own sheet.
+    public var message: String? {
+        switch self {
+        case .confirmed(let email): "\(email) is confirmed as your My Day address."
+        case .failed(let reason): reason
+        case .setPassword: nil
+        }
+    }
+
+    /// The title above `message`.
+    public var title: String {
+        if case .failed = self { return "The link did not work" }
+        return "Address confirmed"
+    }
+
+    /// The token of a link that sets a new password.
+    public var passwordToken: String? {
+        if case .setPassword(let token) = self { return token }
+        return nil
+    }
 }
 
 extension ClientCore {

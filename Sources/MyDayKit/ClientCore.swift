@@ -22,6 +22,9 @@ public final class ClientCore: Sendable {
         self.syncEngine = SyncEngine(store: store, client: client, library: library)
     }
 
+    /// The diary's database file in the directory `live` opens.
+    public static let storeFileName = "myday.sqlite"
+
     /// The usual layout in `directory`: `myday.sqlite` and the recording library beside it.
     public static func live(
         directory: URL, serverURL: URL, credentials: any CredentialStore, network: any NetworkMonitor = AssumeOnline(),
@@ -29,7 +32,7 @@ public final class ClientCore: Sendable {
     ) throws -> ClientCore {
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         return ClientCore(
-            store: try LocalStore(path: directory.appendingPathComponent("myday.sqlite").path),
+            store: try LocalStore(path: directory.appendingPathComponent(storeFileName).path),
             library: try RecordingLibrary(root: directory.appendingPathComponent("library", isDirectory: true)),
             client: LiveMyDayClient(serverURL: serverURL, credentials: credentials), uploader: uploader ?? HTTPBlobUploader(),
             network: network, report: report)
@@ -152,6 +155,14 @@ public final class ClientCore: Sendable {
     /// Entries, edits and deletions that have not reached the server yet.
     public func unsentCount() throws -> Int { try store.unsentCount() }
 
+    /// A typed note joins today and goes up as soon as it can; an empty one is refused.
+    public func writeNote(_ text: String) async throws {
+        let words = text.trimmingCharacters(in: .whitespacesAndNewlines)
+        guard !words.isEmpty else { throw EmptyNote() }
+        try store.noteWritten(words)
+        await uploads.wake()
+    }
+
     /// Forgets this device's diary and signs out. Refuses while anything is unsent (recordings a failed take left
     /// included), unless `discardingUnsent`. Call it only while no recording is under way.
     public func signOut(discardingUnsent: Bool = false) async throws {
@@ -168,4 +179,9 @@ public final class ClientCore: Sendable {
         for path in try store.forgetEverything() { library.removeAudio(path) }
         try library.discardIncoming()
     }
+}
+
+/// A note with no words: nothing was saved.
+public struct EmptyNote: LocalizedError {
+    public var errorDescription: String? { "A note needs some words." }
 }

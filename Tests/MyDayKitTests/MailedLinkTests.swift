@@ -65,3 +65,19 @@ import Testing
         )
     }
 }
+
+@Suite struct MailedLinkOutcomeTests {
+    @Test func eachOutcomeSaysWhatTheLinkDid() {
+        // A confirmed address is said with its address
+        let confirmed = MailedLinkOutcome.confirmed(email: "sam@example.com")
+        #expect(confirmed.title == "Address confirmed")
+        #expect(confirmed.message == "sam@example.com is confirmed as your My Day address.")
+        #expect(confirmed.passwordToken == nil)
+        // A refused link gives the server's reason
+        let failed = MailedLinkOutcome.failed("This link was used already.")
+        #expect(failed.title == "The link did not work" && failed.message == "This link was used already.")
+        // A password link says nothing: its sheet opens with the token
+        let password = MailedLinkOutcome.setPassword(token: "abc")
+        #expect(password.message == nil && password.passwordToken == "abc")
+    }
+}

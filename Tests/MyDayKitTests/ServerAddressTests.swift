@@ -18,3 +18,21 @@ import Testing
         #expect(ServerAddress.url(from: typed) == nil)
     }
 }
+
+@Suite struct InitialServerTests {
+    @Test func thePersonsChoiceComesFirstThenTheBuildsThenThisMachine() {
+        #expect(
+            ServerAddress.initial(stored: "https://mine.example", configured: "https://build.example").absoluteString
+                == "https://mine.example")
+        #expect(
+            ServerAddress.initial(stored: nil, configured: " https://build.example\n").absoluteString == "https://build.example")
+        // A build that sets no server leaves its setting empty, unexpanded or without a scheme
+        for unset in [nil, "", "$(MYDAY_SERVER_URL)", "diary.example"] {
+            #expect(
+                ServerAddress.initial(stored: nil, configured: unset).absoluteString == "http://localhost:8080",
+                "\(unset ?? "nil")")
+        }
+        #expect(ServerAddress.buildSetting("$(MYDAY_GOOGLE_CLIENT_ID)") == nil)
+        #expect(ServerAddress.buildSetting(" 123.apps.googleusercontent.com ") == "123.apps.googleusercontent.com")
+    }
+}

@@ -7,7 +7,7 @@ import WidgetKit
 /// is locked with Face ID). The app saves it after each refresh (`OnThisDayWidgetContent`).
 struct OnThisDayWidget: Widget {
     var body: some WidgetConfiguration {
-        StaticConfiguration(kind: RecordingControlBridge.onThisDayWidgetKind, provider: OnThisDayTimeline()) { moment in
+        StaticConfiguration(kind: WidgetShelf.onThisDayKind, provider: OnThisDayTimeline()) { moment in
             OnThisDayWidgetView(memory: moment.memory)
                 .containerBackground(.fill.tertiary, for: .widget)
         }

@@ -6,7 +6,7 @@ import WidgetKit
 /// Screen) a button that opens My Day recording. The app saves the streak after each refresh (`DiaryStreak`).
 struct StreakWidget: Widget {
     var body: some WidgetConfiguration {
-        StaticConfiguration(kind: RecordingControlBridge.streakWidgetKind, provider: StreakTimeline()) { moment in
+        StaticConfiguration(kind: WidgetShelf.streakKind, provider: StreakTimeline()) { moment in
             StreakWidgetView(moment: moment)
                 .containerBackground(.fill.tertiary, for: .widget)
         }

@@ -6,10 +6,6 @@ import WidgetKit
 enum RecordingControlBridge {
     /// The control's kind: the widget extension declares the control under it, the app reloads it by it.
     static let controlKind = "RecordControl"
-    /// The streak widget's kind, the same way.
-    static let streakWidgetKind = "DiaryStreak"
-    /// The On this day widget's kind.
-    static let onThisDayWidgetKind = "OnThisDay"
     /// The App Group defaults key holding `isRecording`.
     static let isRecordingKey = "isRecording"
 

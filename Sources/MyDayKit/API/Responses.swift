@@ -392,6 +392,19 @@ public struct ReminderSettings: Sendable, Equatable {
     public enum Weekday: String, Sendable, CaseIterable, Comparable {
         case mon, tue, wed, thu, fri, sat, sun
 
+        /// The day's name: "Monday".
+        public var name: String {
+            switch self {
+            case .mon: "Monday"
+            case .tue: "Tuesday"
+            case .wed: "Wednesday"
+            case .thu: "Thursday"
+            case .fri: "Friday"
+            case .sat: "Saturday"
+            case .sun: "Sunday"
+            }
+        }
+
         public static func < (lhs: Weekday, rhs: Weekday) -> Bool {
             allCases.firstIndex(of: lhs)! < allCases.firstIndex(of: rhs)!
         }

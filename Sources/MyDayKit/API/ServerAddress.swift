@@ -12,4 +12,19 @@ public enum ServerAddress {
         else { return nil }
         return url
     }
+
+    /// The server a device talks to: the one the person chose (`stored`), else the one the build configures, else
+    /// this machine's (a development build).
+    public static func initial(stored: String?, configured: String?) -> URL {
+        if let stored, let url = URL(string: stored) { return url }
+        if let configured = buildSetting(configured), let url = URL(string: configured), url.scheme != nil { return url }
+        return URL(string: "http://localhost:8080")!
+    }
+
+    /// A build setting's value as Info.plist holds it; nil when the build sets none (empty, or left as `$(NAME)`).
+    public static func buildSetting(_ value: String?) -> String? {
+        let trimmed = value?.trimmingCharacters(in: .whitespacesAndNewlines)
+        guard let trimmed, !trimmed.isEmpty, !trimmed.hasPrefix("$(") else { return nil }
+        return trimmed
+    }
 }

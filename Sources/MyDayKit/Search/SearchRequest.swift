@@ -13,6 +13,20 @@ public struct SearchFilters: Sendable, Equatable {
     public var moods: [Int] = []
     public var kind: EntryKind?
 
+    /// Whether entries of `kind` alone are shown.
+    public func showsOnly(_ kind: EntryKind) -> Bool { self.kind == kind }
+
+    /// Shows entries of `kind` alone, or of every kind again.
+    public mutating func show(only kind: EntryKind, _ isOn: Bool) {
+        self.kind = isOn ? kind : nil
+    }
+
+    /// Adds `mood` to the moods shown, or takes it away; they stay in order.
+    public mutating func show(mood: Int, _ isOn: Bool) {
+        let others = moods.filter { $0 != mood }
+        moods = isOn ? (others + [mood]).sorted() : others
+    }
+
     public init(from: LocalDay? = nil, to: LocalDay? = nil, tags: [String] = [], moods: [Int] = [], kind: EntryKind? = nil) {
         self.from = from
         self.to = to

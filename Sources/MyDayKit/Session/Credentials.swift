@@ -23,6 +23,26 @@ public protocol CredentialStore: Sendable {
     func clear() throws
 }
 
+extension CredentialStore {
+    /// Whether a session is stored; nil when the store cannot be read now (a Keychain before the first unlock), which
+    /// says nothing about the session.
+    public var holdsSession: Bool? {
+        switch Result(catching: { try load() }) {
+        case .success(let stored): stored != nil
+        case .failure: nil
+        }
+    }
+
+    /// Forgets a session that outlived its diary: the Keychain outlives a deleted app, and a session from before a
+    /// reinstall must not meet a diary tied to no one.
+    public func forgetUnlessDiaryIn(_ directory: URL) {
+        guard !FileManager.default.fileExists(atPath: directory.appendingPathComponent(ClientCore.storeFileName).path) else {
+            return
+        }
+        try? clear()
+    }
+}
+
 /// Credentials kept in memory only: for tests and for a session that must not outlive the process.
 public final class InMemoryCredentialStore: CredentialStore, @unchecked Sendable {
     private let lock = NSLock()

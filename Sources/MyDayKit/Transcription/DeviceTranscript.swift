@@ -69,3 +69,19 @@ extension DeviceTranscript {
         self.init(text: words.isEmpty ? "" : text, words: words, engine: engine, language: language)
     }
 }
+
+/// Whether the device can transcribe speech by itself, in words for its Settings.
+public enum DeviceTranscription {
+    /// Why the device cannot transcribe the person's speech by itself; nil when it can. `canTranscribe`: its own
+    /// recognizer knows the language, or the language's model is there or can be downloaded.
+    public static func unavailableReason(permissionDenied: Bool, canTranscribe: Bool) -> String? {
+        if permissionDenied {
+            return "Speech Recognition is off for My Day (Settings › Privacy & Security › Speech Recognition), so your "
+                + "server transcribes."
+        }
+        guard canTranscribe else {
+            return "Transcribing on this iPhone is not available for your language on this device; your server transcribes."
+        }
+        return nil
+    }
+}

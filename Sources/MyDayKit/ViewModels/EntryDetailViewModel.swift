@@ -125,6 +125,25 @@ public final class EntryDetailViewModel {
     public var retranscribingReplacesEdits: Bool { entry.wordsEdited || entry.pendingEdit?.text != nil }
     public var duration: String { formattedDuration(entry.duration) }
 
+    /// The header's first line: the entry's title, else its day, in the entry's own time zone.
+    public func headerTitle(locale: Locale = .current) -> String {
+        if let title = entry.title, !title.isEmpty { return title }
+        return day(locale)
+    }
+
+    /// The line under it: the time (after the day when a title took the first line), and a recording's length.
+    public func headerMeta(locale: Locale = .current) -> String {
+        let zone = TimeZone(identifier: entry.timeZone) ?? .current
+        let time = entry.createdAt.formatted(Date.FormatStyle(date: .omitted, time: .shortened, locale: locale, timeZone: zone))
+        let when = entry.title?.isEmpty == false ? "\(day(locale)), \(time)" : time
+        return entry.kind == .audio ? "\(when) · \(duration)" : when
+    }
+
+    private func day(_ locale: Locale) -> String {
+        let zone = TimeZone(identifier: entry.timeZone) ?? .current
+        return entry.createdAt.formatted(Date.FormatStyle(date: .complete, time: .omitted, locale: locale, timeZone: zone))
+    }
+
     /// What to play: the file on this device when it is still here, else a signed link from the server.
     public func playbackURL() async -> URL? {
         if let path = entry.audioPath, FileManager.default.fileExists(atPath: core.library.url(of: path).path) {
@@ -139,10 +158,10 @@ public final class EntryDetailViewModel {
     }
 
     /// The longest title the server keeps, in characters.
-    public static let maximumTitleLength = 200
+    public nonisolated static let maximumTitleLength = 200
 
     /// Why `title` cannot be saved, to show at the field (the edit is not cut short silently); nil when it can.
-    public static func titleProblem(_ title: String) -> String? {
+    public nonisolated static func titleProblem(_ title: String) -> String? {
         let length = title.trimmingCharacters(in: .whitespacesAndNewlines).count
         guard length > maximumTitleLength else { return nil }
         return "A title can have at most \(maximumTitleLength) characters; this one has \(length)."

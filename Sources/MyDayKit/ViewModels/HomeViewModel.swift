@@ -189,13 +189,11 @@ public final class HomeViewModel {
     /// Saves the typed entry and queues it; answers whether it was saved.
     @discardableResult
     public func saveTypedEntry() async -> Bool {
-        let text = typedText.trimmingCharacters(in: .whitespacesAndNewlines)
-        guard !text.isEmpty else { return false }
+        guard !typedText.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty else { return false }
         do {
-            try core.store.noteWritten(text)
+            try await core.writeNote(typedText)
             typedText = ""
             isTypingInstead = false
-            await core.uploads.wake()
             return true
         } catch {
             errorMessage = "The entry could not be saved: \(error)"

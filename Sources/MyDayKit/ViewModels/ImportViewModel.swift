@@ -22,6 +22,12 @@ public final class ImportViewModel {
 
         public let id: String
         public let name: String
+
+        /// The file was refused; its line says why, in red.
+        public var isFailure: Bool {
+            if case .failed = state { return true }
+            return false
+        }
         public var state: State
     }
 
@@ -38,6 +44,15 @@ public final class ImportViewModel {
 
     /// Imports `urls`: audio files (and folders of them) and Day One exports (`.zip`). The files must stay readable
     /// until this returns (a picked file's security-scoped access is the caller's).
+    /// Imports files another app shared with My Day, then removes the copies the system made for it in the app's
+    /// Inbox (the queue has its own).
+    public func importShared(_ urls: [URL]) async {
+        await importFiles(urls)
+        for file in urls where file.deletingLastPathComponent().lastPathComponent == "Inbox" {
+            try? FileManager.default.removeItem(at: file)
+        }
+    }
+
     public func importFiles(_ urls: [URL]) async {
         isWorking = true
         defer { isWorking = false }

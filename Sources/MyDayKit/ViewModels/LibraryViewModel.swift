@@ -82,6 +82,27 @@ public final class LibraryViewModel {
         show((try? core.store.entries()) ?? [])
     }
 
+    /// Pull to refresh: a sync, then the search again while its hits show.
+    public func refreshAndSearch() async {
+        await refresh()
+        if search.rows != nil { await search.search() }
+    }
+
+    /// `retry`, then the search again while its hits show.
+    public func retryAndSearch(_ id: UUID) async {
+        await retry(id)
+        if search.rows != nil { await search.search() }
+    }
+
+    /// The banner's "Try again": the search that failed, else a sync.
+    public func tryAgain() async {
+        if search.errorMessage != nil {
+            await search.search()
+        } else {
+            await refresh()
+        }
+    }
+
     /// Rebuilds the sections from entries (newest first, as the store answers them).
     func show(_ entries: [LocalEntry]) {
         var months: [Month] = []

@@ -200,6 +200,37 @@ public final class ProfileViewModel {
         }
     }
 
+    /// Set while `signOutOrOfferDiscard` runs.
+    public private(set) var isSigningOut = false
+    /// How many changes had not reached the server when a sign-out was refused for them; the app then offers to sign
+    /// out anyway and discard them.
+    public private(set) var unsentOnSignOut = 0
+    /// Whether that offer shows; dismissing it forgets the count.
+    public var isOfferingDiscard: Bool {
+        get { unsentOnSignOut > 0 }
+        set { if !newValue { unsentOnSignOut = 0 } }
+    }
+
+    /// An export is being made.
+    public var isExporting: Bool {
+        if case .working = export { return true }
+        return false
+    }
+
+    /// Whether the account signs in with `provider`, whose fresh sign-in can then prove it is the person.
+    public func isLinked(_ provider: IdentityProvider) -> Bool {
+        signInMethods.contains { $0.kind == .provider(provider) }
+    }
+
+    /// Signs out; when that is refused because changes have not reached the server, `unsentOnSignOut` counts them.
+    public func signOutOrOfferDiscard() async {
+        guard !isSigningOut else { return }
+        isSigningOut = true
+        defer { isSigningOut = false }
+        await signOut()
+        if !isSignedOut { unsentOnSignOut = (try? core.unsentCount()) ?? 0 }
+    }
+
     /// Signs out; refused while entries are unsent unless the person chose to discard them.
     public func signOut(discardingUnsent: Bool = false) async {
         do {

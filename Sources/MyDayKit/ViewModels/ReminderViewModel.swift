@@ -14,8 +14,25 @@ public final class ReminderViewModel {
     /// Browsers subscribed in the web app; each can be stopped from here.
     public private(set) var browsers: [NotifiedBrowser] = []
 
+    /// The form, as loaded or as the person set it: on or off, the time, the days and whether it also comes by mail.
+    public var isOn = false
+    public var hour = 21
+    public var minute = 0
+    public var days = Set(ReminderSettings.Weekday.allCases)
+    public var email = false
+
     private let core: ClientCore
     private let timeZone: TimeZone
+    private let planNotifications: @MainActor ([Date]) async -> Void
+
+    /// The form's time as a moment of today, for a time picker.
+    public var time: Date {
+        get { Calendar.current.date(from: DateComponents(hour: hour, minute: minute)) ?? Date() }
+        set {
+            let parts = Calendar.current.dateComponents([.hour, .minute], from: newValue)
+            (hour, minute) = (parts.hour ?? 21, parts.minute ?? 0)
+        }
+    }
 
     /// The reminder's time zone when it is not this device's (it was saved elsewhere): its time is that zone's until it
     /// is saved here again.
@@ -24,9 +41,35 @@ public final class ReminderViewModel {
         return reminder.timeZone
     }
 
-    public init(core: ClientCore, timeZone: TimeZone = .current) {
+    /// `planNotifications` replaces the device's own notifications of the reminder with those at the times given.
+    public init(
+        core: ClientCore, timeZone: TimeZone = .current, planNotifications: @escaping @MainActor ([Date]) async -> Void = { _ in }
+    ) {
         self.core = core
         self.timeZone = timeZone
+        self.planNotifications = planNotifications
+    }
+
+    /// Reads the reminder and the browsers it goes to, fills the form with it, and plans the device's notifications.
+    public func open() async {
+        await load()
+        await loadBrowsers()
+        guard let reminder else { return }
+        (isOn, hour, minute, days, email) = (true, reminder.hour, reminder.minute, reminder.days, reminder.email)
+        await planNotifications(notificationTimes(now: Date()))
+    }
+
+    /// The form's switch was turned: turned off, the reminder (if there is one) and its notifications end.
+    public func switchTurned() async {
+        guard !isOn, reminder != nil else { return }
+        await turnOff()
+        await planNotifications([])
+    }
+
+    /// Saves the form, and plans the notifications of the reminder the server took.
+    public func saveForm() async {
+        guard await save(hour: hour, minute: minute, days: days, email: email) else { return }
+        await planNotifications(notificationTimes(now: Date()))
     }
 
     public func load() async {

@@ -22,6 +22,27 @@ import Testing
         #expect(!detail.retranscribingReplacesEdits)
     }
 
+    @Test func theHeaderSaysTheDayAndTimeInTheEntrysOwnZone() throws {
+        // Given an untitled 65-second recording made at 21:05 in Paris on 2 March 2026 (20:05 UTC), and a titled one
+        let (untitled, titled) = (UUID(), UUID())
+        var first = Given.serverEntry(untitled)
+        first.createdAt = Date(timeIntervalSince1970: 1_772_481_900)
+        first.duration = 65
+        var second = first
+        second.id = titled
+        second.title = "The harbour"
+        try harness.synced([first, second])
+        let british = Locale(identifier: "en_GB")
+        // Then the untitled one's header is its day, and under it the time in Paris and the length
+        let plain = EntryDetailViewModel(entry: try #require(try harness.store.entry(untitled)), core: harness.core())
+        #expect(plain.headerTitle(locale: british) == "Monday, 2 March 2026", "\(plain.headerTitle(locale: british))")
+        #expect(plain.headerMeta(locale: british) == "21:05 · 1:05")
+        // And the titled one's header is its title, with the day beside the time
+        let named = EntryDetailViewModel(entry: try #require(try harness.store.entry(titled)), core: harness.core())
+        #expect(named.headerTitle(locale: british) == "The harbour")
+        #expect(named.headerMeta(locale: british) == "Monday, 2 March 2026, 21:05 · 1:05")
+    }
+
     @Test func transcribingAgainReplacesWordsEditedElsewhereOrHere() throws {
         // Given a recording whose words were edited on another device, and one with the automatic words
         let (edited, automatic) = (UUID(), UUID())

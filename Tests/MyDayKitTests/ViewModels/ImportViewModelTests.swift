@@ -33,7 +33,7 @@ import Testing
         let states = Dictionary(uniqueKeysWithValues: model.rows.map { ($0.name, $0.state) })
         #expect(states["Memo.m4a"] == .queued(try Date("2026-03-12T10:30:00Z", strategy: .iso8601)))
         #expect(states["Memo_2.m4a"] == .alreadyWaiting)
-        #expect(states["list.txt"].map { if case .failed = $0 { true } else { false } } == true)
+        #expect(model.rows.filter(\.isFailure).map(\.name) == ["list.txt"])
         #expect(states["\(journal.lastPathComponent): Howth."] == .queued(try Date("2019-05-04T21:10:00Z", strategy: .iso8601)))
         #expect(model.summary == "2 imported, 1 already in your diary, 1 not imported.")
         #expect(model.stateText(try #require(model.rows.first { $0.name == "Memo_2.m4a" })) == "Already waiting to be sent")
@@ -42,5 +42,19 @@ import Testing
         #expect(Set(queued.map { $0.entry.kind }) == [.audio, .text])
         #expect(queued.allSatisfy { $0.upload.sourceSHA256 != nil })
         #expect(!model.isWorking)
+    }
+
+    @Test func filesSharedFromAnotherAppLeaveNoCopyInTheInbox() async throws {
+        // Given a recording another app shared, copied by the system into the app's Inbox
+        let inbox = TestFolder.make("import-shared").appendingPathComponent("Inbox", isDirectory: true)
+        try FileManager.default.createDirectory(at: inbox, withIntermediateDirectories: true)
+        let shared = inbox.appendingPathComponent("Voice memo.m4a")
+        try await TestMedia.ffmpeg(["-f", "lavfi", "-i", "sine=duration=1", shared.path])
+        let model = ImportViewModel(core: harness.core())
+        // When it is imported, then it is queued and the Inbox's copy is gone
+        await model.importShared([shared])
+        #expect(model.rows.map(\.state).allSatisfy { if case .queued = $0 { true } else { false } })
+        #expect(try harness.store.pendingUploads().count == 1)
+        #expect(!FileManager.default.fileExists(atPath: shared.path))
     }
 }

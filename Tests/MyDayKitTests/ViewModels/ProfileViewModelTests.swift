@@ -190,6 +190,32 @@ import Testing
         #expect(profile.isSignedOut)
         #expect(try harness.store.entries().isEmpty)
     }
+
+    @Test func aRefusedSignOutOffersToDiscardWhatWaitsAndTheOfferCanBeDismissed() async throws {
+        // Given two notes that never reached the server
+        try harness.store.noteWritten("Unsent.", at: Given.now, timeZone: Given.paris)
+        try harness.store.noteWritten("Also unsent.", at: Given.now, timeZone: Given.paris)
+        let profile = ProfileViewModel(core: harness.core())
+        // When the person signs out, then the offer counts both, and nobody is signed out
+        await profile.signOutOrOfferDiscard()
+        #expect(profile.isOfferingDiscard && profile.unsentOnSignOut == 2)
+        #expect(!profile.isSignedOut && !profile.isSigningOut)
+        // When the offer is dismissed, then it is gone, and the notes stay
+        profile.isOfferingDiscard = false
+        #expect(profile.unsentOnSignOut == 0)
+        #expect(try harness.store.entries().count == 2)
+    }
+
+    @Test func theProvidersThatCanProveItIsThePersonAreThoseLinked() async throws {
+        var client = FakeMyDayClient()
+        client.onSignInMethods = {
+            [SignInMethod(kind: .password, email: "me@example.com"), SignInMethod(kind: .provider(.apple), email: nil)]
+        }
+        let profile = ProfileViewModel(core: harness.core(client))
+        await profile.loadSignInMethods()
+        #expect(profile.isLinked(.apple) && !profile.isLinked(.google))
+        #expect(!profile.isExporting)
+    }
 }
 
 /// The sign-in methods a fake server keeps, changed by the test's calls.

@@ -54,6 +54,35 @@ import Testing
         #expect(model.reminder == nil)
     }
 
+    @Test func theFormOpensAsTheServerHasItAndPlansTheDevicesNotifications() async {
+        // Given a reminder at 07:30 on Mondays only, by mail
+        var client = FakeMyDayClient()
+        client.onReminder = { ReminderSettings(hour: 7, minute: 30, timeZone: "Europe/Paris", days: [.mon], email: true) }
+        client.onNotifiedBrowsers = { [] }
+        client.onSetReminder = { $0 }
+        client.onDeleteReminder = {}
+        var plans: [[Date]] = []
+        let model = ReminderViewModel(core: harness.core(client), timeZone: Given.paris) { plans.append($0) }
+        // Then a new form is off, at 21:00 every day
+        #expect(!model.isOn && model.hour == 21 && model.minute == 0 && model.days.count == 7 && !model.email)
+        // When Profile opens it, then the form is the reminder, and the device plans one notification a Monday
+        await model.open()
+        #expect(model.isOn && model.hour == 7 && model.minute == 30 && model.days == [.mon] && model.email)
+        #expect(plans.count == 1 && (1...2).contains(plans[0].count))
+        // When the person moves it to 21:05 and saves, then the server gets that, and the notifications are planned again
+        model.time = Calendar.current.date(from: DateComponents(hour: 21, minute: 5)) ?? Date()
+        await model.saveForm()
+        #expect(model.reminder?.time == "21:05" && plans.count == 2)
+        // When the switch is turned off, then the reminder and every notification end
+        model.isOn = false
+        await model.switchTurned()
+        #expect(model.reminder == nil && plans.last == [])
+        // And turning it off again with no reminder asks nothing
+        await model.switchTurned()
+        #expect(plans.count == 3)
+        #expect(ReminderSettings.Weekday.allCases.map(\.name).first == "Monday")
+    }
+
     @Test func aReminderSavedInAnotherZoneSaysWhichUntilSavedHere() async {
         // Given a reminder saved on a device in Chatham time
         var client = FakeMyDayClient()

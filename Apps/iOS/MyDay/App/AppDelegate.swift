@@ -1,3 +1,4 @@
+import MyDayKit
 import UIKit
 
 /// What SwiftUI has no place for: the app model every launch needs (background launches too, which show no window),
@@ -6,7 +7,7 @@ import UIKit
 final class AppDelegate: NSObject, UIApplicationDelegate {
     /// The app model once the diary opened, or why it could not; made on first use, which
     /// `application(_:didFinishLaunchingWithOptions:)` is.
-    lazy var launch = AppLaunch()
+    lazy var launch = DiaryLaunch<AppModel> { try AppModel() }
 
     func application(
         _ application: UIApplication, didFinishLaunchingWithOptions launchOptions: [UIApplication.LaunchOptionsKey: Any]? = nil

@@ -17,7 +17,6 @@ final class AppModel {
     private static let serverURLKey = "serverURL"
     /// The model of this launch, for the App Intents Siri and Shortcuts run in the app (`MyDayShortcuts`).
     private(set) static var current: AppModel?
-    private static let fallbackServerURL = URL(string: "http://localhost:8080")!
 
     let session: AppSession
     var phase: AppSession.Phase { session.phase }
@@ -29,7 +28,7 @@ final class AppModel {
     var mailedLinkOutcome: MailedLinkOutcome?
     /// Audio files another app shared with My Day ("Open in My Day"), waiting for the import sheet to take them.
     var sharedFiles: [URL] = []
-    let settings: AppSettings
+    let settings: DeviceSettings
     /// Ends a session begun with Sign in with Apple once that Apple ID stops signing in to My Day.
     let appleSignIn: AppleSignInWatch
     /// Google's OAuth client; nil when the build configures none, and the sign-in screen offers no Google.
@@ -59,6 +58,7 @@ final class AppModel {
     @ObservationIgnored private let pathMonitor: PathNetworkMonitor
     @ObservationIgnored private let backgroundUploader: BackgroundUploader
     @ObservationIgnored private let handOverTime = BackgroundTime(name: "Handing recordings to the upload")
+    @ObservationIgnored private let widgets = AppModel.widgetShelf()
     @ObservationIgnored private let reportUploadEvent: @Sendable (UploadEvent) -> Void
     /// The notification center's delegate (it holds it weakly): Resume on the paused recording's notice.
     @ObservationIgnored private var notificationResponses: NotificationResponses?
@@ -71,15 +71,12 @@ final class AppModel {
     private(set) var signedOutRecording: HomeViewModel?
 
     /// Opens the diary, recovers what a crash interrupted (before any new recording can start), and starts the
-    /// upload queues. Throws `DiaryUnavailable` when the diary cannot be opened (a full disk), for `AppLaunch` to show.
+    /// upload queues. Throws `DiaryUnavailable` when the diary cannot be opened (a full disk), for `DiaryLaunch` to show.
     init(defaults: UserDefaults = .standard) throws {
         let bundleID = Bundle.main.bundleIdentifier ?? "MyDay"
         let directory = Self.diaryDirectory()
         let credentials = KeychainCredentialStore(service: bundleID + ".session")
-        // The Keychain outlives a deleted app; a session from before a reinstall must not meet a diary tied to no one.
-        if !FileManager.default.fileExists(atPath: directory.appendingPathComponent("myday.sqlite").path) {
-            try? credentials.clear()
-        }
+        credentials.forgetUnlessDiaryIn(directory)
         let network = NetworkConditionsMonitor(wifiOnly: false)
         let (pauses, pausesContinuation) = AsyncStream.makeStream(of: Void.self, bufferingPolicy: .bufferingNewest(1))
         let (uploadEvents, uploadEventsContinuation) = AsyncStream.makeStream(
@@ -88,7 +85,9 @@ final class AppModel {
             if case .paused = event { pausesContinuation.yield(()) }
             uploadEventsContinuation.yield(event)
         }
-        let serverURL = Self.storedServerURL(in: defaults)
+        let serverURL = ServerAddress.initial(
+            stored: defaults.string(forKey: Self.serverURLKey),
+            configured: Bundle.main.object(forInfoDictionaryKey: "MyDayServerURL") as? String)
         let uploader: BackgroundUploader
         let core: ClientCore
         do {
@@ -102,12 +101,15 @@ final class AppModel {
             throw DiaryUnavailable(error)
         }
         // A Keychain that cannot be read yet (before the first unlock) says nothing about the session: stay signed in.
-        session = AppSession(core: core, signedIn: Self.holdsSession(credentials) ?? true)
+        session = AppSession(core: core, signedIn: credentials.holdsSession ?? true)
         self.defaults = defaults
         self.credentials = credentials
         self.network = network
         pathMonitor = PathNetworkMonitor(feeding: network)
-        settings = AppSettings(defaults: defaults, network: network)
+        settings = DeviceSettings(
+            defaults: defaults, network: network, speechModels: AppleSpeechModels(),
+            unavailableReason: { AppleSpeechTranscriber.unavailableReason(for: .current, model: $0) },
+            lockTurnedOn: { AppModel.widgetShelf().hideWords() })
         googleClientID = GoogleSignInConfiguration.clientID
         let (appleIDEnds, appleIDEndsContinuation) = AsyncStream.makeStream(of: Void.self, bufferingPolicy: .bufferingNewest(1))
         appleSignIn = AppleSignInWatch(
@@ -124,6 +126,7 @@ final class AppModel {
         URLSessionBackgroundTransfer.shared.follow(network)
         startUploads()
         Task { await uploader.run() }
+        Task { await settings.refreshSpeechModel() }
         Task { [weak self] in
             for await _ in pauses { self?.noticeEndedSession() }
         }
@@ -181,7 +184,7 @@ final class AppModel {
         if let homeViewModel { return homeViewModel }
         let settings = settings
         let model = HomeViewModel(
-            core: core, capture: EngineAudioCapture(), hintStore: AppStorageHintStore(), locale: .current,
+            core: core, capture: EngineAudioCapture(), hintStore: DefaultsHintStore(), locale: .current,
             deviceTranscriber: {
                 settings.transcribeOnDevice && settings.onDeviceTranscriptionAvailable ? AppleSpeechTranscriber() : nil
             },
@@ -202,21 +205,9 @@ final class AppModel {
         return library
     }
 
-    func makeOnThisDayViewModel() -> OnThisDayViewModel {
-        OnThisDayViewModel(core: core)
-    }
-
-    func makeQuestionViewModel() -> QuestionViewModel {
-        QuestionViewModel(core: core)
-    }
-
-    func makeReminderViewModel() -> ReminderViewModel {
-        ReminderViewModel(core: core)
-    }
-
     /// Plans the reminder's notifications again, as the server has it: today's goes once today has an entry.
     func planReminders() async {
-        let reminders = makeReminderViewModel()
+        let reminders = ReminderViewModel(core: core)
         await reminders.load()
         guard reminders.isLoaded else { return }
         plannedReminder = reminders
@@ -235,34 +226,6 @@ final class AppModel {
         guard let outcome = await core.openMailedLink(url, server: serverURL) else { return false }
         mailedLinkOutcome = outcome
         return true
-    }
-
-    func makeInsightsViewModel() -> InsightsViewModel {
-        InsightsViewModel(core: core)
-    }
-
-    func makeImportViewModel() -> ImportViewModel {
-        ImportViewModel(core: core)
-    }
-
-    func makeRecentlyDeletedViewModel() -> RecentlyDeletedViewModel {
-        RecentlyDeletedViewModel(core: core)
-    }
-
-    func makeProfileViewModel() -> ProfileViewModel {
-        ProfileViewModel(core: core)
-    }
-
-    func makeDayViewModel(for date: String) -> DayViewModel {
-        DayViewModel(date: date, core: core)
-    }
-
-    func makeVocabularyViewModel() -> VocabularyViewModel {
-        VocabularyViewModel(core: core)
-    }
-
-    func makeDetailViewModel(for entry: LocalEntry) -> EntryDetailViewModel {
-        EntryDetailViewModel(entry: entry, core: core)
     }
 
     // MARK: - Signing in and out
@@ -354,12 +317,7 @@ final class AppModel {
         Task { [appleSignIn] in await appleSignIn.signedOut() }
         homeViewModel = nil
         RecordingControlBridge.setIsRecording(false)
-        // The widgets show nothing of a diary nobody is signed in to (the next person to sign in on this phone included).
-        if let defaults = RecordingControlBridge.sharedDefaults {
-            DiaryStreak.forget(in: defaults)
-            OnThisDayWidgetContent.forget(in: defaults)
-            WidgetCenter.shared.reloadAllTimelines()
-        }
+        widgets.forget()
     }
 
     private func signIn(
@@ -383,23 +341,22 @@ final class AppModel {
         await updateOnThisDay()
     }
 
-    /// The streak the widgets show, saved where the widget extension reads it (the App Group).
+    /// The streak the widgets show.
     private func updateWidgets() {
-        guard let defaults = RecordingControlBridge.sharedDefaults, let entries = try? core.store.entries() else { return }
-        DiaryStreak.of(entries).save(to: defaults)
-        WidgetCenter.shared.reloadTimelines(ofKind: RecordingControlBridge.streakWidgetKind)
+        widgets.showStreak(of: core.store)
     }
 
-    /// The days before today the server finds, saved for the On this day widget; without the diary's words while the
-    /// app is locked with Face ID. Left as it was when the server cannot be reached (it shows only on its own day).
+    /// On this day for its widget; without the diary's words while the app is locked with Face ID.
     private func updateOnThisDay() async {
-        // The day asked about is the day saved: an answer that arrives after midnight is still that day's.
-        let today = LocalDay(Date(), in: .current)
-        guard phase == .signedIn, let defaults = RecordingControlBridge.sharedDefaults,
-            let found = try? await core.client.onThisDay(today.description, timeZone: TimeZone.current.identifier)
-        else { return }
-        OnThisDayWidgetContent(day: today, found: found, words: !settings.lockEnabled).save(to: defaults)
-        WidgetCenter.shared.reloadTimelines(ofKind: RecordingControlBridge.onThisDayWidgetKind)
+        guard phase == .signedIn else { return }
+        await widgets.showOnThisDay(asking: core.client, words: !settings.lockEnabled)
+    }
+
+    /// The App Group's widgets, redrawn through WidgetKit.
+    private static func widgetShelf() -> WidgetShelf {
+        WidgetShelf(defaults: RecordingControlBridge.sharedDefaults) { kind in
+            if let kind { WidgetCenter.shared.reloadTimelines(ofKind: kind) } else { WidgetCenter.shared.reloadAllTimelines() }
+        }
     }
 
     /// While the app is in front, the server's change feed brings each change in as it happens.
@@ -431,15 +388,7 @@ final class AppModel {
     /// The upload queue paused: when the Keychain holds no session any more, the server ended it. A Keychain that
     /// cannot be read now (locked) says nothing about the session.
     private func noticeEndedSession() {
-        session.uploadsPaused(sessionStored: Self.holdsSession(credentials))
-    }
-
-    /// Whether the Keychain holds a session; nil when it cannot be read (before the first unlock).
-    private static func holdsSession(_ credentials: KeychainCredentialStore) -> Bool? {
-        switch Result(catching: { try credentials.load() }) {
-        case .success(let stored): stored != nil
-        case .failure: nil
-        }
+        session.uploadsPaused(sessionStored: credentials.holdsSession)
     }
 
     private func startUploads() {
@@ -450,12 +399,9 @@ final class AppModel {
 
     /// A note typed through Siri or Shortcuts joins today, like one typed on Home.
     func writeNote(_ text: String) async throws {
-        let words = text.trimmingCharacters(in: .whitespacesAndNewlines)
-        guard !words.isEmpty else { throw CocoaError(.validationMissingMandatoryValue) }
-        try core.store.noteWritten(words)
+        try await core.writeNote(text)
         updateWidgets()
         await planRemindersAfterEntry()
-        await core.uploads.wake()
     }
 
     // MARK: - The Record control
@@ -501,22 +447,5 @@ final class AppModel {
         try? FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true, attributes: protection)
         try? FileManager.default.setAttributes(protection, ofItemAtPath: directory.path)
         return directory
-    }
-
-    private static func storedServerURL(in defaults: UserDefaults) -> URL {
-        if let stored = defaults.string(forKey: serverURLKey), let url = URL(string: stored) { return url }
-        let configured = (Bundle.main.object(forInfoDictionaryKey: "MyDayServerURL") as? String)?
-            .trimmingCharacters(in: .whitespacesAndNewlines)
-        guard let configured, let url = URL(string: configured), url.scheme != nil else { return fallbackServerURL }
-        return url
-    }
-}
-
-/// Google's sign-in answered without what the server needs.
-enum GoogleSignInFailure: LocalizedError {
-    case noIDToken
-
-    var errorDescription: String? {
-        "Google did not confirm who you are. Try again, or sign in another way."
     }
 }

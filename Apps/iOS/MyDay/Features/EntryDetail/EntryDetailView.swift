@@ -20,7 +20,7 @@ struct EntryDetailView: View {
         let entry = viewModel.entry
         ScrollView {
             VStack(alignment: .leading, spacing: 24) {
-                EntryHeader(entry: entry, duration: viewModel.duration)
+                EntryHeader(entry: entry, title: viewModel.headerTitle(), meta: viewModel.headerMeta())
                 if entry.kind == .audio {
                     AudioPlayerView(viewModel: viewModel, playback: $playback)
                 }
@@ -144,7 +144,8 @@ struct EntryDetailView: View {
 /// The entry's title (or its day), when it was made in its own time zone, and its length.
 private struct EntryHeader: View {
     let entry: LocalEntry
-    let duration: String
+    let title: String
+    let meta: String
 
     var body: some View {
         VStack(alignment: .leading, spacing: 8) {
@@ -171,25 +172,5 @@ private struct EntryHeader: View {
             }
         }
         .accessibilityElement(children: .combine)
-    }
-
-    private var zone: TimeZone { TimeZone(identifier: entry.timeZone) ?? .current }
-
-    private var day: String {
-        entry.createdAt.formatted(Date.FormatStyle(date: .complete, time: .omitted, timeZone: zone))
-    }
-
-    private var time: String {
-        entry.createdAt.formatted(Date.FormatStyle(date: .omitted, time: .shortened, timeZone: zone))
-    }
-
-    private var title: String {
-        if let title = entry.title, !title.isEmpty { return title }
-        return day
-    }
-
-    private var meta: String {
-        let when = entry.title?.isEmpty == false ? "\(day), \(time)" : time
-        return entry.kind == .audio ? "\(when) · \(duration)" : when
     }
 }

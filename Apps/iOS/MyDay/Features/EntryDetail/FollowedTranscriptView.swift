@@ -50,44 +50,22 @@ private struct WordFlow: Layout {
     let lineSpacing: CGFloat
 
     func sizeThatFits(proposal: ProposedViewSize, subviews: Subviews, cache: inout ()) -> CGSize {
-        let rows = arrange(subviews, width: proposal.width ?? .infinity)
-        return CGSize(
-            width: proposal.width ?? rows.map(\.width).max() ?? 0,
-            height: rows.map(\.height).reduce(0, +) + lineSpacing * CGFloat(max(rows.count - 1, 0)))
+        WordWrap.size(of: lines(subviews, width: proposal.width ?? .infinity), width: proposal.width, lineSpacing: lineSpacing)
     }
 
     func placeSubviews(in bounds: CGRect, proposal: ProposedViewSize, subviews: Subviews, cache: inout ()) {
-        var y = bounds.minY
-        for row in arrange(subviews, width: bounds.width) {
-            var x = bounds.minX
-            for index in row.indices {
-                let size = subviews[index].sizeThatFits(.unspecified)
-                subviews[index].place(at: CGPoint(x: x, y: y), proposal: ProposedViewSize(size))
-                x += size.width + spacing
+        for line in lines(subviews, width: bounds.width) {
+            for word in line.words {
+                let subview = subviews[word.index]
+                subview.place(
+                    at: CGPoint(x: bounds.minX + word.origin.x, y: bounds.minY + word.origin.y),
+                    proposal: ProposedViewSize(subview.sizeThatFits(.unspecified)))
             }
-            y += row.height + lineSpacing
         }
     }
 
-    private struct Row {
-        var indices: [Int] = []
-        var width: CGFloat = 0
-        var height: CGFloat = 0
-    }
-
-    private func arrange(_ subviews: Subviews, width: CGFloat) -> [Row] {
-        var rows: [Row] = [Row()]
-        for index in subviews.indices {
-            let size = subviews[index].sizeThatFits(.unspecified)
-            if !rows[rows.count - 1].indices.isEmpty, rows[rows.count - 1].width + spacing + size.width > width {
-                rows.append(Row())
-            }
-            var row = rows[rows.count - 1]
-            row.width += (row.indices.isEmpty ? 0 : spacing) + size.width
-            row.height = max(row.height, size.height)
-            row.indices.append(index)
-            rows[rows.count - 1] = row
-        }
-        return rows
+    private func lines(_ subviews: Subviews, width: CGFloat) -> [WordWrap.Line] {
+        WordWrap.lines(
+            of: subviews.map { $0.sizeThatFits(.unspecified) }, width: width, spacing: spacing, lineSpacing: lineSpacing)
     }
 }

@@ -54,7 +54,14 @@ struct HomeView: View {
             TypeInsteadSheet(viewModel: viewModel)
         }
         .sensoryFeedback(trigger: recorder.state) { old, new in
-            RecorderFeedback.haptic(from: old, to: new)
+            // `SensoryFeedback.start` plays on watchOS only: the start is an impact on the iPhone.
+            switch new.haptic(from: old) {
+            case .firm: .impact(weight: .heavy)
+            case .light: .impact(weight: .light)
+            case .success: .success
+            case .error: .error
+            case nil: nil
+            }
         }
         .onChange(of: recorder.announcement) { _, announcement in
             if let announcement {
@@ -159,11 +166,11 @@ private struct HomeStatus: View {
             if let announcement = viewModel.recorder.announcement {
                 Text(announcement.localizedForDisplay)
                     .font(.callout)
-                    .foregroundStyle(isFailed ? Color.red : Color.secondary)
+                    .foregroundStyle(viewModel.recorder.state.isFailed ? Color.red : Color.secondary)
                     .multilineTextAlignment(.center)
                     .accessibilityHidden(true)
             }
-            if isFailed, AVAudioApplication.shared.recordPermission == .denied,
+            if viewModel.recorder.state.isFailed, AVAudioApplication.shared.recordPermission == .denied,
                 let settings = URL(string: UIApplication.openSettingsURLString)
             {
                 Button("Open Settings") { openURL(settings) }
@@ -175,10 +182,5 @@ private struct HomeStatus: View {
                 ErrorBanner(message: message)
             }
         }
-    }
-
-    private var isFailed: Bool {
-        if case .failed = viewModel.recorder.state { return true }
-        return false
     }
 }

@@ -32,7 +32,7 @@ struct OnThisDayCard: View {
         }
         .frame(maxWidth: 360)
         .task {
-            let model = viewModel ?? appModel.makeOnThisDayViewModel()
+            let model = viewModel ?? OnThisDayViewModel(core: appModel.core)
             viewModel = model
             await model.load()
         }

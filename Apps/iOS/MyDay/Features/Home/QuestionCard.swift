@@ -18,7 +18,7 @@ struct QuestionCard: View {
         }
         .frame(maxWidth: 360, alignment: .leading)
         .task {
-            let model = viewModel ?? appModel.makeQuestionViewModel()
+            let model = viewModel ?? QuestionViewModel(core: appModel.core)
             viewModel = model
             await model.load()
         }

@@ -35,7 +35,7 @@ struct RecordButton: View {
                     .controlSize(.large)
                     .tint(iconColour)
             } else {
-                Image(systemName: symbolName(for: recorder.state))
+                Image(systemName: recorder.state.buttonSymbol)
                     .font(.system(size: 64, weight: .semibold))
                     .foregroundStyle(iconColour)
             }
@@ -75,14 +75,6 @@ struct RecordButton: View {
     private func reportHold() {
         let uptime = ProcessInfo.processInfo.systemUptime
         Task { await viewModel.holdTick(at: uptime) }
-    }
-
-    private func symbolName(for state: RecorderState) -> String {
-        switch state {
-        case .recording: "pause.fill"
-        case .paused, .interrupted: "play.fill"
-        case .idle, .stopping, .saved, .failed: "mic.fill"
-        }
     }
 
     /// White on the light terracotta, near-black on the brighter one of dark mode.

@@ -9,7 +9,7 @@ struct EntryDestination: View {
 
     var body: some View {
         if let entry = try? appModel.core.store.entry(id) {
-            EntryDetailView(viewModel: appModel.makeDetailViewModel(for: entry))
+            EntryDetailView(viewModel: EntryDetailViewModel(entry: entry, core: appModel.core))
         } else {
             ContentUnavailableView("This entry is no longer here", systemImage: "doc.questionmark")
         }

@@ -32,7 +32,7 @@ struct ImportView: View {
                             VStack(alignment: .leading, spacing: 2) {
                                 Text(row.name).font(.headline)
                                 Text(viewModel.stateText(row).localizedForDisplay)
-                                    .foregroundStyle(isFailure(row) ? .red : .secondary)
+                                    .foregroundStyle(row.isFailure ? .red : .secondary)
                             }
                             .accessibilityElement(children: .combine)
                         }
@@ -57,11 +57,7 @@ struct ImportView: View {
         }
         .task {
             guard !shared.isEmpty else { return }
-            await viewModel.importFiles(shared)
-            // The system copied them into the app's Inbox for it; the queue has its own copies now.
-            for file in shared where file.deletingLastPathComponent().lastPathComponent == "Inbox" {
-                try? FileManager.default.removeItem(at: file)
-            }
+            await viewModel.importShared(shared)
         }
     }
 
@@ -72,10 +68,5 @@ struct ImportView: View {
             for url in opened { url.stopAccessingSecurityScopedResource() }
         }
         await viewModel.importFiles(urls)
-    }
-
-    private func isFailure(_ row: ImportViewModel.Row) -> Bool {
-        if case .failed = row.state { return true }
-        return false
     }
 }

@@ -46,7 +46,7 @@ struct LibraryView: View {
         .safeAreaInset(edge: .top) {
             if let message = search.errorMessage ?? viewModel.errorMessage ?? appModel.attentionMessage {
                 ErrorBanner(message: message) {
-                    Task { await tryAgain() }
+                    Task { await viewModel.tryAgain() }
                 }
                 .padding(.horizontal)
                 .padding(.bottom, 8)
@@ -60,7 +60,7 @@ struct LibraryView: View {
             }
             ToolbarItem(placement: .secondaryAction) {
                 NavigationLink {
-                    RecentlyDeletedView(viewModel: appModel.makeRecentlyDeletedViewModel())
+                    RecentlyDeletedView(viewModel: RecentlyDeletedViewModel(core: appModel.core))
                 } label: {
                     Label("Recently deleted", systemImage: "trash")
                 }
@@ -74,33 +74,15 @@ struct LibraryView: View {
             }
         }
         .sheet(isPresented: $isImporting) {
-            ImportView(viewModel: appModel.makeImportViewModel())
+            ImportView(viewModel: ImportViewModel(core: appModel.core))
         }
-        .refreshable { await refresh() }
+        .refreshable { await viewModel.refreshAndSearch() }
         .task { await viewModel.observe() }
         .navigationTitle("Library")
     }
 
-    /// Pull to refresh: a sync, then the search again while hits show.
-    private func refresh() async {
-        await viewModel.refresh()
-        if viewModel.search.rows != nil { await viewModel.search.search() }
-    }
-
     private func retry(_ id: UUID) {
-        Task {
-            await viewModel.retry(id)
-            if viewModel.search.rows != nil { await viewModel.search.search() }
-        }
-    }
-
-    /// The banner's "Try again": the search that failed, else a sync.
-    private func tryAgain() async {
-        if viewModel.search.errorMessage != nil {
-            await viewModel.search.search()
-        } else {
-            await viewModel.refresh()
-        }
+        Task { await viewModel.retryAndSearch(id) }
     }
 }
 
@@ -247,21 +229,16 @@ private struct SearchFiltersMenu: View {
     }
 
     private func kind(_ kind: EntryKind) -> Binding<Bool> {
-        Binding(
-            get: { search.filters.kind == kind },
-            set: { isOn in
-                search.filters.kind = isOn ? kind : nil
-                Task { await search.search() }
-            })
+        Binding(get: { search.filters.showsOnly(kind) }, set: { isOn in refilter { $0.show(only: kind, isOn) } })
     }
 
     private func mood(_ mood: Int) -> Binding<Bool> {
-        Binding(
-            get: { search.filters.moods.contains(mood) },
-            set: { isOn in
-                let others = search.filters.moods.filter { $0 != mood }
-                search.filters.moods = isOn ? (others + [mood]).sorted() : others
-                Task { await search.search() }
-            })
+        Binding(get: { search.filters.moods.contains(mood) }, set: { isOn in refilter { $0.show(mood: mood, isOn) } })
+    }
+
+    /// The filters change at once, and the search runs again.
+    private func refilter(_ change: (inout SearchFilters) -> Void) {
+        change(&search.filters)
+        Task { await search.search() }
     }
 }

@@ -38,12 +38,12 @@ struct DeleteAccountSheet: View {
                         Text("Needed unless you signed in in the last 5 minutes.")
                     }
                 }
-                if linked(.apple) || linked(.google) {
+                if viewModel.isLinked(.apple) || viewModel.isLinked(.google) {
                     Section {
-                        if linked(.apple) {
+                        if viewModel.isLinked(.apple) {
                             AppleProofButton { token, nonce in delete(proof: .provider(.apple, token: token, nonce: nonce)) }
                         }
-                        if linked(.google) {
+                        if viewModel.isLinked(.google) {
                             Button("Confirm with Google and delete") { confirmWithGoogle() }
                         }
                     } footer: {
@@ -87,10 +87,6 @@ struct DeleteAccountSheet: View {
         }
         .interactiveDismissDisabled(isDeleting)
         .task { await viewModel.loadSignInMethods() }
-    }
-
-    private func linked(_ provider: IdentityProvider) -> Bool {
-        viewModel.signInMethods.contains { $0.kind == .provider(provider) }
     }
 
     private func confirmWithGoogle() {

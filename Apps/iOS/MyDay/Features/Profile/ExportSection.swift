@@ -25,7 +25,7 @@ struct ExportSection: View {
                 providerProof
             }
             Button("Export") { startExport(nil) }
-                .disabled(isWorking)
+                .disabled(viewModel.isExporting)
                 .accessibilityHint("Builds a zip of the chosen days on your server.")
             progress
         } header: {
@@ -95,10 +95,10 @@ struct ExportSection: View {
     /// "Confirm with Apple / Google": a fresh sign-in with the account linked to My Day, instead of the password.
     @ViewBuilder
     private var providerProof: some View {
-        if linked(.apple) {
+        if viewModel.isLinked(.apple) {
             AppleProofButton { token, nonce in startExport(.provider(.apple, token: token, nonce: nonce)) }
         }
-        if linked(.google) {
+        if viewModel.isLinked(.google) {
             Button("Confirm with Google and export") {
                 guard let presenter = PresentingViewController.top() else { return }
                 Task {
@@ -107,14 +107,5 @@ struct ExportSection: View {
                 }
             }
         }
-    }
-
-    private func linked(_ provider: IdentityProvider) -> Bool {
-        viewModel.signInMethods.contains { $0.kind == .provider(provider) }
-    }
-
-    private var isWorking: Bool {
-        if case .working = viewModel.export { return true }
-        return false
     }
 }

@@ -5,10 +5,7 @@ import SwiftUI
 struct ProfileView: View {
     @State private var viewModel: ProfileViewModel
     @State private var exportTask: Task<Void, Never>?
-    @State private var unsentCount = 0
-    @State private var isOfferingDiscard = false
     @State private var isDeletingAccount = false
-    @State private var isSigningOut = false
     @Environment(AppModel.self) private var appModel
 
     init(viewModel: ProfileViewModel) {
@@ -60,9 +57,9 @@ struct ProfileView: View {
             ExportSection(viewModel: viewModel, appModel: appModel, startExport: startExport) {
                 Task { await viewModel.deleteExport() }
             }
-            ReminderSection(viewModel: appModel.makeReminderViewModel())
-            QuestionSection(viewModel: appModel.makeQuestionViewModel())
-            VocabularySection(viewModel: appModel.makeVocabularyViewModel())
+            ReminderSection(viewModel: ReminderViewModel(core: appModel.core, planNotifications: ReminderNotifications.plan))
+            QuestionSection(viewModel: QuestionViewModel(core: appModel.core))
+            VocabularySection(viewModel: VocabularyViewModel(core: appModel.core))
             SignInMethodsSection(viewModel: viewModel)
             ChangeEmailSection(viewModel: viewModel)
             SettingsSection(settings: appModel.settings)
@@ -85,8 +82,8 @@ struct ProfileView: View {
         .onChange(of: viewModel.isSignedOut) { _, isSignedOut in
             if isSignedOut { appModel.didSignOut() }
         }
-        .confirmationDialog("Sign out anyway?", isPresented: $isOfferingDiscard, titleVisibility: .visible) {
-            Button("Sign out and discard \(unsentCount) unsent changes", role: .destructive) {
+        .confirmationDialog("Sign out anyway?", isPresented: $viewModel.isOfferingDiscard, titleVisibility: .visible) {
+            Button("Sign out and discard \(viewModel.unsentOnSignOut) unsent changes", role: .destructive) {
                 guard !appModel.isRecording else { return }
                 Task { await viewModel.signOut(discardingUnsent: true) }
             }
@@ -102,17 +99,18 @@ struct ProfileView: View {
     private var accountSection: some View {
         Section {
             Button {
-                signOut()
+                guard !appModel.isRecording else { return }
+                Task { await viewModel.signOutOrOfferDiscard() }
             } label: {
                 HStack {
                     Text("Sign out")
-                    if isSigningOut {
+                    if viewModel.isSigningOut {
                         Spacer()
                         ProgressView()
                     }
                 }
             }
-            .disabled(isSigningOut || appModel.isRecording)
+            .disabled(viewModel.isSigningOut || appModel.isRecording)
             .accessibilityHint("Entries that have not reached your server yet keep you signed in until they do.")
             Button("Delete Account and Data", role: .destructive) {
                 isDeletingAccount = true
@@ -132,19 +130,5 @@ struct ProfileView: View {
     private func startExport(proof: SignInProof?) {
         exportTask?.cancel()
         exportTask = Task { await viewModel.startExport(proof: proof) }
-    }
-
-    /// Signs out; when entries have not reached the server, offers to sign out anyway and discard them.
-    private func signOut() {
-        guard !appModel.isRecording else { return }
-        isSigningOut = true
-        Task {
-            await viewModel.signOut()
-            if !viewModel.isSignedOut {
-                unsentCount = (try? appModel.core.unsentCount()) ?? 0
-                isOfferingDiscard = unsentCount > 0
-            }
-            isSigningOut = false
-        }
     }
 }

@@ -6,28 +6,13 @@ import SwiftUI
 /// are listed, each stopped with a swipe.
 struct ReminderSection: View {
     @State var viewModel: ReminderViewModel
-    @State private var isOn = false
-    @State private var time = Calendar.current.date(from: DateComponents(hour: 21, minute: 0)) ?? Date()
-    @State private var days = Set(ReminderSettings.Weekday.allCases)
-    @State private var email = false
-
-    private static let dayNames: [ReminderSettings.Weekday: String] = [
-        .mon: "Monday", .tue: "Tuesday", .wed: "Wednesday", .thu: "Thursday", .fri: "Friday", .sat: "Saturday",
-        .sun: "Sunday",
-    ]
 
     var body: some View {
         Section {
-            Toggle("Remind me", isOn: $isOn)
-                .onChange(of: isOn) { _, on in
-                    guard !on, viewModel.reminder != nil else { return }
-                    Task {
-                        await viewModel.turnOff()
-                        await ReminderNotifications.plan([])
-                    }
-                }
-            if isOn {
-                DatePicker("At", selection: $time, displayedComponents: .hourAndMinute)
+            Toggle("Remind me", isOn: $viewModel.isOn)
+                .onChange(of: viewModel.isOn) { Task { await viewModel.switchTurned() } }
+            if viewModel.isOn {
+                DatePicker("At", selection: $viewModel.time, displayedComponents: .hourAndMinute)
                 if let zone = viewModel.otherTimeZone {
                     Text(
                         "At this time in \(zone); this iPhone is in \(TimeZone.current.identifier). Save the reminder to use this iPhone's time zone."
@@ -37,16 +22,16 @@ struct ReminderSection: View {
                 }
                 ForEach(ReminderSettings.Weekday.allCases, id: \.self) { day in
                     Toggle(
-                        Self.dayNames[day] ?? day.rawValue,
+                        day.name,
                         isOn: Binding(
-                            get: { days.contains(day) },
-                            set: { if $0 { days.insert(day) } else { days.remove(day) } }))
+                            get: { viewModel.days.contains(day) },
+                            set: { if $0 { viewModel.days.insert(day) } else { viewModel.days.remove(day) } }))
                 }
-                Toggle("Also by mail", isOn: $email)
+                Toggle("Also by mail", isOn: $viewModel.email)
                 Button("Save the reminder") {
-                    Task { await save() }
+                    Task { await viewModel.saveForm() }
                 }
-                .disabled(days.isEmpty)
+                .disabled(viewModel.days.isEmpty)
                 ForEach(viewModel.browsers) { browser in
                     LabeledContent(
                         browser.maker, value: "Notified since \(browser.since.formatted(date: .abbreviated, time: .omitted))"
@@ -67,21 +52,6 @@ struct ReminderSection: View {
         } footer: {
             Text("A nudge at the time you choose, on a day with no entry yet. By mail it goes to your confirmed address only.")
         }
-        .task {
-            await viewModel.load()
-            await viewModel.loadBrowsers()
-            guard let reminder = viewModel.reminder else { return }
-            isOn = true
-            time = Calendar.current.date(from: DateComponents(hour: reminder.hour, minute: reminder.minute)) ?? time
-            days = reminder.days
-            email = reminder.email
-            await ReminderNotifications.plan(viewModel.notificationTimes(now: Date()))
-        }
-    }
-
-    private func save() async {
-        let parts = Calendar.current.dateComponents([.hour, .minute], from: time)
-        guard await viewModel.save(hour: parts.hour ?? 21, minute: parts.minute ?? 0, days: days, email: email) else { return }
-        await ReminderNotifications.plan(viewModel.notificationTimes(now: Date()))
+        .task { await viewModel.open() }
     }
 }

@@ -23,24 +23,26 @@ struct RootView: View {
             }
         }
         .alert(
-            linkTitle.localizedForDisplay,
-            isPresented: Binding(get: { linkMessage != nil }, set: { if !$0 { appModel.mailedLinkOutcome = nil } })
+            (appModel.mailedLinkOutcome?.title ?? "").localizedForDisplay,
+            isPresented: Binding(
+                get: { appModel.mailedLinkOutcome?.message != nil }, set: { if !$0 { appModel.mailedLinkOutcome = nil } })
         ) {
             Button("OK") { appModel.mailedLinkOutcome = nil }
         } message: {
-            Text((linkMessage ?? "").localizedForDisplay)
+            Text((appModel.mailedLinkOutcome?.message ?? "").localizedForDisplay)
         }
         .sheet(
-            isPresented: Binding(get: { passwordToken != nil }, set: { if !$0 { appModel.mailedLinkOutcome = nil } })
+            isPresented: Binding(
+                get: { appModel.mailedLinkOutcome?.passwordToken != nil }, set: { if !$0 { appModel.mailedLinkOutcome = nil } })
         ) {
-            PasswordRecoverySheet(email: "", token: passwordToken ?? "")
+            PasswordRecoverySheet(email: "", token: appModel.mailedLinkOutcome?.passwordToken ?? "")
         }
         .sheet(
             isPresented: Binding(
                 get: { appModel.phase == .signedIn && !appModel.sharedFiles.isEmpty },
                 set: { if !$0 { appModel.sharedFiles = [] } })
         ) {
-            ImportView(viewModel: appModel.makeImportViewModel(), shared: appModel.sharedFiles)
+            ImportView(viewModel: ImportViewModel(core: appModel.core), shared: appModel.sharedFiles)
         }
         .overlay {
             let lock = appModel.settings.lock
@@ -51,30 +53,10 @@ struct RootView: View {
             }
         }
     }
-
-    /// A mailed link that opened the app: what it did, in words (nil for a password link, which opens its sheet).
-    private var linkMessage: String? {
-        switch appModel.mailedLinkOutcome {
-        case .confirmed(let email): "\(email) is confirmed as your My Day address."
-        case .failed(let reason): reason
-        case .setPassword, nil: nil
-        }
-    }
-
-    private var linkTitle: String {
-        if case .failed = appModel.mailedLinkOutcome { return "The link did not work" }
-        return "Address confirmed"
-    }
-
-    private var passwordToken: String? {
-        if case .setPassword(let token) = appModel.mailedLinkOutcome { return token }
-        return nil
-    }
 }
 
-/// Home inside the navigation stack that the Library and Profile are pushed onto.
-private struct SignedInRoot: View {
-    /// The screens the corners of Home open.
+extension RootView {
+    /// The screens the corners of Home open, and the ones Profile and Insights open on the same stack.
     enum Destination: Hashable {
         case library
         case profile
@@ -82,6 +64,11 @@ private struct SignedInRoot: View {
         /// The Library searching for a name or topic.
         case search(String)
     }
+}
+
+/// Home inside the navigation stack that the Library and Profile are pushed onto.
+private struct SignedInRoot: View {
+    typealias Destination = RootView.Destination
 
     @Environment(AppModel.self) private var appModel
     @State private var path = NavigationPath()
@@ -109,16 +96,16 @@ private struct SignedInRoot: View {
                     case .library:
                         LibraryView(viewModel: appModel.makeLibraryViewModel())
                     case .profile:
-                        ProfileView(viewModel: appModel.makeProfileViewModel())
+                        ProfileView(viewModel: ProfileViewModel(core: appModel.core))
                     case .insights:
-                        InsightsView(viewModel: appModel.makeInsightsViewModel())
+                        InsightsView(viewModel: InsightsViewModel(core: appModel.core))
                     case .search(let text):
                         LibraryView(viewModel: appModel.makeLibraryViewModel(searching: text))
                     }
                 }
                 // Declared once, at the root: Home (On this day), the Library and Insights all open days and entries.
                 .navigationDestination(for: DayLink.self) { link in
-                    DayPageView(viewModel: appModel.makeDayViewModel(for: link.date))
+                    DayPageView(viewModel: DayViewModel(date: link.date, core: appModel.core))
                 }
                 .navigationDestination(for: UUID.self) { id in
                     EntryDestination(id: id)

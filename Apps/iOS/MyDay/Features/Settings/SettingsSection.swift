@@ -4,7 +4,7 @@ import SwiftUI
 /// The app's settings: uploads on Wi-Fi only, transcription on this iPhone when the device can (with the speech model
 /// iOS 26 downloads when the person asks), how long recordings stay, and the lock.
 struct SettingsSection: View {
-    @Bindable var settings: AppSettings
+    @Bindable var settings: DeviceSettings
 
     var body: some View {
         Section {

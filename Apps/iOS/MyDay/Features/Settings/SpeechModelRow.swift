@@ -3,7 +3,7 @@ import SwiftUI
 /// The speech model of iOS 26 for the person's language: a button that asks iOS to download it, its progress, or a
 /// plain state. Nothing shows where there is no model to get (before iOS 26).
 struct SpeechModelRow: View {
-    let settings: AppSettings
+    let settings: DeviceSettings
 
     var body: some View {
         let model = settings.speechModel

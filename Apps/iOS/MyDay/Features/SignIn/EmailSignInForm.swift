@@ -19,8 +19,7 @@ struct EmailSignInForm: View {
     @State private var mode = Mode.signIn
     @State private var email = ""
     @State private var password = ""
-    @State private var errorMessage: String?
-    @State private var isWorking = false
+    @State private var attempt = SignInAttempt()
     @State private var isRecoveringPassword = false
     @FocusState private var focus: Field?
 
@@ -52,7 +51,7 @@ struct EmailSignInForm: View {
                     .foregroundStyle(.secondary)
                     .frame(maxWidth: .infinity, alignment: .leading)
             }
-            if let errorMessage {
+            if let errorMessage = attempt.errorMessage {
                 Text(errorMessage.localizedForDisplay)
                     .font(.footnote)
                     .foregroundStyle(.red)
@@ -60,7 +59,7 @@ struct EmailSignInForm: View {
             }
             Button(action: submit) {
                 ZStack {
-                    if isWorking {
+                    if attempt.isWorking {
                         ProgressView()
                     } else {
                         mode == .register ? Text("Create account") : Text("Sign in")
@@ -70,7 +69,7 @@ struct EmailSignInForm: View {
             }
             .buttonStyle(.borderedProminent)
             .controlSize(.large)
-            .disabled(!canSubmit)
+            .disabled(!attempt.canSubmit(email: email, password: password))
             if mode == .signIn {
                 Button("Forgot password?") { isRecoveringPassword = true }
                     .font(.footnote)
@@ -81,25 +80,12 @@ struct EmailSignInForm: View {
         }
     }
 
-    private var canSubmit: Bool {
-        !isWorking && !email.trimmingCharacters(in: .whitespaces).isEmpty && !password.isEmpty
-    }
-
     private func submit() {
-        guard canSubmit else { return }
-        errorMessage = nil
-        isWorking = true
+        guard attempt.canSubmit(email: email, password: password) else { return }
         let address = email.trimmingCharacters(in: .whitespaces)
         let secret = password
         let register = mode == .register
-        Task {
-            do {
-                try await appModel.signInWithEmail(address, password: secret, register: register)
-            } catch {
-                errorMessage = SignInErrorText.message(for: error)
-            }
-            isWorking = false
-        }
+        attempt.run { try await appModel.signInWithEmail(address, password: secret, register: register) }
     }
 }
 

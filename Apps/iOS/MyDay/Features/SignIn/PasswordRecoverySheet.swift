@@ -8,8 +8,7 @@ struct PasswordRecoverySheet: View {
     @State private var token: String
     @State private var newPassword = ""
     @State private var notice: String?
-    @State private var errorMessage: String?
-    @State private var isWorking = false
+    @State private var attempt = SignInAttempt()
     @Environment(AppModel.self) private var appModel
     @Environment(\.dismiss) private var dismiss
 
@@ -29,7 +28,7 @@ struct PasswordRecoverySheet: View {
                         .textInputAutocapitalization(.never)
                         .autocorrectionDisabled()
                     Button("Mail me a link", action: sendLink)
-                        .disabled(isWorking || email.trimmingCharacters(in: .whitespaces).isEmpty)
+                        .disabled(attempt.isWorking || email.trimmingCharacters(in: .whitespaces).isEmpty)
                     if let notice {
                         Text(notice.localizedForDisplay)
                             .foregroundStyle(.secondary)
@@ -44,13 +43,13 @@ struct PasswordRecoverySheet: View {
                     SecureField("New password", text: $newPassword)
                         .textContentType(.newPassword)
                     Button("Set the password and sign in", action: reset)
-                        .disabled(isWorking || token.isEmpty || newPassword.trimmingCharacters(in: .whitespaces).count < 8)
+                        .disabled(attempt.isWorking || token.isEmpty || !SignInAttempt.isLongEnough(newPassword: newPassword))
                 } header: {
                     Text("Set a new password")
                 } footer: {
                     Text("At least 8 characters. Every device signed in now will be signed out.")
                 }
-                if let errorMessage {
+                if let errorMessage = attempt.errorMessage {
                     Text(errorMessage.localizedForDisplay)
                         .foregroundStyle(.red)
                 }
@@ -67,7 +66,7 @@ struct PasswordRecoverySheet: View {
 
     private func sendLink() {
         let address = email.trimmingCharacters(in: .whitespaces)
-        run {
+        attempt.run {
             try await appModel.forgotPassword(email: address)
             notice = "Check your mail. If an account has \(address), a link is on its way."
         }
@@ -76,22 +75,9 @@ struct PasswordRecoverySheet: View {
     private func reset() {
         let link = token
         let password = newPassword
-        run {
+        attempt.run {
             try await appModel.resetPassword(token: link, newPassword: password)
             dismiss()
-        }
-    }
-
-    private func run(_ work: @escaping @MainActor () async throws -> Void) {
-        errorMessage = nil
-        isWorking = true
-        Task {
-            do {
-                try await work()
-            } catch {
-                errorMessage = SignInErrorText.message(for: error)
-            }
-            isWorking = false
         }
     }
 }

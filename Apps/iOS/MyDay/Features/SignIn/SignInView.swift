@@ -9,8 +9,7 @@ struct SignInView: View {
     @Environment(\.colorScheme) private var colorScheme
     /// Made afresh for every Apple attempt: Apple gets its SHA-256, the server the raw value.
     @State private var nonce = SignInNonce.make()
-    @State private var errorMessage: String?
-    @State private var isWorking = false
+    @State private var attempt = SignInAttempt()
 
     var body: some View {
         ScrollView {
@@ -32,7 +31,7 @@ struct SignInView: View {
                         }
                         .accessibilityLabel("Sign in with Google")
                     }
-                    if let errorMessage {
+                    if let errorMessage = attempt.errorMessage {
                         Text(errorMessage.localizedForDisplay)
                             .font(.footnote)
                             .foregroundStyle(.red)
@@ -47,9 +46,9 @@ struct SignInView: View {
             .frame(maxWidth: 480)
             .frame(maxWidth: .infinity)
         }
-        .disabled(isWorking)
+        .disabled(attempt.isWorking)
         .overlay {
-            if isWorking {
+            if attempt.isWorking {
                 ProgressView()
                     .controlSize(.large)
             }
@@ -68,7 +67,7 @@ struct SignInView: View {
                 signInWithApple(authorization)
             case .failure(let error):
                 if (error as? ASAuthorizationError)?.code == .canceled { return }
-                errorMessage = error.localizedDescription
+                attempt.errorMessage = error.localizedDescription
             }
         }
         .signInWithAppleButtonStyle(colorScheme == .dark ? .white : .black)
@@ -79,14 +78,14 @@ struct SignInView: View {
         guard let credential = authorization.credential as? ASAuthorizationAppleIDCredential,
             let tokenData = credential.identityToken, let idToken = String(data: tokenData, encoding: .utf8)
         else {
-            errorMessage = String(localized: "Apple did not send a sign-in token. Please try again.")
+            attempt.errorMessage = String(localized: "Apple did not send a sign-in token. Please try again.")
             return
         }
         let name = credential.fullName.map { PersonNameComponentsFormatter().string(from: $0) }
         let authorizationCode = credential.authorizationCode.flatMap { String(data: $0, encoding: .utf8) }
         let rawNonce = nonce.raw
         let appleUserID = credential.user
-        run {
+        attempt.run {
             try await appModel.signInWithApple(
                 idToken: idToken, authorizationCode: authorizationCode, nonce: rawNonce,
                 name: name?.isEmpty == false ? name : nil, appleUserID: appleUserID)
@@ -95,25 +94,10 @@ struct SignInView: View {
 
     private func signInWithGoogle() {
         guard let presenter = PresentingViewController.top() else {
-            errorMessage = String(localized: "Google sign-in could not open. Please try again.")
+            attempt.errorMessage = String(localized: "Google sign-in could not open. Please try again.")
             return
         }
-        run { try await appModel.signInWithGoogle(presenting: presenter) }
-    }
-
-    /// Runs a sign-in; one the person cancelled (Google's sheet closed) shows no error.
-    private func run(_ work: @escaping @MainActor () async throws -> Void) {
-        errorMessage = nil
-        isWorking = true
-        Task {
-            do {
-                try await work()
-            } catch is CancellationError {
-            } catch {
-                errorMessage = SignInErrorText.message(for: error)
-            }
-            isWorking = false
-        }
+        attempt.run { try await appModel.signInWithGoogle(presenting: presenter) }
     }
 }
 

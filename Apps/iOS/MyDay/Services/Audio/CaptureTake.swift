@@ -22,7 +22,7 @@ final class CaptureTake: @unchecked Sendable {
     init(target: URL) throws {
         guard
             let format = AVAudioFormat(commonFormat: .pcmFormatInt16, sampleRate: Self.sampleRate, channels: 1, interleaved: true)
-        else { throw EngineAudioCaptureError.unsupportedInput }
+        else { throw AudioCaptureError.unsupportedInput }
         self.target = target
         recordingFormat = format
         writer = try GrowingWAVFile(creating: RecordingLibrary.pcmCopy(of: target), sampleRate: Int(Self.sampleRate))
@@ -47,7 +47,7 @@ final class CaptureTake: @unchecked Sendable {
         let ratio = recordingFormat.sampleRate / buffer.format.sampleRate
         let capacity = AVAudioFrameCount((Double(buffer.frameLength) * ratio).rounded(.up)) + 32
         guard let output = AVAudioPCMBuffer(pcmFormat: recordingFormat, frameCapacity: capacity) else {
-            throw EngineAudioCaptureError.unsupportedInput
+            throw AudioCaptureError.unsupportedInput
         }
         let feed = ConverterFeed(buffer)
         var error: NSError?
@@ -56,7 +56,7 @@ final class CaptureTake: @unchecked Sendable {
         }
         if status == .error {
             if let error { throw error }
-            throw EngineAudioCaptureError.unsupportedInput
+            throw AudioCaptureError.unsupportedInput
         }
         return output
     }

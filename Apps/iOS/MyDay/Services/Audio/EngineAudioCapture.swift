@@ -30,7 +30,7 @@ final class EngineAudioCapture: AudioCapture, @unchecked Sendable {
 
     func start(writingTo file: URL) async throws {
         if let leftover = current() { abandon(leftover) }
-        guard await AVAudioApplication.requestRecordPermission() else { throw EngineAudioCaptureError.microphoneDenied }
+        guard await AVAudioApplication.requestRecordPermission() else { throw AudioCaptureError.microphoneDenied }
         let session = AVAudioSession.sharedInstance()
         do {
             // `.default` keeps iOS's voice gain control like Voice Memos; `.measurement` turns it off, `.voiceChat` is for calls.
@@ -41,7 +41,7 @@ final class EngineAudioCapture: AudioCapture, @unchecked Sendable {
             try session.setCategory(.playAndRecord, mode: .default, options: options)
             try session.setActive(true)
         } catch {
-            throw EngineAudioCaptureError.microphoneBusy
+            throw AudioCaptureError.microphoneBusy
         }
         let take: CaptureTake
         do {
@@ -71,7 +71,7 @@ final class EngineAudioCapture: AudioCapture, @unchecked Sendable {
 
     /// `Recorder` makes no further call after a failed resume, so the take ends then (its WAV stays).
     func resume() async throws {
-        guard let take = current() else { throw EngineAudioCaptureError.notRecording }
+        guard let take = current() else { throw AudioCaptureError.notRecording }
         do {
             try AVAudioSession.sharedInstance().setActive(true)
             let connectedFormat = lock.withLock { take.inputFormat }
@@ -81,12 +81,12 @@ final class EngineAudioCapture: AudioCapture, @unchecked Sendable {
             try run(take)
         } catch {
             abandon(take)
-            throw EngineAudioCaptureError.keptForNextLaunch(error.localizedDescription)
+            throw AudioCaptureError.keptForNextLaunch(error.localizedDescription)
         }
     }
 
     func stop() async throws {
-        guard let take = current() else { throw EngineAudioCaptureError.notRecording }
+        guard let take = current() else { throw AudioCaptureError.notRecording }
         halt(take)
         let wav = take.writer.url
         let target = take.target
@@ -94,7 +94,7 @@ final class EngineAudioCapture: AudioCapture, @unchecked Sendable {
             try take.writer.close()
             try await Task.detached(priority: .userInitiated) { try AACEncoder.encode(wav, into: target) }.value
         } catch {
-            throw EngineAudioCaptureError.keptForNextLaunch(error.localizedDescription)
+            throw AudioCaptureError.keptForNextLaunch(error.localizedDescription)
         }
         try? FileManager.default.removeItem(at: wav)
     }
@@ -109,9 +109,9 @@ final class EngineAudioCapture: AudioCapture, @unchecked Sendable {
     private func connectInput(of take: CaptureTake) throws {
         let input = take.engine.inputNode
         let format = input.outputFormat(forBus: 0)
-        guard format.sampleRate > 0, format.channelCount > 0 else { throw EngineAudioCaptureError.noMicrophone }
+        guard format.sampleRate > 0, format.channelCount > 0 else { throw AudioCaptureError.noMicrophone }
         guard let converter = AVAudioConverter(from: format, to: take.recordingFormat) else {
-            throw EngineAudioCaptureError.unsupportedInput
+            throw AudioCaptureError.unsupportedInput
         }
         input.removeTap(onBus: 0)
         lock.withLock {
@@ -227,30 +227,6 @@ final class EngineAudioCapture: AudioCapture, @unchecked Sendable {
         continuation.yield(.failed(reason: reason))
         DispatchQueue.global(qos: .userInitiated).async { [weak self] in
             self?.abandon(take)
-        }
-    }
-}
-
-/// Why the microphone could not record, in words for the person.
-enum EngineAudioCaptureError: LocalizedError {
-    case microphoneDenied
-    /// The audio session could not start: a call or another app holds the microphone.
-    case microphoneBusy
-    case noMicrophone
-    case unsupportedInput
-    case notRecording
-    /// The take ended early (encoding on stop or resuming failed): its WAV stays, and the library recovers it at the next
-    /// launch.
-    case keptForNextLaunch(String)
-
-    var errorDescription: String? {
-        switch self {
-        case .microphoneDenied: "My Day may not use the microphone. Allow it in Settings › Privacy & Security › Microphone."
-        case .microphoneBusy: "The microphone is in use by a call or another app. Try again when it is free."
-        case .noMicrophone: "No microphone is available."
-        case .unsupportedInput: "The microphone's audio format cannot be recorded."
-        case .notRecording: "No recording is under way."
-        case .keptForNextLaunch(let reason): "What was recorded is kept and appears when My Day opens next (\(reason))."
         }
     }
 }

@@ -16,17 +16,10 @@ struct AppleSpeechTranscriber: DeviceTranscriber {
     /// can, with either engine: `SpeechAnalyzer` with `model` installed or installable, or `SFSpeechRecognizer` on the
     /// device.
     static func unavailableReason(for locale: Locale, model: SpeechModelState) -> String? {
-        switch SFSpeechRecognizer.authorizationStatus() {
-        case .denied, .restricted:
-            return "Speech Recognition is off for My Day (Settings › Privacy & Security › Speech Recognition), so your "
-                + "server transcribes."
-        default:
-            guard model.isInstalledOrInstallable || recognizesOnDevice(locale) else {
-                return "Transcribing on this iPhone is not available for your language on this device; your server "
-                    + "transcribes."
-            }
-            return nil
-        }
+        let status = SFSpeechRecognizer.authorizationStatus()
+        return DeviceTranscription.unavailableReason(
+            permissionDenied: status == .denied || status == .restricted,
+            canTranscribe: model.isInstalledOrInstallable || recognizesOnDevice(locale))
     }
 
     /// Whether `SFSpeechRecognizer` recognizes `locale`'s speech without the network.
@@ -74,21 +67,16 @@ struct AppleSpeechTranscriber: DeviceTranscriber {
     private static func recognize(
         _ request: SFSpeechURLRecognitionRequest, with recognizer: SFSpeechRecognizer, language: String?
     ) async throws -> DeviceTranscript {
-        let recognition = Recognition()
-        return try await withTaskCancellationHandler {
-            try await withCheckedThrowingContinuation { continuation in
-                recognition.begin(continuation)
-                let task = recognizer.recognitionTask(with: request) { result, error in
-                    if let result, result.isFinal {
-                        recognition.finish(.success(Self.transcript(of: result, language: language)))
-                    } else if let error {
-                        recognition.finish(.failure(error))
-                    }
+        let recognition = CallbackOnce<DeviceTranscript>()
+        return try await recognition.run {
+            let task = recognizer.recognitionTask(with: request) { result, error in
+                if let result, result.isFinal {
+                    recognition.finish(.success(Self.transcript(of: result, language: language)))
+                } else if let error {
+                    recognition.finish(.failure(error))
                 }
-                recognition.attach(task)
             }
-        } onCancel: {
-            recognition.cancel()
+            recognition.attach { task.cancel() }
         }
     }
 
@@ -107,48 +95,4 @@ enum AppleSpeechError: Error {
     case tooLong
     case notAuthorized
     case unavailable
-}
-
-/// One recognition's continuation and task: resumed exactly once, by the final result, an error or cancellation,
-/// whichever comes first.
-///
-/// Sendable by hand: its variables change only under `lock` (the result handler runs on the recognizer's queue).
-private final class Recognition: @unchecked Sendable {
-    private let lock = NSLock()
-    private var continuation: CheckedContinuation<DeviceTranscript, any Error>?
-    private var task: SFSpeechRecognitionTask?
-    private var isCancelled = false
-
-    func begin(_ continuation: CheckedContinuation<DeviceTranscript, any Error>) {
-        lock.withLock { self.continuation = continuation }
-    }
-
-    /// Keeps the task for cancellation; cancels it at once when cancellation came first.
-    func attach(_ task: SFSpeechRecognitionTask) {
-        let cancelledEarlier = lock.withLock { () -> Bool in
-            self.task = task
-            return isCancelled
-        }
-        if cancelledEarlier { cancel() }
-    }
-
-    func finish(_ result: Result<DeviceTranscript, any Error>) {
-        let waiting = lock.withLock { () -> CheckedContinuation<DeviceTranscript, any Error>? in
-            defer {
-                continuation = nil
-                task = nil
-            }
-            return continuation
-        }
-        waiting?.resume(with: result)
-    }
-
-    func cancel() {
-        let running = lock.withLock { () -> SFSpeechRecognitionTask? in
-            isCancelled = true
-            return task
-        }
-        running?.cancel()
-        finish(.failure(CancellationError()))
-    }
 }

@@ -1,4 +1,5 @@
 import Foundation
+import MyDayKit
 import Speech
 
 /// The speech models iOS 26 keeps for `SpeechTranscriber`: whether the person's language has one on this iPhone, and
@@ -80,5 +81,18 @@ enum SpeechModelError: LocalizedError {
 
     var errorDescription: String? {
         String(localized: "iOS has no speech model for your language.")
+    }
+}
+
+/// iOS's speech models as `DeviceSettings` asks for them: none before iOS 26.
+struct AppleSpeechModels: SpeechModels {
+    func state() async -> SpeechModelState {
+        guard #available(iOS 26.0, *) else { return .notOffered }
+        return await SpeechModelInventory.state(for: .current)
+    }
+
+    func install(onProgress: @escaping @MainActor @Sendable (Double) -> Void) async throws {
+        guard #available(iOS 26.0, *) else { return }
+        try await SpeechModelInventory.install(for: .current, onProgress: onProgress)
     }
 }

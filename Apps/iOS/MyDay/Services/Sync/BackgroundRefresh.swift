@@ -1,5 +1,6 @@
 import BackgroundTasks
 import Foundation
+import MyDayKit
 
 /// Work done while My Day is not open: a periodic refresh (send what waits, bring in the server's changes) and, while
 /// entries wait to go up, a processing task that needs the network, which the system runs when the iPhone is idle.
@@ -16,14 +17,11 @@ enum BackgroundRefresh {
         for identifier in [refreshIdentifier, sendingIdentifier] {
             _ = BGTaskScheduler.shared.register(forTaskWithIdentifier: identifier, using: nil) { task in
                 if task is BGAppRefreshTask { scheduleRefresh() }
-                let completion = TaskCompletion(task)
-                let job = Task {
-                    let succeeded = await work()
-                    completion.finish(success: succeeded)
-                }
+                let completion = FirstCallOnly<Bool> { task.setTaskCompleted(success: $0) }
+                let job = Task { completion(await work()) }
                 task.expirationHandler = {
                     job.cancel()
-                    completion.finish(success: false)
+                    completion(false)
                 }
             }
         }
@@ -44,25 +42,5 @@ enum BackgroundRefresh {
         let request = BGAppRefreshTaskRequest(identifier: refreshIdentifier)
         request.earliestBeginDate = Date(timeIntervalSinceNow: interval)
         try? BGTaskScheduler.shared.submit(request)
-    }
-}
-
-/// Tells the system once that a background task finished, whichever comes first: the work or its expiry.
-///
-/// Sendable by hand: `task` is only touched under `lock`.
-private final class TaskCompletion: @unchecked Sendable {
-    private let lock = NSLock()
-    private var task: BGTask?
-
-    init(_ task: BGTask) {
-        self.task = task
-    }
-
-    func finish(success: Bool) {
-        let waiting = lock.withLock { () -> BGTask? in
-            defer { task = nil }
-            return task
-        }
-        waiting?.setTaskCompleted(success: success)
     }
 }

@@ -1,8 +1,8 @@
 import Foundation
 
 /// Where this iPhone stands with the speech model iOS 26's `SpeechAnalyzer` needs for the person's language.
-struct SpeechModelState: Equatable, Sendable {
-    enum Status: Equatable, Sendable {
+public struct SpeechModelState: Equatable, Sendable {
+    public enum Status: Equatable, Sendable {
         /// Before iOS 26, or on hardware without `SpeechTranscriber`: there is no model to get.
         case notOffered
         /// iOS has no model for this language.
@@ -14,14 +14,19 @@ struct SpeechModelState: Equatable, Sendable {
         case ready
     }
 
-    var status: Status
+    public var status: Status
     /// The language's name in the person's language, e.g. "English (United States)".
-    var language: String
+    public var language: String
 
-    static let notOffered = SpeechModelState(status: .notOffered, language: "")
+    public static let notOffered = SpeechModelState(status: .notOffered, language: "")
+
+    public init(status: Status, language: String) {
+        self.status = status
+        self.language = language
+    }
 
     /// The model is on this iPhone, or comes to it once the person asks (or has asked) for it.
-    var isInstalledOrInstallable: Bool {
+    public var isInstalledOrInstallable: Bool {
         switch status {
         case .ready, .notDownloaded, .downloading: true
         case .notOffered, .unavailable: false
@@ -29,7 +34,7 @@ struct SpeechModelState: Equatable, Sendable {
     }
 
     /// `locale`'s name in the person's language, the region included when it has one.
-    static func name(of locale: Locale) -> String {
+    public static func name(of locale: Locale) -> String {
         Locale.current.localizedString(forIdentifier: locale.identifier) ?? locale.identifier
     }
 }
