@@ -83,6 +83,43 @@ import Testing
         }
     }
 
+    @Test func overHTTPSANeighboursLiveCookieNeverChoosesTheAccount() async throws {
+        let server = try await TestServer.make(.sqlite) { $0.publicURL = "https://diary.example.com" }
+        try await server.run { api in
+            let web: HTTPFields = [.xMyDayWeb: "1", .contentType: "application/json"]
+            // Given a person signed in on the web over HTTPS
+            let owner = "owner-\(UUID().uuidString.prefix(6).lowercased())@example.com"
+            let registered = try await api.send(
+                .post, "/v1/auth/web/register", json: ["email": owner, "password": "correct horse battery"], headers: web)
+            let setCookie = try #require(registered.headers[.setCookie])
+            // Then the cookie is one only this origin can set: host-only, Secure, on the whole site
+            #expect(setCookie.hasPrefix("__Host-myday_refresh="), "\(setCookie)")
+            for part in ["; Path=/;", "HttpOnly", "SameSite=Strict", "; Secure"] {
+                #expect(setCookie.contains(part), "\(setCookie)")
+            }
+            #expect(!setCookie.contains("Domain"))
+            let real = String(setCookie.split(separator: ";")[0])
+            // And a neighbouring subdomain's page planted a live session of its own account under the plain name
+            let stranger = try await api.send(
+                .post, "/v1/auth/email/register",
+                json: ["email": "neighbour-\(UUID().uuidString.prefix(6))@example.com", "password": "correct horse battery"],
+                expecting: .created)
+            let planted = "myday_refresh=\(try #require(stranger.json["refresh_token"] as? String))"
+            // When the page refreshes with both, the planted one first, then the session is the person's own
+            let refreshed = try await api.send(
+                .post, "/v1/auth/web/refresh", headers: [.xMyDayWeb: "1", .cookie: "\(planted); \(real)"])
+            #expect(refreshed.status == .ok, "\(refreshed.text)")
+            let me = try await api.send(.get, "/v1/me", token: refreshed.json["access_token"] as? String)
+            #expect(me.json["email"] as? String == owner)
+            // When only the planted cookie comes, then nobody is signed in, and both names are cleared
+            let alone = try await api.send(.post, "/v1/auth/web/refresh", headers: [.xMyDayWeb: "1", .cookie: planted])
+            #expect(alone.status == .unauthorized)
+            let cleared = alone.headers[values: .setCookie]
+            #expect(cleared.contains { $0.hasPrefix("__Host-myday_refresh=;") && $0.contains("Max-Age=0") }, "\(cleared)")
+            #expect(cleared.contains { $0.hasPrefix("myday_refresh=;") && $0.contains("Path=/v1/auth/web") }, "\(cleared)")
+        }
+    }
+
     @Test func mailToOneAddressIsCappedPerDay() async throws {
         let server = try await TestServer.mailing(.sqlite) {
             $0.rateLimits.accountMailsPerAddress = RateLimit(perMinute: 1_000)

@@ -93,7 +93,7 @@ struct JSONBodyMiddleware<Context: RequestContext>: RouterMiddleware {
     }
 
     private func refusal(path: String, authenticated: Bool, limit: Int) -> APIError {
-        authenticated || Self.publicPaths.contains(path) || path.hasPrefix(WebSessionRoutes<Context>.cookiePath + "/")
+        authenticated || Self.publicPaths.contains(path) || path.hasPrefix(RefreshCookie.webSessionPath + "/")
             ? APIError.tooLarge(limit: limit) : APIError.unauthorized
     }
 

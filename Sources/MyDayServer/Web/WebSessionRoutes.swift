@@ -6,10 +6,8 @@ import MyDayAPI
 /// `/v1/auth/web/*`: the web app's session, with the refresh token in an HttpOnly cookie (ADR 0015).
 ///
 /// Each route calls the JSON operation it mirrors (same validation, rate limits and rotation), then
-/// moves the refresh token from the body into the `myday_refresh` cookie.
+/// moves the refresh token from the body into the session cookie (`RefreshCookie`).
 struct WebSessionRoutes<Context: RequestContext>: Sendable {
-    static var cookieName: String { "myday_refresh" }
-    static var cookiePath: String { "/v1/auth/web" }
 
     let handler: APIHandler
     let refreshTokenLifetime: Duration
@@ -68,12 +66,10 @@ struct WebSessionRoutes<Context: RequestContext>: Sendable {
         }
         router.post("/v1/auth/web/refresh") { request, _ in
             try Self.checkWebRequest(request)
-            // Another cookie of the same name (planted by a neighbouring site, or left with another path) may come
-            // first: each is tried, and the session goes on with the one that is alive.
-            let tokens = Self.refreshCookies(request)
-            guard !tokens.isEmpty else { throw APIError.unauthorized }
+            // Over plain HTTP another cookie of the same name (planted by a neighbouring site, or left with another
+            // path) may come first: each is tried, and the session goes on with the one that is alive.
             var refusal = APIError.unauthorized
-            for token in tokens {
+            for token in RefreshCookie.current.values(in: request) {
                 do {
                     let output = try await handler.refreshSession(.init(body: .json(.init(refreshToken: token))))
                     guard case .ok(let ok) = output, case .json(let session) = ok.body else { throw APIError.unauthorized }
@@ -82,17 +78,18 @@ struct WebSessionRoutes<Context: RequestContext>: Sendable {
                     refusal = error
                 }
             }
-            // No cookie is alive: this server's is cleared, so the page shows the sign-in screen instead of retrying it.
+            // No cookie is alive (or none came): this server's is cleared, so the page shows the sign-in screen instead
+            // of retrying it.
             var response = refusal.response()
-            response.headers[.setCookie] = clearedCookie()
+            response.headers.append(contentsOf: RefreshCookie.current.cleared)
             return response
         }
         router.post("/v1/auth/web/logout") { request, _ in
             try Self.checkWebRequest(request)
-            for token in Self.refreshCookies(request) {
+            for token in RefreshCookie.current.values(in: request) {
                 _ = try await handler.logout(.init(body: .json(.init(refreshToken: token))))
             }
-            return Response(status: .noContent, headers: [.setCookie: clearedCookie()])
+            return Response(status: .noContent, headers: RefreshCookie.current.cleared)
         }
     }
 
@@ -125,21 +122,6 @@ struct WebSessionRoutes<Context: RequestContext>: Sendable {
         }
     }
 
-    /// The values of every `myday_refresh` cookie the request carries, in order, at most four.
-    private static func refreshCookies(_ request: Request) -> [String] {
-        var found: [String] = []
-        for header in request.headers[values: .cookie] {
-            for pair in header.split(separator: ";") {
-                let parts = pair.split(separator: "=", maxSplits: 1)
-                if parts.count == 2, parts[0].trimmingCharacters(in: .whitespaces) == cookieName {
-                    let value = String(parts[1]).trimmingCharacters(in: .whitespaces)
-                    if !value.isEmpty, !found.contains(value) { found.append(value) }
-                }
-            }
-        }
-        return Array(found.prefix(4))
-    }
-
     private func webSession(_ session: Components.Schemas.Session, status: HTTPResponse.Status) throws -> Response {
         let body = WebSessionBody(
             accessToken: session.accessToken, tokenType: "Bearer", expiresIn: session.expiresIn, user: session.user)
@@ -149,21 +131,9 @@ struct WebSessionRoutes<Context: RequestContext>: Sendable {
             var container = encoder.singleValueContainer()
             try container.encode(try RFC3339DateTranscoder().encode(date))
         }
-        return Response(
-            status: status,
-            headers: [
-                .contentType: "application/json; charset=utf-8",
-                .setCookie: cookie(value: session.refreshToken, maxAge: Int(refreshTokenLifetime.seconds)),
-            ],
-            body: .init(byteBuffer: ByteBuffer(data: try encoder.encode(body))))
-    }
-
-    private func clearedCookie() -> String { cookie(value: "", maxAge: 0) }
-
-    /// `Secure` whenever clients reach the server over HTTPS; plain loopback HTTP (development) goes without.
-    private func cookie(value: String, maxAge: Int) -> String {
-        let secure = RequestOrigin.current.hasPrefix("https://") ? "; Secure" : ""
-        return "\(Self.cookieName)=\(value); Path=\(Self.cookiePath); Max-Age=\(maxAge); HttpOnly; SameSite=Strict\(secure)"
+        var headers: HTTPFields = [.contentType: "application/json; charset=utf-8"]
+        headers.append(contentsOf: RefreshCookie.current.set(session.refreshToken, maxAge: Int(refreshTokenLifetime.seconds)))
+        return Response(status: status, headers: headers, body: .init(byteBuffer: ByteBuffer(data: try encoder.encode(body))))
     }
 }
 
