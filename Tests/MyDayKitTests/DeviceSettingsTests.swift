@@ -6,7 +6,7 @@ import Testing
 @MainActor
 @Suite struct DeviceSettingsTests {
     /// Speech models whose download reports what a test hands it, and ends when the test says.
-    @MainActor final class ScriptedModels: SpeechModels {
+    @MainActor final class ScriptedModels: DeviceSpeechModels {
         var current = SpeechModelState(status: .notDownloaded, language: "English (United States)")
         var progress: (@MainActor @Sendable (Double) -> Void)?
         let finished: AsyncStream<(any Error)?>

@@ -48,6 +48,41 @@ import Testing
     }
 
     @Test(arguments: TestDatabase.available)
+    func listsSentOneAfterAnotherRememberABoundedNumberOfRemovedWords(_ database: TestDatabase) async throws {
+        let server = try await TestServer.make(database)
+        try await server.run { api in
+            let me = try await api.register()
+            func removedRows() async throws -> Int {
+                try await server.withDatabase { db in
+                    try await db.read { sql in
+                        try await sql.raw(
+                            "SELECT COUNT(*) AS n FROM vocabulary WHERE user_id = \(bind: me.userID) AND removed = 1"
+                        ).first()!.decode(column: "n", as: Int.self)
+                    }
+                }
+            }
+            // Given five full lists of new words, each sent in place of the last
+            for batch in 0..<5 {
+                let words = (0..<500).map { "Batch\(batch)Name\($0)" }
+                try await api.send(.put, "/v1/me/vocabulary", token: me.accessToken, json: ["words": words], expecting: .ok)
+            }
+            // Then the 2,000 words of the first four are remembered as removed
+            #expect(try await removedRows() == 2_000)
+            // When a sixth list replaces the fifth, then the oldest removed words are forgotten, never more kept
+            try await api.send(
+                .put, "/v1/me/vocabulary", token: me.accessToken, json: ["words": ["Siobhan"]], expecting: .ok)
+            #expect(try await removedRows() == VocabularyStore.removedRemembered)
+            // And the latest removed are still refused by learning: a title naming one teaches nothing
+            let id = try await api.createTypedEntry(me, text: "A quiet day.")
+            try await api.send(
+                .patch, "/v1/entries/\(id)", token: me.accessToken, json: ["title": "Dinner with Batch4Name7 and Bartholomew"],
+                expecting: .ok)
+            let learned = try await vocabulary(api, me).map { $0["text"] }
+            #expect(learned == ["Siobhan", "Bartholomew"], "\(learned)")
+        }
+    }
+
+    @Test(arguments: TestDatabase.available)
     func namesWithJoinersAreTakenAndNoLearnedWordMakesTheListRefused(_ database: TestDatabase) async throws {
         try await TestServer.make(database).run { api in
             let me = try await api.register()
@@ -56,13 +91,7 @@ import Testing
             let put = try await api.send(.put, "/v1/me/vocabulary", token: me.accessToken, json: ["words": joined])
             #expect(put.status == .ok, "\(put.text)")
             // And a typed entry tagged with a word holding a tab, which a tag may hold and a list may not
-            let id = UUID().uuidString.lowercased()
-            try await api.send(
-                .post, "/v1/entries", token: me.accessToken,
-                json: [
-                    "id": id, "created_at": "2026-05-01T09:00:00Z", "tz": "UTC", "duration_s": 0, "kind": "text",
-                    "text": "A walk.",
-                ], expecting: .created)
+            let id = try await api.createTypedEntry(me, text: "A walk.", createdAt: "2026-05-01T09:00:00Z")
             try await api.send(
                 .patch, "/v1/entries/\(id)", token: me.accessToken, json: ["tags": ["Lough\tNeagh", "Kraków"]],
                 expecting: .ok)

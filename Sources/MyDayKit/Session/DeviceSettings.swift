@@ -3,7 +3,7 @@ import Observation
 
 /// The speech models of the device's own recognizer (iOS 26's `AssetInventory` in the app): where the current
 /// language's stands, and its download.
-public protocol SpeechModels: Sendable {
+public protocol DeviceSpeechModels: Sendable {
     /// Where the current language's model stands; `.notOffered` where the device has no such models.
     func state() async -> SpeechModelState
     /// Downloads and installs it, reporting the fraction done; returns when the device's first attempt ends.
@@ -76,14 +76,14 @@ public final class DeviceSettings {
 
     private let defaults: UserDefaults
     private let network: NetworkConditionsMonitor
-    private let speechModels: any SpeechModels
+    private let speechModels: any DeviceSpeechModels
     private let unavailableReason: @MainActor (SpeechModelState) -> String?
     private let lockTurnedOn: @MainActor () -> Void
 
     /// Reads the stored settings and tells `network` the Wi-Fi setting. `unavailableReason` says why the device cannot
     /// transcribe given the speech model's state; `lockTurnedOn` runs when the person turns the lock on.
     public init(
-        defaults: UserDefaults = .standard, network: NetworkConditionsMonitor, speechModels: any SpeechModels,
+        defaults: UserDefaults = .standard, network: NetworkConditionsMonitor, speechModels: any DeviceSpeechModels,
         unavailableReason: @escaping @MainActor (SpeechModelState) -> String?,
         lockTurnedOn: @escaping @MainActor () -> Void = {}
     ) {

@@ -42,8 +42,6 @@ public final class ImportViewModel {
         self.timeZone = timeZone
     }
 
-    /// Imports `urls`: audio files (and folders of them) and Day One exports (`.zip`). The files must stay readable
-    /// until this returns (a picked file's security-scoped access is the caller's).
     /// Imports files another app shared with My Day, then removes the copies the system made for it in the app's
     /// Inbox (the queue has its own).
     public func importShared(_ urls: [URL]) async {
@@ -53,6 +51,8 @@ public final class ImportViewModel {
         }
     }
 
+    /// Imports `urls`: audio files (and folders of them) and Day One exports (`.zip`). The files must stay readable
+    /// until this returns (a picked file's security-scoped access is the caller's).
     public func importFiles(_ urls: [URL]) async {
         isWorking = true
         defer { isWorking = false }

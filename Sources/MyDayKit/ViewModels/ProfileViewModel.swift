@@ -202,14 +202,10 @@ public final class ProfileViewModel {
 
     /// Set while `signOutOrOfferDiscard` runs.
     public private(set) var isSigningOut = false
-    /// How many changes had not reached the server when a sign-out was refused for them; the app then offers to sign
-    /// out anyway and discard them.
+    /// How many changes had not reached the server when a sign-out was refused for them.
     public private(set) var unsentOnSignOut = 0
-    /// Whether that offer shows; dismissing it forgets the count.
-    public var isOfferingDiscard: Bool {
-        get { unsentOnSignOut > 0 }
-        set { if !newValue { unsentOnSignOut = 0 } }
-    }
+    /// Whether the app offers to sign out anyway and discard them.
+    public var isOfferingDiscard = false
 
     /// An export is being made.
     public var isExporting: Bool {
@@ -228,7 +224,9 @@ public final class ProfileViewModel {
         isSigningOut = true
         defer { isSigningOut = false }
         await signOut()
-        if !isSignedOut { unsentOnSignOut = (try? core.unsentCount()) ?? 0 }
+        guard !isSignedOut else { return }
+        unsentOnSignOut = (try? core.unsentCount()) ?? 0
+        isOfferingDiscard = unsentOnSignOut > 0
     }
 
     /// Signs out; refused while entries are unsent unless the person chose to discard them.

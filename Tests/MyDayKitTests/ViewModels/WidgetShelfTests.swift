@@ -40,7 +40,7 @@ import Testing
             asked.withLock { $0 = "\(day ?? "") \(zone)" }
             return [past]
         }
-        await shelf.showOnThisDay(asking: client, words: true, now: now, timeZone: paris)
+        await shelf.showOnThisDay(asking: client, words: { true }, now: now, timeZone: paris)
         #expect(asked.withLock { $0 } == "2026-11-18 Europe/Paris")
         let saved = try #require(OnThisDayWidgetContent.saved(in: defaults))
         #expect(saved.memories.first?.preview == "Lisbon" && reloaded.last == WidgetShelf.onThisDayKind)
@@ -49,7 +49,7 @@ import Testing
         #expect(OnThisDayWidgetContent.saved(in: defaults)?.memories.first?.preview == nil)
         // When the server cannot be reached, then what was saved stays
         client.onOnThisDay = { _, _ in throw URLError(.notConnectedToInternet) }
-        await shelf.showOnThisDay(asking: client, words: true, now: now, timeZone: paris)
+        await shelf.showOnThisDay(asking: client, words: { true }, now: now, timeZone: paris)
         #expect(OnThisDayWidgetContent.saved(in: defaults)?.memories.count == 1)
         // When the session ends, then the widgets show nothing of the diary, and all of them redraw
         shelf.forget()

@@ -118,6 +118,19 @@ struct APIClient: Sendable {
             userID: (json["user"] as? [String: Any])?["id"] as? String ?? "")
     }
 
+    /// Creates a typed entry (failing the test if it is refused) and answers its id, in lower case.
+    @discardableResult
+    func createTypedEntry(
+        _ session: Session, text: String, createdAt: String = "2026-05-01T08:30:00Z", tz: String = "UTC"
+    ) async throws -> String {
+        let id = UUID().uuidString.lowercased()
+        try await send(
+            .post, "/v1/entries", token: session.accessToken,
+            json: ["id": id, "created_at": createdAt, "tz": tz, "duration_s": 0, "kind": "text", "text": text],
+            expecting: .created)
+        return id
+    }
+
     /// Creates an audio entry and answers its JSON and upload target.
     func createAudioEntry(
         _ session: Session, id: UUID = UUID(), sizeBytes: Int, contentType: String = "audio/mp4",

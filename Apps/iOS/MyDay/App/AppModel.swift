@@ -349,7 +349,7 @@ final class AppModel {
     /// On this day for its widget; without the diary's words while the app is locked with Face ID.
     private func updateOnThisDay() async {
         guard phase == .signedIn else { return }
-        await widgets.showOnThisDay(asking: core.client, words: !settings.lockEnabled)
+        await widgets.showOnThisDay(asking: core.client, words: { [settings] in !settings.lockEnabled })
     }
 
     /// The App Group's widgets, redrawn through WidgetKit.

@@ -1,3 +1,4 @@
+import MyDayKit
 import SwiftUI
 
 /// The speech model of iOS 26 for the person's language: a button that asks iOS to download it, its progress, or a

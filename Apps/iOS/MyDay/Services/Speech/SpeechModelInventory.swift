@@ -85,7 +85,7 @@ enum SpeechModelError: LocalizedError {
 }
 
 /// iOS's speech models as `DeviceSettings` asks for them: none before iOS 26.
-struct AppleSpeechModels: SpeechModels {
+struct AppleSpeechModels: DeviceSpeechModels {
     func state() async -> SpeechModelState {
         guard #available(iOS 26.0, *) else { return .notOffered }
         return await SpeechModelInventory.state(for: .current)
