@@ -158,6 +158,63 @@ import Testing
         }
     }
 
+    @Test(arguments: TestDatabase.available)
+    func aWordTwoEntriesTeachStaysUntilNeitherDoes(_ database: TestDatabase) async throws {
+        try await TestServer.make(database) { $0.workers = 1 }.run { api in
+            let me = try await api.register()
+            func words() async throws -> [String: String] {
+                Dictionary(uniqueKeysWithValues: try await vocabulary(api, me).map { ($0["text"] ?? "", $0["source"] ?? "") })
+            }
+            func deleteForGood(_ id: String) async throws {
+                try await api.send(.delete, "/v1/entries/\(id)", token: me.accessToken, expecting: .noContent)
+                try await api.send(.delete, "/v1/recently-deleted/\(id)", token: me.accessToken, expecting: .noContent)
+            }
+            // Given two notes titled with Przemek, the first also tagged kayak, and a third note tagged kayak
+            var notes: [String] = []
+            for (title, tags) in [("Dinner with Przemek", ["kayak"]), ("Przemek's birthday", []), ("", ["kayak"])] {
+                let id = try await api.createTypedEntry(me, text: "A day.")
+                var edit: [String: Any] = ["tags": tags]
+                if !title.isEmpty { edit["title"] = title }
+                try await api.send(.patch, "/v1/entries/\(id)", token: me.accessToken, json: edit, expecting: .ok)
+                notes.append(id)
+            }
+            // And two recordings in which the person corrected the same name
+            let heard: [(String, Double, Double)] = [
+                ("I", 0.0, 0.2), ("met", 0.3, 0.5), ("Shimon", 0.6, 1.0), ("at", 1.1, 1.2), ("the", 1.3, 1.4),
+                ("harbour.", 1.5, 2.0),
+            ]
+            var recordings: [String] = []
+            for _ in 0..<2 {
+                let id = try await api.createAndUpload(me, try await TestSpeech.m4a(TestSpeech.diarySentence))
+                try await api.send(
+                    .post, "/v1/entries/\(id)/complete", token: me.accessToken, json: DeviceTranscriptTests.transcript(heard),
+                    expecting: .ok)
+                #expect(try await api.finishedTranscription(me, id)["status"] as? String == "transcribed")
+                try await api.send(
+                    .patch, "/v1/entries/\(id)", token: me.accessToken, json: ["text": "I met Siobhan at the harbour."],
+                    expecting: .ok)
+                recordings.append(id.uuidString.lowercased())
+            }
+            #expect(try await words() == ["Przemek": "title", "kayak": "tag", "Siobhan": "correction"])
+
+            // When the first note is deleted for good, then its words stay: the others teach them too
+            try await deleteForGood(notes[0])
+            #expect(try await words() == ["Przemek": "title", "kayak": "tag", "Siobhan": "correction"])
+            // When the first recording's correction is taken back, then the name stays: the second teaches it
+            try await api.send(
+                .patch, "/v1/entries/\(recordings[0])", token: me.accessToken, json: ["text": "I met Shimon at the harbour."],
+                expecting: .ok)
+            #expect(try await words()["Siobhan"] == "correction")
+            // When the last entries that teach them go, then so do the words
+            try await deleteForGood(notes[1])
+            try await deleteForGood(notes[2])
+            try await api.send(
+                .patch, "/v1/entries/\(recordings[1])", token: me.accessToken, json: ["text": "I met Shimon at the harbour."],
+                expecting: .ok)
+            #expect(try await words().isEmpty)
+        }
+    }
+
     @Test func correctionsTeachOnlyTheWordsTypedInPlaceOfHeardOnes() {
         #expect(
             VocabularyLearning.corrections(from: "I met Shimon at the harbour.", to: "I met Siobhan at the harbour.") == [

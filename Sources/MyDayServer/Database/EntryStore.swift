@@ -322,13 +322,8 @@ struct EntryStore: Sendable {
             // Learned again from what was heard at each edit, so that what an edit saved in the middle of typing taught
             // ("Sio" on the way to "Siobhan"), or a correction taken back, goes. A word the recognizer did hear is no
             // correction.
-            try await VocabularyStore.forgetCorrections(learnedFrom: after.id, userID: after.userID, in: db)
-            let heardWords = Set(SearchText.words(in: heard))
-            let corrections = VocabularyLearning.corrections(from: heard, to: typed).filter {
-                !heardWords.contains(SearchText.fold($0))
-            }
-            try await VocabularyStore.learn(
-                corrections, from: .correction, entryID: after.id, userID: after.userID, in: db)
+            try await VocabularyStore.relearnCorrections(
+                VocabularyLearning.corrections(heard: heard, typed: typed), entryID: after.id, userID: after.userID, in: db)
         }
         if let title = after.title, title != before.title {
             try await VocabularyStore.learn(

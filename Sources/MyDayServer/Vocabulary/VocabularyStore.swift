@@ -98,7 +98,8 @@ struct VocabularyStore: Sendable {
     }
 
     /// Adds words the person's own writing in one entry taught, inside the caller's transaction: never one they
-    /// removed, never past the capacity, never twice. They go when the entry is deleted (`forget(learnedFrom:)`).
+    /// removed, never past the capacity, never twice (a word another entry taught first stays that entry's). They go
+    /// when the entry is deleted (`forget(learnedFrom:)`), unless another entry teaches them too.
     static func learn(
         _ words: [String], from source: VocabularySource, entryID: UUID, userID: UUID, in db: any SQLDatabase
     ) async throws {
@@ -126,9 +127,11 @@ struct VocabularyStore: Sendable {
         ).run()
     }
 
-    /// Forgets what a deleted entry taught (kept or removed), inside the deletion's transaction: nothing of its words
-    /// stays. A word the person added themselves is theirs, and stays.
+    /// Forgets what a deleted entry taught, inside the deletion's transaction: a word it taught that another live entry
+    /// of the person teaches too stays, as that entry's; of the rest, kept or removed, nothing stays. A word the person
+    /// added themselves is theirs, and stays.
     static func forget(learnedFrom entryID: UUID, userID: UUID, in db: any SQLDatabase) async throws {
+        try await release(taughtBy: entryID, userID: userID, keeping: [], correctionsOnly: false, in: db)
         try await db.raw(
             """
             DELETE FROM vocabulary WHERE user_id = \(bind: userID.lowercased) AND learned_from = \(bind: entryID.lowercased)
@@ -136,15 +139,61 @@ struct VocabularyStore: Sendable {
         ).run()
     }
 
-    /// Forgets the corrections an entry taught, to learn them again from its words as they read now; one the person
-    /// removed stays removed.
-    static func forgetCorrections(learnedFrom entryID: UUID, userID: UUID, in db: any SQLDatabase) async throws {
-        try await db.raw(
+    /// Makes `corrections` what an edited entry's transcript teaches, inside the edit's transaction: what it taught
+    /// before and no longer does goes (what an edit saved in the middle of typing taught, "Sio" on the way to "Siobhan",
+    /// or a correction taken back), unless another live entry teaches it too; one the person removed stays removed.
+    static func relearnCorrections(_ corrections: [String], entryID: UUID, userID: UUID, in db: any SQLDatabase) async throws {
+        try await release(taughtBy: entryID, userID: userID, keeping: Set(corrections.map(key)), correctionsOnly: true, in: db)
+        try await learn(corrections, from: .correction, entryID: entryID, userID: userID, in: db)
+    }
+
+    /// Takes away the live words `entryID` taught (its corrections alone when `correctionsOnly`) but those in `keeping`.
+    /// A word another live entry of the person teaches too is handed to that entry instead.
+    private static func release(
+        taughtBy entryID: UUID, userID: UUID, keeping: Set<String>, correctionsOnly: Bool, in db: any SQLDatabase
+    ) async throws {
+        let user = userID.lowercased
+        let which: SQLQueryString = correctionsOnly ? " AND source = \(bind: VocabularySource.correction.rawValue)" : ""
+        let rows = try await db.raw(
+            "SELECT folded, text FROM vocabulary WHERE user_id = \(bind: user) AND learned_from = \(bind: entryID.lowercased)"
+                + " AND removed = 0" + which
+        ).all()
+        for row in rows {
+            let folded = try row.decode(column: "folded", as: String.self)
+            guard !keeping.contains(folded) else { continue }
+            let text = try row.decode(column: "text", as: String.self)
+            if let (other, source) = try await otherTeacher(of: folded, spelled: text, userID: userID, besides: entryID, in: db) {
+                try await db.raw(
+                    """
+                    UPDATE vocabulary SET learned_from = \(bind: other.lowercased), source = \(bind: source.rawValue)
+                    WHERE user_id = \(bind: user) AND folded = \(bind: folded)
+                    """
+                ).run()
+            } else {
+                try await db.raw("DELETE FROM vocabulary WHERE user_id = \(bind: user) AND folded = \(bind: folded)").run()
+            }
+        }
+    }
+
+    /// Another live entry of the person that teaches the word, the oldest first, and how it teaches it; nil when none
+    /// does. Entries are found by the word's spelling in their titles, tags and transcripts, then read whole.
+    private static func otherTeacher(
+        of folded: String, spelled text: String, userID: UUID, besides entryID: UUID, in db: any SQLDatabase
+    ) async throws -> (UUID, VocabularySource)? {
+        let pattern = "%" + EntryStore.escapeLike(text.lowercased()) + "%"
+        let candidates = try await db.raw(
             """
-            DELETE FROM vocabulary WHERE user_id = \(bind: userID.lowercased) AND learned_from = \(bind: entryID.lowercased)
-                AND source = \(bind: VocabularySource.correction.rawValue) AND removed = 0
+            SELECT \(unsafeRaw: EntryRecord.columns) FROM entries
+            WHERE user_id = \(bind: userID.lowercased) AND deleted_at IS NULL AND id <> \(bind: entryID.lowercased)
+                AND (lower(title) LIKE \(bind: pattern) ESCAPE '\\' OR lower(tags) LIKE \(bind: pattern) ESCAPE '\\'
+                    OR lower(transcript_clean) LIKE \(bind: pattern) ESCAPE '\\')
+            ORDER BY created_at, id LIMIT 20
             """
-        ).run()
+        ).all().map(EntryRecord.init(row:))
+        for entry in candidates {
+            if let source = VocabularyLearning.source(teaching: folded, in: entry) { return (entry.id, source) }
+        }
+        return nil
     }
 
     /// Where the next word goes in the list: after every word there (added within the same millisecond or not).
