@@ -96,6 +96,32 @@ public enum SearchText {
         return String(kept).lowercased()
     }
 
+    /// A name however it is written: case aside, and the accents of Latin, Greek and Cyrillic letters ("Siobhán" and
+    /// "siobhan" are one name). Other scripts keep their marks, which there make another name: "राम" and "रमा",
+    /// "カナ" and "ガナ" are two. A person's vocabulary counts its words by this key.
+    public static func nameKey(_ text: String) -> String {
+        if text.utf8.allSatisfy({ $0 < 0x80 }) { return fold(text) }
+        var kept = String.UnicodeScalarView()
+        var base: Unicode.Scalar?
+        for scalar in text.decomposedStringWithCanonicalMapping.unicodeScalars {
+            if isMark(scalar) {
+                if let base, takesAccents(base) { continue }
+            } else {
+                base = scalar
+            }
+            kept.append(scalar)
+        }
+        return String(kept).precomposedStringWithCanonicalMapping.lowercased()
+    }
+
+    /// Latin, Greek and Cyrillic letters, whose marks are accents a person may or may not type.
+    private static func takesAccents(_ scalar: Unicode.Scalar) -> Bool {
+        switch scalar.value {
+        case 0x41...0x24F, 0x1E00...0x1EFF, 0x370...0x3FF, 0x1F00...0x1FFF, 0x400...0x52F: true
+        default: false
+        }
+    }
+
     static func isWordScalar(_ scalar: Unicode.Scalar) -> Bool {
         if scalar.isASCII { return UInt8(scalar.value).isASCIILetterOrDigit }
         let properties = scalar.properties

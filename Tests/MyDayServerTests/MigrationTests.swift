@@ -59,8 +59,24 @@ import Testing
             // When the server migrates it the rest of the way, one version at a time
             for version in Migrator.all.map(\.version).filter({ $0 > 4 }) {
                 try await Self.upTo(version, driver)
+                // Two names of alice's vocabulary, each under the key that once dropped the marks of every script
+                if version == 12 {
+                    try await Self.write(
+                        driver,
+                        ["ガナ": "カナ", "राम": "रम", "Siobhán": "siobhan"].map { text, folded in
+                            """
+                            INSERT INTO vocabulary (user_id, folded, text, source, added_at)
+                            VALUES ('\(Self.alice.lowercased)', '\(folded)', '\(text)', 'you', 1)
+                            """
+                        })
+                }
             }
             #expect(try await Migrator.currentVersion(driver) == Migrator.all.last?.version)
+            // And the vocabulary's keys keep the marks of other scripts, so a name they tell apart can join the list
+            let keys = try await Self.rows(driver, "SELECT folded FROM vocabulary ORDER BY folded")
+            #expect(
+                Set(try keys.map { try $0.decode(column: "folded", as: String.self) })
+                    == Set(["siobhan", "ガナ", "राम"]))
             // And a rate limit's schedule is counted in microseconds
             let schedules = try await Self.rows(driver, "SELECT tat FROM rate_limits")
             #expect(try schedules.map { try $0.decode(column: "tat", as: Int.self) } == [5_000])

@@ -83,6 +83,24 @@ import Testing
     }
 
     @Test(arguments: TestDatabase.available)
+    func namesThatAMarkMakesAnotherAreKeptApartAndAccentsAreNot(_ database: TestDatabase) async throws {
+        try await TestServer.make(database).run { api in
+            let me = try await api.register()
+            // Given names that differ only by a vowel sign (Devanagari), a voicing mark (kana) or a tone mark (Thai), and
+            // a Latin name typed with and without its accent
+            let names = ["राम", "रमा", "カナ", "ガナ", "มาลี", "ม้าลี", "Siobhán", "siobhan", "Zoë", "ZOE"]
+            let put = try await api.send(.put, "/v1/me/vocabulary", token: me.accessToken, json: ["words": names])
+            #expect(put.status == .ok, "\(put.text)")
+            // Then each name of another script stays, and the accented ones count once each, first spelling kept
+            #expect(
+                try await vocabulary(api, me).map { $0["text"] }
+                    == ["राम", "रमा", "カナ", "ガナ", "มาลี", "ม้าลี", "Siobhán", "Zoë"])
+            #expect(VocabularyStore.key("Ελένη") == VocabularyStore.key("ελενη"))
+            #expect(VocabularyStore.key("Алёна") == VocabularyStore.key("алена"))
+        }
+    }
+
+    @Test(arguments: TestDatabase.available)
     func namesWithJoinersAreTakenAndNoLearnedWordMakesTheListRefused(_ database: TestDatabase) async throws {
         try await TestServer.make(database).run { api in
             let me = try await api.register()

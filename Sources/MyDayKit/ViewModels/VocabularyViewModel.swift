@@ -1,4 +1,5 @@
 import Foundation
+import MyDaySearch
 import Observation
 
 /// "Words My Day should know": the person's vocabulary, where each word came from, adding and removing words.
@@ -84,6 +85,6 @@ public final class VocabularyViewModel {
 
     /// Whether two spellings are one word of the list: case and accents aside, as the server keys them.
     nonisolated public static func sameWord(_ one: String, _ other: String) -> Bool {
-        one.compare(other, options: [.caseInsensitive, .diacriticInsensitive]) == .orderedSame
+        SearchText.nameKey(one) == SearchText.nameKey(other)
     }
 }

@@ -220,6 +220,7 @@ package enum Migrator {
         SearchIndex.postgresMigration,
         DatabaseRequestCounter.microsecondsMigration,
         StorageUsage.runningTotalMigration,
+        VocabularyStore.keyMigration,
     ]
 
     /// Applies every migration the database lacks and answers their versions. Safe to run from many processes at once.

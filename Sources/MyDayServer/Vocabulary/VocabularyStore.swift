@@ -237,8 +237,26 @@ struct VocabularyStore: Sendable {
             }
     }
 
-    /// One word however it is written: "Siobhán" and "siobhan" are one entry.
-    static func key(_ text: String) -> String { SearchText.fold(text) }
+    /// One word however it is written (`SearchText.nameKey`).
+    static func key(_ text: String) -> String { SearchText.nameKey(text) }
+
+    /// The keys of words kept before a mark of another script made another name (version 23): made again.
+    static let keyMigration = Migration(
+        version: 23, name: "vocabulary keys that keep the marks of scripts other than Latin, Greek and Cyrillic",
+        statements: [],
+        backfill: { db in
+            let rows = try await db.raw("SELECT user_id, folded, text FROM vocabulary").all()
+            for row in rows {
+                let (user, folded) = (
+                    try row.decode(column: "user_id", as: String.self), try row.decode(column: "folded", as: String.self)
+                )
+                let fresh = key(try row.decode(column: "text", as: String.self))
+                guard fresh != folded else { continue }
+                try await db.raw(
+                    "UPDATE vocabulary SET folded = \(bind: fresh) WHERE user_id = \(bind: user) AND folded = \(bind: folded)"
+                ).run()
+            }
+        })
 
     private static func words(userID: UUID, in db: any SQLDatabase) async throws -> [VocabularyWord] {
         try await db.raw(

@@ -40,6 +40,13 @@ import Testing
         #expect(VocabularyViewModel.sourceText(.correction) == "From a correction")
     }
 
+    @Test func aWordIsTheSameAsTheServerKeysIt() {
+        // Case and Latin accents aside
+        #expect(VocabularyViewModel.sameWord("Siobhán", "SIOBHAN") && VocabularyViewModel.sameWord("Zoë", "zoe"))
+        // But a mark of another script makes another name
+        #expect(!VocabularyViewModel.sameWord("カナ", "ガナ") && !VocabularyViewModel.sameWord("राम", "रमा"))
+    }
+
     @Test func wordsTheServerWouldRefuseAreRefusedBeforeAsking() async throws {
         // (the fake fails the test on any replaceVocabulary call)
         var client = FakeMyDayClient()
