@@ -96,14 +96,16 @@ public enum SearchText {
         return String(kept).lowercased()
     }
 
-    /// A name however it is written: case aside, and the accents of Latin, Greek and Cyrillic letters ("Siobhán" and
-    /// "siobhan" are one name). Other scripts keep their marks, which there make another name: "राम" and "रमा",
+    /// A name however it is written: case aside, the accents of Latin, Greek and Cyrillic letters ("Siobhán" and
+    /// "siobhan" are one name), the vowel points of Hebrew and Arabic, and emoji's variation selectors, all of which
+    /// people write or leave out. Other scripts keep their marks, which there make another name: "राम" and "रमा",
     /// "カナ" and "ガナ" are two. A person's vocabulary counts its words by this key.
     public static func nameKey(_ text: String) -> String {
         if text.utf8.allSatisfy({ $0 < 0x80 }) { return fold(text) }
         var kept = String.UnicodeScalarView()
         var base: Unicode.Scalar?
         for scalar in text.decomposedStringWithCanonicalMapping.unicodeScalars {
+            if isOptionalMark(scalar) { continue }
             if isMark(scalar) {
                 if let base, takesAccents(base) { continue }
             } else {
@@ -112,6 +114,14 @@ public enum SearchText {
             kept.append(scalar)
         }
         return String(kept).precomposedStringWithCanonicalMapping.lowercased()
+    }
+
+    /// Hebrew points and cantillation, Arabic harakat and the superscript alef, and variation selectors.
+    private static func isOptionalMark(_ scalar: Unicode.Scalar) -> Bool {
+        switch scalar.value {
+        case 0x591...0x5C7, 0x64B...0x65F, 0x670, 0xFE00...0xFE0F: true
+        default: false
+        }
     }
 
     /// Latin, Greek and Cyrillic letters, whose marks are accents a person may or may not type.

@@ -190,7 +190,7 @@ extension TestServer {
             var total = 0
             for (table, column) in [
                 ("users", "id"), ("identities", "user_id"), ("refresh_tokens", "user_id"), ("entries", "user_id"),
-                ("jobs", "user_id"), ("exports", "user_id"),
+                ("jobs", "user_id"), ("exports", "user_id"), ("vocabulary", "user_id"), ("vocabulary_teachers", "user_id"),
             ] {
                 total += try await db.raw(
                     "SELECT COUNT(*) AS n FROM \(unsafeRaw: table) WHERE \(unsafeRaw: column) = \(bind: userID)"

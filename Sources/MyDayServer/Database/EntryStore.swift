@@ -375,8 +375,10 @@ struct EntryStore: Sendable {
 
     /// Turns the entry into a tombstone: its content is erased and its id goes out in the next delta.
     static func tombstone(_ entry: EntryRecord, keepingUploadDeadline: Bool, in db: any SQLDatabase) async throws {
-        try await VocabularyStore.forget(learnedFrom: entry.id, userID: entry.userID, in: db)
+        // The person's change-sequence row first: it orders this against an edit of another entry that taught the
+        // same words.
         let seq = try await nextChange(db, userID: entry.userID)
+        try await VocabularyStore.forget(learnedFrom: entry.id, userID: entry.userID, in: db)
         let now = StoredTime.now()
         let deadline: SQLQueryString = keepingUploadDeadline ? "" : ", upload_expires_at = NULL"
         try await db.raw(

@@ -221,6 +221,7 @@ package enum Migrator {
         DatabaseRequestCounter.microsecondsMigration,
         StorageUsage.runningTotalMigration,
         VocabularyStore.keyMigration,
+        VocabularyStore.teachersMigration,
     ]
 
     /// Applies every migration the database lacks and answers their versions. Safe to run from many processes at once.

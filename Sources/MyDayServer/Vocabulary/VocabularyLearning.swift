@@ -1,5 +1,4 @@
 import Foundation
-import MyDaySearch
 import MyDaySpeech
 
 /// Which words of a person's own writing are worth teaching the recognizer: the names and rare words in their titles,
@@ -52,22 +51,8 @@ enum VocabularyLearning {
     /// The corrections of a transcript the person edited: `corrections(from:to:)` of what was heard and what it reads
     /// now, less the words the recognizer did hear somewhere in it (no correction, whatever moved).
     static func corrections(heard: String, typed: String) -> [String] {
-        let heardWords = Set(SearchText.words(in: heard))
-        return corrections(from: heard, to: typed).filter { !heardWords.contains(SearchText.fold($0)) }
-    }
-
-    /// Whether `entry` as it reads now teaches the word whose key is `folded`, and how: a correction of its transcript,
-    /// a name in its title, or a tag.
-    static func source(teaching folded: String, in entry: EntryRecord) -> VocabularySource? {
-        let key = VocabularyStore.key
-        if entry.kind == .audio, let heard = entry.transcriptRaw, let typed = entry.transcriptClean,
-            corrections(heard: heard, typed: typed).contains(where: { key($0) == folded })
-        {
-            return .correction
-        }
-        if let title = entry.title, words(inTitle: title).contains(where: { key($0) == folded }) { return .title }
-        if words(inTags: entry.tags).contains(where: { key($0) == folded }) { return .tag }
-        return nil
+        let heardWords = Set(heard.split(whereSeparator: \.isWhitespace).map { VocabularyStore.key(bare(String($0))) })
+        return corrections(from: heard, to: typed).filter { !heardWords.contains(VocabularyStore.key($0)) }
     }
 
     /// A word with the punctuation around it and a possessive "'s" taken off.

@@ -67,7 +67,9 @@ struct VocabularyStore: Sendable {
             let keys = words.map(Self.key)
             // Left out: removed, and remembered so that it is not learned again.
             let kept: SQLQueryString = keys.isEmpty ? "" : " AND folded NOT IN (\(binds: keys))"
-            try await db.raw("UPDATE vocabulary SET removed = 1 WHERE user_id = \(bind: user) AND removed = 0" + kept).run()
+            try await db.raw(
+                "UPDATE vocabulary SET removed = 1, added_at = \(bind: now) WHERE user_id = \(bind: user) AND removed = 0" + kept
+            ).run()
             try await db.raw(
                 """
                 DELETE FROM vocabulary WHERE user_id = \(bind: user) AND removed = 1 AND folded NOT IN (
@@ -125,76 +127,90 @@ struct VocabularyStore: Sendable {
             "INSERT INTO vocabulary (user_id, folded, text, source, added_at, learned_from) VALUES "
                 + rows.joined(separator: ", ") + " ON CONFLICT (user_id, folded) DO NOTHING"
         ).run()
+        // Every entry that teaches a word is noted, the first or not: the word stays while one of them teaches it.
+        let teachers: [SQLQueryString] = fresh.map {
+            "(\(bind: userID.lowercased), \(bind: key($0)), \(bind: entryID.lowercased), \(bind: source.rawValue))"
+        }
+        try await db.raw(
+            "INSERT INTO vocabulary_teachers (user_id, folded, entry_id, source) VALUES " + teachers.joined(separator: ", ")
+                + " ON CONFLICT (user_id, folded, entry_id, source) DO NOTHING"
+        ).run()
     }
 
-    /// Forgets what a deleted entry taught, inside the deletion's transaction: a word it taught that another live entry
-    /// of the person teaches too stays, as that entry's; of the rest, kept or removed, nothing stays. A word the person
-    /// added themselves is theirs, and stays.
+    /// Forgets what a deleted entry taught, inside the deletion's transaction: a word another entry of the person
+    /// teaches too stays (kept or removed, as it was), as that entry's; the rest goes. A word the person added
+    /// themselves is theirs, and stays.
     static func forget(learnedFrom entryID: UUID, userID: UUID, in db: any SQLDatabase) async throws {
         try await release(taughtBy: entryID, userID: userID, keeping: [], correctionsOnly: false, in: db)
-        try await db.raw(
-            """
-            DELETE FROM vocabulary WHERE user_id = \(bind: userID.lowercased) AND learned_from = \(bind: entryID.lowercased)
-            """
-        ).run()
     }
 
     /// Makes `corrections` what an edited entry's transcript teaches, inside the edit's transaction: what it taught
     /// before and no longer does goes (what an edit saved in the middle of typing taught, "Sio" on the way to "Siobhan",
-    /// or a correction taken back), unless another live entry teaches it too; one the person removed stays removed.
+    /// or a correction taken back), unless another entry (or this one's title or tags) teaches it too.
     static func relearnCorrections(_ corrections: [String], entryID: UUID, userID: UUID, in db: any SQLDatabase) async throws {
         try await release(taughtBy: entryID, userID: userID, keeping: Set(corrections.map(key)), correctionsOnly: true, in: db)
         try await learn(corrections, from: .correction, entryID: entryID, userID: userID, in: db)
     }
 
-    /// Takes away the live words `entryID` taught (its corrections alone when `correctionsOnly`) but those in `keeping`.
-    /// A word another live entry of the person teaches too is handed to that entry instead.
+    /// Takes away what `entryID` teaches (its corrections alone when `correctionsOnly`) but the words in `keeping`. A
+    /// word it was learned from that another teacher still teaches is handed to that teacher, kept or removed as it was.
     private static func release(
         taughtBy entryID: UUID, userID: UUID, keeping: Set<String>, correctionsOnly: Bool, in db: any SQLDatabase
     ) async throws {
-        let user = userID.lowercased
+        let (user, entry) = (userID.lowercased, entryID.lowercased)
         let which: SQLQueryString = correctionsOnly ? " AND source = \(bind: VocabularySource.correction.rawValue)" : ""
+        let kept: SQLQueryString = keeping.isEmpty ? "" : " AND folded NOT IN (\(binds: Array(keeping)))"
+        try await db.raw(
+            "DELETE FROM vocabulary_teachers WHERE user_id = \(bind: user) AND entry_id = \(bind: entry)" + which + kept
+        ).run()
         let rows = try await db.raw(
-            "SELECT folded, text FROM vocabulary WHERE user_id = \(bind: user) AND learned_from = \(bind: entryID.lowercased)"
-                + " AND removed = 0" + which
+            "SELECT folded, removed FROM vocabulary WHERE user_id = \(bind: user) AND learned_from = \(bind: entry)" + which
+                + kept
         ).all()
         for row in rows {
             let folded = try row.decode(column: "folded", as: String.self)
-            guard !keeping.contains(folded) else { continue }
-            let text = try row.decode(column: "text", as: String.self)
-            if let (other, source) = try await otherTeacher(of: folded, spelled: text, userID: userID, besides: entryID, in: db) {
+            let removed = try row.decode(column: "removed", as: Int.self) == 1
+            let other = try await db.raw(
+                """
+                SELECT entry_id, source FROM vocabulary_teachers WHERE user_id = \(bind: user) AND folded = \(bind: folded)
+                ORDER BY entry_id, source LIMIT 1
+                """
+            ).first()
+            if let other {
                 try await db.raw(
                     """
-                    UPDATE vocabulary SET learned_from = \(bind: other.lowercased), source = \(bind: source.rawValue)
+                    UPDATE vocabulary SET learned_from = \(bind: try other.decode(column: "entry_id", as: String.self)),
+                        source = \(bind: try other.decode(column: "source", as: String.self))
                     WHERE user_id = \(bind: user) AND folded = \(bind: folded)
                     """
                 ).run()
-            } else {
+            } else if !(removed && correctionsOnly) {
+                // A word the person removed stays remembered while its entry lives, so it is not learned again; with
+                // the entry it goes, as all of its words do.
                 try await db.raw("DELETE FROM vocabulary WHERE user_id = \(bind: user) AND folded = \(bind: folded)").run()
             }
         }
     }
 
-    /// Another live entry of the person that teaches the word, the oldest first, and how it teaches it; nil when none
-    /// does. Entries are found by the word's spelling in their titles, tags and transcripts, then read whole.
-    private static func otherTeacher(
-        of folded: String, spelled text: String, userID: UUID, besides entryID: UUID, in db: any SQLDatabase
-    ) async throws -> (UUID, VocabularySource)? {
-        let pattern = "%" + EntryStore.escapeLike(text.lowercased()) + "%"
-        let candidates = try await db.raw(
+    /// Who teaches each learned word: every entry that taught it, not only the first (the row's `learned_from`).
+    static let teachersMigration = Migration(
+        version: 24, name: "every entry that teaches a vocabulary word",
+        statements: [
             """
-            SELECT \(unsafeRaw: EntryRecord.columns) FROM entries
-            WHERE user_id = \(bind: userID.lowercased) AND deleted_at IS NULL AND id <> \(bind: entryID.lowercased)
-                AND (lower(title) LIKE \(bind: pattern) ESCAPE '\\' OR lower(tags) LIKE \(bind: pattern) ESCAPE '\\'
-                    OR lower(transcript_clean) LIKE \(bind: pattern) ESCAPE '\\')
-            ORDER BY created_at, id LIMIT 20
+            CREATE TABLE vocabulary_teachers (
+                user_id TEXT NOT NULL REFERENCES users (id) ON DELETE CASCADE,
+                folded TEXT NOT NULL,
+                entry_id TEXT NOT NULL,
+                source TEXT NOT NULL,
+                PRIMARY KEY (user_id, folded, entry_id, source)
+            )
+            """,
+            "CREATE INDEX vocabulary_teachers_entry ON vocabulary_teachers (user_id, entry_id)",
             """
-        ).all().map(EntryRecord.init(row:))
-        for entry in candidates {
-            if let source = VocabularyLearning.source(teaching: folded, in: entry) { return (entry.id, source) }
-        }
-        return nil
-    }
+            INSERT INTO vocabulary_teachers (user_id, folded, entry_id, source)
+            SELECT user_id, folded, learned_from, source FROM vocabulary WHERE learned_from IS NOT NULL
+            """,
+        ])
 
     /// Where the next word goes in the list: after every word there (added within the same millisecond or not).
     private static func nextPosition(userID: UUID, in db: any SQLDatabase) async throws -> Int {
@@ -251,7 +267,8 @@ struct VocabularyStore: Sendable {
                     try row.decode(column: "user_id", as: String.self), try row.decode(column: "folded", as: String.self)
                 )
                 let fresh = key(try row.decode(column: "text", as: String.self))
-                guard fresh != folded else { continue }
+                // Compared as stored: a key kept decomposed (Hangul) equals its composed form as a Swift string.
+                guard !fresh.utf8.elementsEqual(folded.utf8) else { continue }
                 try await db.raw(
                     "UPDATE vocabulary SET folded = \(bind: fresh) WHERE user_id = \(bind: user) AND folded = \(bind: folded)"
                 ).run()
