@@ -76,6 +76,15 @@ import Testing
             }
             #expect(try await Migrator.currentVersion(driver) == Migrator.all.last?.version)
             // And the vocabulary's keys keep the marks of other scripts, so a name they tell apart can join the list
+            // And every entry that teaches a word is noted as its teacher: the harbour's title names its boats
+            let teachers = try await Self.rows(driver, "SELECT folded, entry_id, source FROM vocabulary_teachers ORDER BY folded")
+            #expect(
+                try teachers.map {
+                    [
+                        try $0.decode(column: "folded", as: String.self), try $0.decode(column: "entry_id", as: String.self),
+                        try $0.decode(column: "source", as: String.self),
+                    ]
+                } == [["boats", Self.harbour.lowercased, "title"], ["seaside", Self.harbour.lowercased, "tag"]])
             // (compared byte for byte: a Hangul key kept decomposed equals the composed one as a Swift string)
             let keys = try await Self.rows(driver, "SELECT folded FROM vocabulary ORDER BY folded")
             #expect(

@@ -243,6 +243,36 @@ import Testing
         }
     }
 
+    @Test(arguments: TestDatabase.available)
+    func aWordStaysWithItsTeachersWhateverTheListHoldsAndGoesWithTheLastTitleThatNamedIt(_ database: TestDatabase)
+        async throws
+    {
+        try await TestServer.make(database).run { api in
+            let me = try await api.register()
+            func words() async throws -> [String] { try await vocabulary(api, me).compactMap { $0["text"] } }
+            func title(_ id: String, _ text: String) async throws {
+                try await api.send(.patch, "/v1/entries/\(id)", token: me.accessToken, json: ["title": text], expecting: .ok)
+            }
+            // Given a full list of the person's own words, then Siobhán learned before it filled up
+            let first = try await api.createTypedEntry(me, text: "A day.")
+            try await title(first, "Lunch with Siobhán")
+            let own = (0..<499).map { "Name\($0)" }
+            try await api.send(
+                .put, "/v1/me/vocabulary", token: me.accessToken, json: ["words": ["Siobhán"] + own], expecting: .ok)
+            // And a second note naming her without the accent, written once the list was full
+            let second = try await api.createTypedEntry(me, text: "Another day.")
+            try await title(second, "Tea with Siobhan")
+            #expect(try await words().first == "Siobhán")
+            // When the first note is erased, then she stays, spelled as the note that teaches her now spells her
+            try await api.send(.delete, "/v1/entries/\(first)", token: me.accessToken, expecting: .noContent)
+            try await api.send(.delete, "/v1/recently-deleted/\(first)", token: me.accessToken, expecting: .noContent)
+            #expect(try await words().first == "Siobhan")
+            // When the second note's title no longer names her, then she goes: no entry teaches her
+            try await title(second, "Dinner")
+            #expect(try await words() == own)
+        }
+    }
+
     @Test func correctionsTeachOnlyTheWordsTypedInPlaceOfHeardOnes() {
         #expect(
             VocabularyLearning.corrections(from: "I met Shimon at the harbour.", to: "I met Siobhan at the harbour.") == [

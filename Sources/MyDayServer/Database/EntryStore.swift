@@ -313,25 +313,17 @@ struct EntryStore: Sendable {
         }
     }
 
-    /// What an edit teaches the person's vocabulary: words typed in place of words the recognizer heard, names in a new
-    /// title, and new tags.
+    /// What an edit teaches the person's vocabulary: words typed in place of words the recognizer heard (read again
+    /// from what was heard at each edit, so that a word saved in the middle of typing, "Sio" on the way to "Siobhan",
+    /// or a correction taken back, goes), the names in its title and its tags; each learned again when it changed.
     private static func learnVocabulary(from before: EntryRecord, to after: EntryRecord, in db: any SQLDatabase) async throws {
-        if after.kind == .audio, let heard = after.transcriptRaw, let typed = after.transcriptClean,
-            typed != before.transcriptClean
-        {
-            // Learned again from what was heard at each edit, so that what an edit saved in the middle of typing taught
-            // ("Sio" on the way to "Siobhan"), or a correction taken back, goes. A word the recognizer did hear is no
-            // correction.
-            try await VocabularyStore.relearnCorrections(
-                VocabularyLearning.corrections(heard: heard, typed: typed), entryID: after.id, userID: after.userID, in: db)
+        let changed: [VocabularySource: Bool] = [
+            .correction: after.transcriptClean != before.transcriptClean, .title: after.title != before.title,
+            .tag: after.tags != before.tags,
+        ]
+        for (source, words) in VocabularyLearning.taught(by: after) where changed[source] == true {
+            try await VocabularyStore.relearn(words, from: source, entryID: after.id, userID: after.userID, in: db)
         }
-        if let title = after.title, title != before.title {
-            try await VocabularyStore.learn(
-                VocabularyLearning.words(inTitle: title), from: .title, entryID: after.id, userID: after.userID, in: db)
-        }
-        let newTags = after.tags.filter { !before.tags.contains($0) }
-        try await VocabularyStore.learn(
-            VocabularyLearning.words(inTags: newTags), from: .tag, entryID: after.id, userID: after.userID, in: db)
     }
 
     private static func textBytes(id: UUID, in db: any SQLDatabase) async throws -> Int {
@@ -472,6 +464,8 @@ extension EntryStore {
             WHERE id = \(bind: entryID.lowercased) AND deleted_at IS NULL
             """
         ).run()
+        // The words heard now are the transcript: the corrections of the words it replaced teach nothing any more.
+        try await VocabularyStore.relearn([], from: .correction, entryID: entryID, userID: userID, in: db)
     }
 
     /// Marks the entry `failed` with a reason for its owner, inside the caller's transaction.

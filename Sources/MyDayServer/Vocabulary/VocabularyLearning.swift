@@ -55,6 +55,16 @@ enum VocabularyLearning {
         return corrections(from: heard, to: typed).filter { !heardWords.contains(VocabularyStore.key($0)) }
     }
 
+    /// What `entry` teaches as it reads now, by source: the corrections of its transcript, the names in its title and
+    /// its tags.
+    static func taught(by entry: EntryRecord) -> [(VocabularySource, [String])] {
+        var corrections: [String] = []
+        if entry.kind == .audio, let heard = entry.transcriptRaw, let typed = entry.transcriptClean {
+            corrections = self.corrections(heard: heard, typed: typed)
+        }
+        return [(.correction, corrections), (.title, entry.title.map(words(inTitle:)) ?? []), (.tag, words(inTags: entry.tags))]
+    }
+
     /// A word with the punctuation around it and a possessive "'s" taken off.
     static func bare(_ word: String) -> String {
         var text = word.trimmingCharacters(in: CharacterSet.punctuationCharacters.union(.symbols).union(.whitespaces))

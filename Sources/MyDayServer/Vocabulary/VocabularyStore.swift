@@ -100,26 +100,35 @@ struct VocabularyStore: Sendable {
     }
 
     /// Adds words the person's own writing in one entry taught, inside the caller's transaction: never one they
-    /// removed, never past the capacity, never twice (a word another entry taught first stays that entry's). They go
-    /// when the entry is deleted (`forget(learnedFrom:)`), unless another entry teaches them too.
+    /// removed, never past the capacity, never twice (a word another entry taught first stays that entry's). Every
+    /// word is noted as the entry's, in the list or not: it stays while one of its entries teaches it (`release`).
     static func learn(
         _ words: [String], from source: VocabularySource, entryID: UUID, userID: UUID, in db: any SQLDatabase
     ) async throws {
-        guard !words.isEmpty else { return }
-        let count =
-            try await db.raw(
-                "SELECT COUNT(*) AS count FROM vocabulary WHERE user_id = \(bind: userID.lowercased) AND removed = 0"
-            ).first()?.decode(column: "count", as: Int.self) ?? 0
         var seen = Set<String>()
         // Only what a `PUT` of the list would take back: a word learned here must never make the list refused.
-        let fresh = words.filter { isWordOnOneLine($0) && seen.insert(key($0)).inserted }.prefix(max(0, capacity - count))
+        let taught = words.filter { isWordOnOneLine($0) && seen.insert(key($0)).inserted }.prefix(capacity)
+        guard !taught.isEmpty else { return }
+        let user = userID.lowercased
+        let teachers: [SQLQueryString] = taught.map {
+            "(\(bind: user), \(bind: key($0)), \(bind: entryID.lowercased), \(bind: source.rawValue), \(bind: $0))"
+        }
+        try await db.raw(
+            "INSERT INTO vocabulary_teachers (user_id, folded, entry_id, source, text) VALUES "
+                + teachers.joined(separator: ", ")
+                + " ON CONFLICT (user_id, folded, entry_id, source) DO UPDATE SET text = excluded.text"
+        ).run()
+        let count =
+            try await db.raw("SELECT COUNT(*) AS count FROM vocabulary WHERE user_id = \(bind: user) AND removed = 0")
+            .first()?.decode(column: "count", as: Int.self) ?? 0
+        let fresh = taught.prefix(max(0, capacity - count))
         guard !fresh.isEmpty else { return }
         let now = try await nextPosition(userID: userID, in: db)
         var rows: [SQLQueryString] = []
         for (offset, text) in fresh.enumerated() {
             rows.append(
                 """
-                (\(bind: userID.lowercased), \(bind: key(text)), \(bind: text), \(bind: source.rawValue), \(bind: now + offset), \
+                (\(bind: user), \(bind: key(text)), \(bind: text), \(bind: source.rawValue), \(bind: now + offset), \
                 \(bind: entryID.lowercased))
                 """)
         }
@@ -127,66 +136,70 @@ struct VocabularyStore: Sendable {
             "INSERT INTO vocabulary (user_id, folded, text, source, added_at, learned_from) VALUES "
                 + rows.joined(separator: ", ") + " ON CONFLICT (user_id, folded) DO NOTHING"
         ).run()
-        // Every entry that teaches a word is noted, the first or not: the word stays while one of them teaches it.
-        let teachers: [SQLQueryString] = fresh.map {
-            "(\(bind: userID.lowercased), \(bind: key($0)), \(bind: entryID.lowercased), \(bind: source.rawValue))"
-        }
-        try await db.raw(
-            "INSERT INTO vocabulary_teachers (user_id, folded, entry_id, source) VALUES " + teachers.joined(separator: ", ")
-                + " ON CONFLICT (user_id, folded, entry_id, source) DO NOTHING"
-        ).run()
     }
 
     /// Forgets what a deleted entry taught, inside the deletion's transaction: a word another entry of the person
     /// teaches too stays (kept or removed, as it was), as that entry's; the rest goes. A word the person added
     /// themselves is theirs, and stays.
     static func forget(learnedFrom entryID: UUID, userID: UUID, in db: any SQLDatabase) async throws {
-        try await release(taughtBy: entryID, userID: userID, keeping: [], correctionsOnly: false, in: db)
+        try await release(taughtBy: entryID, userID: userID, source: nil, keeping: [], erasing: true, in: db)
     }
 
-    /// Makes `corrections` what an edited entry's transcript teaches, inside the edit's transaction: what it taught
-    /// before and no longer does goes (what an edit saved in the middle of typing taught, "Sio" on the way to "Siobhan",
-    /// or a correction taken back), unless another entry (or this one's title or tags) teaches it too.
-    static func relearnCorrections(_ corrections: [String], entryID: UUID, userID: UUID, in db: any SQLDatabase) async throws {
-        try await release(taughtBy: entryID, userID: userID, keeping: Set(corrections.map(key)), correctionsOnly: true, in: db)
-        try await learn(corrections, from: .correction, entryID: entryID, userID: userID, in: db)
+    /// Makes `words` what an entry's `source` (its transcript's corrections, its title or its tags) teaches now, inside
+    /// the edit's transaction: what it taught before and no longer does goes (a word saved in the middle of typing,
+    /// "Sio" on the way to "Siobhan", or a correction taken back), unless another teacher teaches it too; one the
+    /// person removed stays removed.
+    static func relearn(
+        _ words: [String], from source: VocabularySource, entryID: UUID, userID: UUID, in db: any SQLDatabase
+    ) async throws {
+        try await release(
+            taughtBy: entryID, userID: userID, source: source, keeping: Set(words.map(key)), erasing: false, in: db)
+        try await learn(words, from: source, entryID: entryID, userID: userID, in: db)
     }
 
-    /// Takes away what `entryID` teaches (its corrections alone when `correctionsOnly`) but the words in `keeping`. A
-    /// word it was learned from that another teacher still teaches is handed to that teacher, kept or removed as it was.
+    /// Takes away what `entryID` teaches (from `source` alone, when given) but the words in `keeping`. A word it was
+    /// learned from that another teacher still teaches is handed to that teacher, with its spelling, kept or removed
+    /// as it was; otherwise it goes, but a removed word stays remembered until its entry is erased.
     private static func release(
-        taughtBy entryID: UUID, userID: UUID, keeping: Set<String>, correctionsOnly: Bool, in db: any SQLDatabase
+        taughtBy entryID: UUID, userID: UUID, source: VocabularySource?, keeping: Set<String>, erasing: Bool,
+        in db: any SQLDatabase
     ) async throws {
         let (user, entry) = (userID.lowercased, entryID.lowercased)
-        let which: SQLQueryString = correctionsOnly ? " AND source = \(bind: VocabularySource.correction.rawValue)" : ""
-        let kept: SQLQueryString = keeping.isEmpty ? "" : " AND folded NOT IN (\(binds: Array(keeping)))"
-        try await db.raw(
-            "DELETE FROM vocabulary_teachers WHERE user_id = \(bind: user) AND entry_id = \(bind: entry)" + which + kept
-        ).run()
-        let rows = try await db.raw(
+        let which: SQLQueryString = source.map { " AND source = \(bind: $0.rawValue)" } ?? ""
+        let taught = try await db.raw(
+            "SELECT folded FROM vocabulary_teachers WHERE user_id = \(bind: user) AND entry_id = \(bind: entry)" + which
+        ).all().map { try $0.decode(column: "folded", as: String.self) }.filter { !keeping.contains($0) }
+        for folded in taught {
+            try await db.raw(
+                """
+                DELETE FROM vocabulary_teachers WHERE user_id = \(bind: user) AND entry_id = \(bind: entry)
+                    AND folded = \(bind: folded)
+                """ + which
+            ).run()
+        }
+        let learned = try await db.raw(
             "SELECT folded, removed FROM vocabulary WHERE user_id = \(bind: user) AND learned_from = \(bind: entry)" + which
-                + kept
         ).all()
-        for row in rows {
+        for row in learned {
             let folded = try row.decode(column: "folded", as: String.self)
+            guard !keeping.contains(folded) else { continue }
             let removed = try row.decode(column: "removed", as: Int.self) == 1
             let other = try await db.raw(
                 """
-                SELECT entry_id, source FROM vocabulary_teachers WHERE user_id = \(bind: user) AND folded = \(bind: folded)
-                ORDER BY entry_id, source LIMIT 1
+                SELECT entry_id, source, text FROM vocabulary_teachers WHERE user_id = \(bind: user)
+                    AND folded = \(bind: folded) ORDER BY entry_id, source LIMIT 1
                 """
             ).first()
             if let other {
                 try await db.raw(
                     """
                     UPDATE vocabulary SET learned_from = \(bind: try other.decode(column: "entry_id", as: String.self)),
-                        source = \(bind: try other.decode(column: "source", as: String.self))
+                        source = \(bind: try other.decode(column: "source", as: String.self)),
+                        text = \(bind: try other.decode(column: "text", as: String.self))
                     WHERE user_id = \(bind: user) AND folded = \(bind: folded)
                     """
                 ).run()
-            } else if !(removed && correctionsOnly) {
-                // A word the person removed stays remembered while its entry lives, so it is not learned again; with
-                // the entry it goes, as all of its words do.
+            } else if erasing || !removed {
                 try await db.raw("DELETE FROM vocabulary WHERE user_id = \(bind: user) AND folded = \(bind: folded)").run()
             }
         }
@@ -202,15 +215,31 @@ struct VocabularyStore: Sendable {
                 folded TEXT NOT NULL,
                 entry_id TEXT NOT NULL,
                 source TEXT NOT NULL,
+                text TEXT NOT NULL,
                 PRIMARY KEY (user_id, folded, entry_id, source)
             )
             """,
             "CREATE INDEX vocabulary_teachers_entry ON vocabulary_teachers (user_id, entry_id)",
-            """
-            INSERT INTO vocabulary_teachers (user_id, folded, entry_id, source)
-            SELECT user_id, folded, learned_from, source FROM vocabulary WHERE learned_from IS NOT NULL
-            """,
-        ])
+        ],
+        backfill: { db in
+            // What every kept entry teaches now: its corrections, the names in its title, its tags.
+            let entries = try await db.raw(
+                "SELECT \(unsafeRaw: EntryRecord.columns) FROM entries WHERE transcript_clean IS NOT NULL OR title IS NOT NULL OR tags <> '[]'"
+            ).all().map(EntryRecord.init(row:))
+            for entry in entries {
+                for (source, words) in VocabularyLearning.taught(by: entry) where !words.isEmpty {
+                    var seen = Set<String>()
+                    let rows: [SQLQueryString] = words.filter { isWordOnOneLine($0) && seen.insert(key($0)).inserted }.map {
+                        "(\(bind: entry.userID.lowercased), \(bind: key($0)), \(bind: entry.id.lowercased), \(bind: source.rawValue), \(bind: $0))"
+                    }
+                    guard !rows.isEmpty else { continue }
+                    try await db.raw(
+                        "INSERT INTO vocabulary_teachers (user_id, folded, entry_id, source, text) VALUES "
+                            + rows.joined(separator: ", ") + " ON CONFLICT (user_id, folded, entry_id, source) DO NOTHING"
+                    ).run()
+                }
+            }
+        })
 
     /// Where the next word goes in the list: after every word there (added within the same millisecond or not).
     private static func nextPosition(userID: UUID, in db: any SQLDatabase) async throws -> Int {
