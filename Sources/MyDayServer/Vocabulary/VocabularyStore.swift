@@ -26,7 +26,7 @@ struct VocabularyStore: Sendable {
     static let capacity = 500
     /// The longest word, in characters.
     static let longestWord = 50
-    /// At most this many removed words are remembered (so as not to be learned again), the latest added kept: lists
+    /// At most this many removed words are remembered (so as not to be learned again), the latest removed kept: lists
     /// sent one after another must not grow a person's rows without end.
     static let removedRemembered = 2_000
 
@@ -110,14 +110,7 @@ struct VocabularyStore: Sendable {
         let taught = words.filter { isWordOnOneLine($0) && seen.insert(key($0)).inserted }.prefix(capacity)
         guard !taught.isEmpty else { return }
         let user = userID.lowercased
-        let teachers: [SQLQueryString] = taught.map {
-            "(\(bind: user), \(bind: key($0)), \(bind: entryID.lowercased), \(bind: source.rawValue), \(bind: $0))"
-        }
-        try await db.raw(
-            "INSERT INTO vocabulary_teachers (user_id, folded, entry_id, source, text) VALUES "
-                + teachers.joined(separator: ", ")
-                + " ON CONFLICT (user_id, folded, entry_id, source) DO UPDATE SET text = excluded.text"
-        ).run()
+        try await note(Array(taught), taughtBy: entryID, from: source, userID: userID, in: db)
         let count =
             try await db.raw("SELECT COUNT(*) AS count FROM vocabulary WHERE user_id = \(bind: user) AND removed = 0")
             .first()?.decode(column: "count", as: Int.self) ?? 0
@@ -227,19 +220,27 @@ struct VocabularyStore: Sendable {
                 "SELECT \(unsafeRaw: EntryRecord.columns) FROM entries WHERE transcript_clean IS NOT NULL OR title IS NOT NULL OR tags <> '[]'"
             ).all().map(EntryRecord.init(row:))
             for entry in entries {
-                for (source, words) in VocabularyLearning.taught(by: entry) where !words.isEmpty {
+                for (source, words) in VocabularyLearning.taught(by: entry) {
                     var seen = Set<String>()
-                    let rows: [SQLQueryString] = words.filter { isWordOnOneLine($0) && seen.insert(key($0)).inserted }.map {
-                        "(\(bind: entry.userID.lowercased), \(bind: key($0)), \(bind: entry.id.lowercased), \(bind: source.rawValue), \(bind: $0))"
-                    }
-                    guard !rows.isEmpty else { continue }
-                    try await db.raw(
-                        "INSERT INTO vocabulary_teachers (user_id, folded, entry_id, source, text) VALUES "
-                            + rows.joined(separator: ", ") + " ON CONFLICT (user_id, folded, entry_id, source) DO NOTHING"
-                    ).run()
+                    let taught = words.filter { isWordOnOneLine($0) && seen.insert(key($0)).inserted }
+                    try await note(taught, taughtBy: entry.id, from: source, userID: entry.userID, in: db)
                 }
             }
         })
+
+    /// Notes `entryID` as a teacher of each of `words` (checked and once each), with its spelling.
+    private static func note(
+        _ words: [String], taughtBy entryID: UUID, from source: VocabularySource, userID: UUID, in db: any SQLDatabase
+    ) async throws {
+        guard !words.isEmpty else { return }
+        let rows: [SQLQueryString] = words.map {
+            "(\(bind: userID.lowercased), \(bind: key($0)), \(bind: entryID.lowercased), \(bind: source.rawValue), \(bind: $0))"
+        }
+        try await db.raw(
+            "INSERT INTO vocabulary_teachers (user_id, folded, entry_id, source, text) VALUES " + rows.joined(separator: ", ")
+                + " ON CONFLICT (user_id, folded, entry_id, source) DO UPDATE SET text = excluded.text"
+        ).run()
+    }
 
     /// Where the next word goes in the list: after every word there (added within the same millisecond or not).
     private static func nextPosition(userID: UUID, in db: any SQLDatabase) async throws -> Int {
