@@ -143,9 +143,10 @@ public final class ReminderViewModel {
 
     /// When the device should show the reminder over the next `days` days, soonest first: each of the reminder's days
     /// at its time, in its zone, from `now` on, leaving out today when today already has an entry (or its time has
-    /// passed). Scheduled one by one rather than repeating, so a day with an entry can be skipped.
+    /// passed). Scheduled one by one rather than repeating, so a day with an entry can be skipped. Eight days: today
+    /// and a week on, so a weekly reminder whose time has passed today is still planned for next week.
     public nonisolated static func notificationTimes(
-        for reminder: ReminderSettings, now: Date, todayHasEntry: Bool, days: Int = 7
+        for reminder: ReminderSettings, now: Date, todayHasEntry: Bool, days: Int = 8
     ) -> [Date] {
         let zone = TimeZone(identifier: reminder.timeZone) ?? .current
         var calendar = Calendar(identifier: .gregorian)

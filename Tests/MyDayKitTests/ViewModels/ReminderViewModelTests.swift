@@ -26,6 +26,11 @@ import Testing
         #expect(
             ReminderViewModel.notificationTimes(for: reminder, now: at("2026-03-29T19:30:00Z"), todayHasEntry: false, days: 2)
                 .count == 1)
+        // And a weekly reminder whose time has passed today is planned for the same day next week
+        let mondays = ReminderSettings(hour: 7, minute: 30, timeZone: "Europe/Paris", days: [.mon], email: false)
+        #expect(
+            ReminderViewModel.notificationTimes(for: mondays, now: at("2026-12-07T07:05:00Z"), todayHasEntry: false)
+                == [at("2026-12-14T06:30:00Z")])
         // And a time the change skips (02:30) comes at 03:00 that day
         let early = ReminderSettings(hour: 2, minute: 30, timeZone: "Europe/Berlin", days: [.sun], email: false)
         #expect(
