@@ -307,6 +307,38 @@ import Testing
     }
 
     @Test(arguments: TestDatabase.available)
+    func aWordInMostRecentEntriesIsCountedExactly(_ database: TestDatabase) async throws {
+        // Given a server that ranks up to 40 matches, and a diary whose 36 newest entries of 70 hold "kite", the oldest
+        // of them three times: a word in most recent entries, under the bound in all
+        let server = try await TestServer.make(database) {
+            $0.clock = { Self.now }
+            $0.searchRankedMatches = 40
+        }
+        try await server.run { api in
+            let diary = Diary(api: api, server: server, session: try await api.register())
+            for index in 0..<34 {
+                try await diary.add("Rain on the roof \(index).", at: "2026-01-01T10:\(String(format: "%02d", index)):00Z")
+            }
+            let favourite = try await diary.add("A kite, a red kite, my kite.", at: "2026-02-01T09:00:00Z")
+            var kites: [String] = []
+            for index in 0..<35 {
+                kites.append(
+                    try await diary.add("Flew the kite \(index).", at: "2026-02-02T10:\(String(format: "%02d", index)):00Z"))
+            }
+            // When searching for it, 36 matches
+            // Then they are ranked: the entry that says it most comes first, then the others newest first
+            #expect(try await diary.found("kite", "&limit=50") == [favourite] + kites.reversed())
+
+            // When five more entries hold it, 41 matches, more than are ranked
+            for index in 0..<5 {
+                kites.append(try await diary.add("Flew the kite again \(index).", at: "2026-02-03T10:0\(index):00Z"))
+            }
+            // Then they come newest first
+            #expect(try await diary.found("kite", "&limit=50") == kites.reversed() + [favourite])
+        }
+    }
+
+    @Test(arguments: TestDatabase.available)
     func manyMatchesPutTitlesAndTagsFirstThenTheNewest(_ database: TestDatabase) async throws {
         try await run(database) { diary in
             // Given more entries with the word than are ranked one by one, the oldest two naming it in a title or tag
