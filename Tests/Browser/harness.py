@@ -58,7 +58,8 @@ class Server:
         if not whisper:
             self.settings["MYDAY_SPEECH_SERVICE"] = "off"
         binary = os.environ.get("MYDAY_SERVER_BINARY") or os.path.join(ROOT, ".build", "debug", "myday-server")
-        env = dict(os.environ, MYDAY_PORT=port, MYDAY_DATA_DIR=data, MYDAY_LOG_LEVEL="info",
+        # bcrypt at its lowest cost: every test signs someone in, and cost 12 is checked by ServerProcessTests.
+        env = dict(os.environ, MYDAY_PORT=port, MYDAY_DATA_DIR=data, MYDAY_LOG_LEVEL="info", MYDAY_TEST_BCRYPT_COST="4",
                    MYDAY_SECRET="9e2b7c4a1f8d3e6b0c5a9f2d7e1b4c8a3f6d0e9b2c7a5f1d4e8b3c6a0f9d2e7b", **self.settings)
         self.log = open(os.path.join(data, "server.log"), "a+")
         self.process = subprocess.Popen([binary, "serve"], env=env, stdout=self.log, stderr=subprocess.STDOUT)

@@ -53,6 +53,21 @@ import Testing
         }
     }
 
+    @Test func theTestSuitesBcryptCostIsReadWithinBcryptsBounds() throws {
+        func configuration(_ environment: [String: String]) throws -> ServerConfiguration {
+            try ServerConfiguration(
+                reader: ConfigReader(provider: EnvironmentVariablesProvider(environmentVariables: environment)))
+        }
+        // Given no setting, passwords are hashed at the production cost
+        #expect(try configuration([:]).bcryptCost == 12)
+        // When the test suites' server processes ask for the lowest cost, then this debug build uses it
+        #expect(try configuration(["MYDAY_TEST_BCRYPT_COST": "4"]).bcryptCost == 4)
+        // And a cost bcrypt does not have is refused at start
+        for cost in ["3", "32"] {
+            #expect(throws: ConfigurationError.self) { try configuration(["MYDAY_TEST_BCRYPT_COST": cost]) }
+        }
+    }
+
     @Test func aMetricsTokenLocksMetricsAndAnHTTPSPublicURLSendsHSTS() async throws {
         // Given a server behind https whose operator set a metrics token
         let token = "metrics-token-of-the-operator"

@@ -40,7 +40,8 @@ package struct ServerConfiguration: Sendable {
     /// SendGrid's API key; with it (and no SMTP), mail goes through SendGrid's HTTP API.
     package var sendGridAPIKey: String?
     package var sendGridURL = "https://api.sendgrid.com"
-    /// bcrypt work factor: `PasswordHasher.productionCost`. No setting changes it; only tests lower it, to run faster.
+    /// bcrypt work factor: `PasswordHasher.productionCost`. Only tests lower it, to run faster: in process, or through
+    /// `MYDAY_TEST_BCRYPT_COST`, which only a debug build reads (the test suites' server processes).
     var bcryptCost = PasswordHasher.productionCost
     /// The time rate limits count with (µs since 1970); tests freeze or move it.
     var rateLimitClock: @Sendable () -> Int = RateLimit.microsecondsNow
@@ -175,6 +176,13 @@ package struct ServerConfiguration: Sendable {
         if let bad = iosAppIDs.first(where: { !AppLinks.isAppID($0) }) {
             throw ConfigurationError("MYDAY_IOS_APP_IDS holds TEAMID.bundle.id entries; '\(bad)' is not one")
         }
+        #if DEBUG
+            let testCost = config.int(forKey: "test.bcrypt.cost", default: Int(bcryptCost))
+            guard (4...31).contains(testCost) else {
+                throw ConfigurationError("MYDAY_TEST_BCRYPT_COST must be 4...31, not \(testCost)")
+            }
+            bcryptCost = UInt8(testCost)
+        #endif
         appleKeysURL = config.string(forKey: "apple.jwks.url", default: appleKeysURL)
         googleKeysURL = config.string(forKey: "google.jwks.url", default: googleKeysURL)
         appleAuthURL = config.string(forKey: "apple.auth.url", default: appleAuthURL)
