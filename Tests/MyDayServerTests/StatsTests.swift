@@ -1,40 +1,65 @@
 import Foundation
+import MyDaySearch
 import Testing
 
 @testable import MyDayServer
 
 @Suite struct StatsTests {
-    private let paris = TimeZone(identifier: "Europe/Paris")!
+    private func day(_ text: String) -> LocalDay { LocalDay(iso: text)! }
 
-    private func at(_ text: String) -> Date { try! Date(text, strategy: .iso8601) }
-
-    @Test func streaksMonthsAndWordsCountInTheGivenTimeZone() {
-        // Given entries on 28, 29 and 30 March 2026 in Paris (clocks go forward on the 29th), then 1 and 2 April
+    @Test func streaksMonthsAndWordsCountEachEntryOnItsOwnDay() {
+        // Given entries on 28, 29 and 30 March 2026, then 1 and 2 April, each on the day it was made where it was made
         let entries = [
-            ("2026-03-27T23:30:00Z", 60.0, "Late, so the 28th in Paris."),  // 00:30 on the 28th in Paris
-            ("2026-03-29T10:00:00Z", 30.0, "Summer time."),
-            ("2026-03-30T07:00:00Z", 15.0, nil),
-            ("2026-04-01T07:00:00Z", 10.0, "One two three"),
-            ("2026-04-02T07:00:00Z", 5.0, "Four"),
-        ].map { DiaryStats.Entry(createdAt: at($0.0), durationSeconds: $0.1, words: DiaryStats.wordCount($0.2)) }
+            ("2026-03-28", 60.0, "Late, in Paris."),
+            ("2026-03-29", 30.0, "Summer time."),
+            ("2026-03-30", 15.0, nil),
+            ("2026-04-01", 10.0, "One two three"),
+            ("2026-04-02", 5.0, "Four"),
+        ].map { DiaryStats.Entry(day: day($0.0), durationSeconds: $0.1, words: DiaryStats.wordCount($0.2)) }
 
-        // When counted on 2 April in Paris
-        let stats = DiaryStats(entries: entries, timeZone: paris, now: at("2026-04-02T20:00:00Z"))
+        // When counted on 2 April
+        let stats = DiaryStats(entries: entries, today: day("2026-04-02"))
 
         // Then three days form the longest run, the current one is two days, and months split at April
         #expect(stats.totalEntries == 5 && stats.totalDurationSeconds == 120)
-        #expect(stats.words == 6 + 2 + 3 + 1)
+        #expect(stats.words == 3 + 2 + 3 + 1)
         #expect(stats.longestStreakDays == 3)
         #expect(stats.currentStreakDays == 2)
         #expect(stats.months.map(\.month) == ["2026-03", "2026-04"])
         #expect(stats.months.map(\.entries) == [3, 2])
-
-        // In UTC the late entry falls on the 27th, which leaves a gap on the 28th
-        let utc = DiaryStats(entries: entries, timeZone: TimeZone(identifier: "UTC")!, now: at("2026-04-02T20:00:00Z"))
-        #expect(utc.longestStreakDays == 2)
         // A day without an entry yet keeps yesterday's streak; two days without end it
-        #expect(DiaryStats(entries: entries, timeZone: paris, now: at("2026-04-03T20:00:00Z")).currentStreakDays == 2)
-        #expect(DiaryStats(entries: entries, timeZone: paris, now: at("2026-04-04T20:00:00Z")).currentStreakDays == 0)
+        #expect(DiaryStats(entries: entries, today: day("2026-04-03")).currentStreakDays == 2)
+        #expect(DiaryStats(entries: entries, today: day("2026-04-04")).currentStreakDays == 0)
+    }
+
+    @Test(arguments: TestDatabase.available)
+    func theProfileCountsEachEntryOnItsOwnDayAsInsightsDo(_ database: TestDatabase) async throws {
+        let now = try Date("2026-05-03T12:00:00Z", strategy: .iso8601)
+        try await TestServer.make(database) { $0.clock = { now } }.run { api in
+            let me = try await api.register()
+            // Given an entry on 1 May in London, one made at 01:30 on 2 May in Tokyo (still 1 May in London), and one on
+            // 3 May in London
+            for (at, tz) in [
+                ("2026-05-01T08:30:00Z", "Europe/London"), ("2026-05-01T16:30:00Z", "Asia/Tokyo"),
+                ("2026-05-03T09:00:00Z", "Europe/London"),
+            ] {
+                try await api.send(
+                    .post, "/v1/entries", token: me.accessToken,
+                    json: ["id": UUID().uuidString, "created_at": at, "tz": tz, "kind": "text", "text": "A day."],
+                    expecting: .created)
+            }
+            // When the Profile and Insights are asked from London on 3 May
+            let stats = try await api.send(.get, "/v1/me/stats?tz=Europe/London", token: me.accessToken, expecting: .ok)
+            let insights = try await api.send(
+                .get, "/v1/me/insights?tz=Europe/London", token: me.accessToken, expecting: .ok)
+            // Then the Tokyo entry fills 2 May in both: one run of three days, today's
+            #expect(stats.json["current_streak_days"] as? Int == 3, "\(stats.text)")
+            #expect(stats.json["longest_streak_days"] as? Int == 3)
+            #expect(insights.json["current_streak_days"] as? Int == 3, "\(insights.text)")
+            #expect(insights.json["longest_streak_days"] as? Int == 3)
+            let months = try #require(stats.json["months"] as? [[String: Any]])
+            #expect(months.count == 1 && months.first?["entries"] as? Int == 3)
+        }
     }
 
     @Test func wordsAreRunsOfLettersDigitsAndApostrophesInAnyScript() {

@@ -1,5 +1,6 @@
 import Foundation
 import MyDayAPI
+import MyDaySearch
 
 extension APIHandler {
     /// How recent a sign-in must be to close the account without giving the password again.
@@ -12,7 +13,7 @@ extension APIHandler {
     func getStats(_ input: Operations.GetStats.Input) async throws -> Operations.GetStats.Output {
         let user = try RequestUser.required()
         let zone = try input.query.tz.map(Validation.timeZone) ?? TimeZone(identifier: "UTC")!
-        let stats = DiaryStats(entries: try await entries.statsEntries(userID: user.id), timeZone: zone, now: clock())
+        let stats = DiaryStats(entries: try await entries.statsEntries(userID: user.id), today: LocalDay(clock(), in: zone))
         return .ok(
             .init(
                 body: .json(

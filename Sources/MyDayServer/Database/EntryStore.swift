@@ -176,12 +176,12 @@ struct EntryStore: Sendable {
         try await driver.read { db in
             try await db.raw(
                 """
-                SELECT created_at, duration_s, transcript_clean FROM entries
+                SELECT local_day, duration_s, transcript_clean FROM entries
                 WHERE user_id = \(bind: userID.lowercased) AND deleted_at IS NULL
                 """
             ).all().map { row in
                 DiaryStats.Entry(
-                    createdAt: StoredTime.date(milliseconds: try row.decode(column: "created_at", as: Int.self)),
+                    day: LocalDay(number: try row.decode(column: "local_day", as: Int.self)),
                     durationSeconds: try row.decode(column: "duration_s", as: Double.self),
                     words: DiaryStats.wordCount(try row.decodeOptional(column: "transcript_clean", as: String.self)))
             }

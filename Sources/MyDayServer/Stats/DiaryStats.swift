@@ -1,7 +1,8 @@
 import Foundation
 import MyDaySearch
 
-/// The Profile's figures, computed from a user's live entries in one time zone.
+/// The Profile's figures, computed from a user's live entries, each on its own day (the day it was made, where it was
+/// made), as the Library, Insights and the widgets count them.
 struct DiaryStats: Sendable, Equatable {
     struct Month: Sendable, Equatable {
         /// `YYYY-MM`.
@@ -12,7 +13,7 @@ struct DiaryStats: Sendable, Equatable {
 
     /// One entry as the figures need it.
     struct Entry: Sendable {
-        let createdAt: Date
+        let day: LocalDay
         let durationSeconds: Double
         let words: Int
     }
@@ -24,15 +25,15 @@ struct DiaryStats: Sendable, Equatable {
     let longestStreakDays: Int
     let months: [Month]
 
-    init(entries: [Entry], timeZone: TimeZone, now: Date) {
+    /// `today` is the day in the person's time zone now.
+    init(entries: [Entry], today: LocalDay) {
         totalEntries = entries.count
         totalDurationSeconds = entries.reduce(0) { $0 + $1.durationSeconds }
         words = entries.reduce(0) { $0 + $1.words }
 
         var byMonth: [String: (entries: Int, duration: Double)] = [:]
-        let days = entries.map { LocalDay($0.createdAt, in: timeZone) }
-        for (entry, day) in zip(entries, days) {
-            let key = String(format: "%04d-%02d", day.year, day.month)
+        for entry in entries {
+            let key = String(format: "%04d-%02d", entry.day.year, entry.day.month)
             byMonth[key, default: (0, 0)].entries += 1
             byMonth[key, default: (0, 0)].duration += entry.durationSeconds
         }
@@ -40,7 +41,7 @@ struct DiaryStats: Sendable, Equatable {
             Month(month: $0, entries: byMonth[$0]!.entries, durationSeconds: byMonth[$0]!.duration)
         }
 
-        let streaks = Streaks(days: Set(days), today: LocalDay(now, in: timeZone))
+        let streaks = Streaks(days: Set(entries.map(\.day)), today: today)
         currentStreakDays = streaks.current
         longestStreakDays = streaks.longest
     }

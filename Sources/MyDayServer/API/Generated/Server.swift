@@ -2733,9 +2733,10 @@ fileprivate extension UniversalServer where APIHandler: APIProtocol {
     }
     /// The Profile's figures - entries, time spoken, words, streaks and months.
     ///
-    /// Days and months are counted in `tz` (the device's time zone; UTC when absent). A streak is a
-    /// run of days with at least one entry; the current streak counts today or, while today has none
-    /// yet, ends yesterday.
+    /// Each entry counts on its own day, the day it was made in its own time zone, as the Library
+    /// and insights count it; today is the day in `tz` (the device's time zone; UTC when absent). A
+    /// streak is a run of days with at least one entry; the current streak counts today or, while
+    /// today has none yet, ends yesterday.
     ///
     ///
     /// - Remark: HTTP `GET /v1/me/stats`.
