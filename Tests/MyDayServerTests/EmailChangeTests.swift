@@ -1,5 +1,6 @@
 import Foundation
 import HTTPTypes
+import MyDayMail
 import MyDayTestSupport
 import Testing
 
@@ -77,6 +78,47 @@ import Testing
     }
 
     @Test(arguments: TestDatabase.available)
+    func aChangeWhoseMailIsUnderWayWhenTheOwnerSignsEveryoneOutMakesNoLink(_ database: TestDatabase) async throws {
+        // A server without workers: the mail job waits until this test runs it
+        let server = try await TestServer.make(database) { $0.publicURL = TestServer.publicURL }
+        try await server.run { api in
+            // Given someone signed in with the owner's password who asks for their own address
+            let owners = "owner-\(UUID().uuidString.prefix(6).lowercased())@example.com"
+            let strangers = "stranger-\(UUID().uuidString.prefix(6).lowercased())@example.com"
+            let intruder = try await api.register(owners)
+            try await api.send(
+                .post, "/v1/me/email", token: intruder.accessToken, json: ["email": strangers], expecting: .accepted)
+            try await server.withDatabase { driver in
+                // And a worker that took the mail's job and has not made its link yet
+                let job = try #require(
+                    try await JobQueue(driver: driver).claim(
+                        kinds: [AccountMail.Kind.emailChange.rawValue], workerID: "w", lease: .seconds(600)))
+
+                // When the owner signs every device out meanwhile
+                let owner = try await api.send(
+                    .post, "/v1/auth/email/login", json: ["email": owners, "password": "correct horse battery"],
+                    expecting: .ok)
+                try await api.send(
+                    .post, "/v1/auth/logout-all", token: try #require(owner.json["access_token"] as? String),
+                    expecting: .noContent)
+                // And the worker goes on
+                let handler = AccountMailHandler(
+                    mail: .emailChange, users: UserStore(driver: driver), mailer: UnexpectedMail(),
+                    publicURL: TestServer.publicURL, logger: .init(label: "test"))
+                _ = try await handler.run(job)
+
+                // Then no link to the stranger's address exists, and nothing was mailed there
+                let links = try await driver.read { db in
+                    try await db.raw(
+                        "SELECT COUNT(*) AS n FROM email_tokens WHERE user_id = \(bind: intruder.userID) AND purpose = 'change_email'"
+                    ).first()!.decode(column: "n", as: Int.self)
+                }
+                #expect(links == 0)
+            }
+        }
+    }
+
+    @Test(arguments: TestDatabase.available)
     func badRequestsChangeNothingAndATakenAddressIsNotTakenOver(_ database: TestDatabase) async throws {
         let server = try await TestServer.mailing(database)
         try await server.run { api in
@@ -105,5 +147,12 @@ import Testing
             #expect(try await api.send(.get, "/v1/me", token: session.accessToken).json["email"] as? String == mine)
             #expect(try await login(api, theirs) == .ok)
         }
+    }
+}
+
+/// A mailer for a test that expects no mail: any message fails the test.
+private struct UnexpectedMail: Mailer {
+    func send(_ message: MailMessage) async throws {
+        Issue.record("no mail was expected, but one went to \(message.to): \(message.subject)")
     }
 }

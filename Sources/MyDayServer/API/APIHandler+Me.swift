@@ -120,7 +120,7 @@ extension APIHandler {
             user, proof: body.reauthentication,
             otherwise: "Changing the address needs a recent sign-in: send the password, or sign in again first.")
         try await limits.accountMail(to: email, askedFrom: ClientAddress.current)
-        try await users.queueEmailChange(userID: user.id, newEmail: email)
+        try await users.queueEmailChange(userID: user.id, newEmail: email, tokenVersion: user.tokenVersion)
         logger.info("address change asked for", metadata: ["user": "\(user.id.lowercased)"])
         return .accepted(.init())
     }

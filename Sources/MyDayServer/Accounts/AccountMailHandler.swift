@@ -17,10 +17,14 @@ struct AccountMail: JobPayload {
 
     var userID: UUID?
     var email: String?
+    /// The account's `token_version` when a new address was asked for: a sign-out everywhere, a new password or a reset
+    /// since then (which end whoever asked) leave the mail without a link, even when its job was already running.
+    var tokenVersion: Int?
 
     enum CodingKeys: String, CodingKey {
         case userID = "user_id"
         case email
+        case tokenVersion = "token_version"
     }
 }
 
@@ -82,7 +86,8 @@ struct AccountMailHandler: JobHandler {
         case .emailChange:
             guard let id = payload.userID, let address = payload.email, let user = try await users.user(id: id),
                 user.email != address,
-                let token = try await users.issueEmailToken(userID: id, email: address, purpose: .emailChange)
+                let token = try await users.issueEmailToken(
+                    userID: id, email: address, purpose: .emailChange, whileTokenVersion: payload.tokenVersion)
             else { return nil }
             return MailMessage(
                 to: address, subject: "Confirm your new address for My Day",

@@ -14,12 +14,13 @@ extension UserStore {
         case invalid
     }
 
-    /// Queues the mail with the link that confirms `newEmail` for the user.
-    func queueEmailChange(userID: UUID, newEmail: String) async throws {
+    /// Queues the mail with the link that confirms `newEmail` for the user, bound to the sessions of `tokenVersion`
+    /// (the asking request's): once they end, the mail makes no link.
+    func queueEmailChange(userID: UUID, newEmail: String, tokenVersion: Int) async throws {
         try await driver.write { db in
             _ = try await JobQueue.enqueue(
-                kind: AccountMail.Kind.emailChange.rawValue, payload: AccountMail(userID: userID, email: newEmail).json,
-                userID: userID, in: db)
+                kind: AccountMail.Kind.emailChange.rawValue,
+                payload: AccountMail(userID: userID, email: newEmail, tokenVersion: tokenVersion).json, userID: userID, in: db)
         }
     }
 

@@ -418,16 +418,24 @@ struct UserStore: Sendable {
     }
 
     /// Makes a single-use link's token for the user's address, replacing earlier ones of the same purpose.
-    /// Nil for a confirmation link of an address confirmed meanwhile (its mail is not sent).
-    func issueEmailToken(userID: UUID, email: String, purpose: EmailTokens.Purpose) async throws -> String? {
+    /// Nil for a confirmation link of an address confirmed meanwhile, or when the account's sessions were ended since
+    /// `whileTokenVersion` (its mail is not sent).
+    func issueEmailToken(userID: UUID, email: String, purpose: EmailTokens.Purpose, whileTokenVersion: Int? = nil)
+        async throws -> String?
+    {
         try await driver.write { db in
-            if purpose == .verification {
-                // The account's row is locked on PostgreSQL, so an owner's claim waits for this link or it for the claim.
+            if purpose == .verification || whileTokenVersion != nil {
+                // The account's row is locked on PostgreSQL, so a claim of the address or an end of every session waits
+                // for this link (and ends it), or this link waits for them and sees what they did.
                 let lock: SQLQueryString = driver.engine == .postgres ? " FOR UPDATE" : ""
                 let row = try await db.raw(
-                    "SELECT email_verified_at FROM users WHERE id = \(bind: userID.lowercased)\(lock)"
+                    "SELECT email_verified_at, token_version FROM users WHERE id = \(bind: userID.lowercased)\(lock)"
                 ).first()
-                guard let row, try row.decode(column: "email_verified_at", as: Int?.self) == nil else { return nil }
+                guard let row else { return nil }
+                if purpose == .verification, try row.decode(column: "email_verified_at", as: Int?.self) != nil { return nil }
+                if let whileTokenVersion, try row.decode(column: "token_version", as: Int.self) != whileTokenVersion {
+                    return nil
+                }
             }
             return try await EmailTokens.issue(userID: userID, email: email, purpose: purpose, in: db)
         }
