@@ -62,6 +62,11 @@ func buildRouter(_ parts: ServerParts, speech: SpeechEngine?, changeFeed: Change
 {
     let configuration = parts.configuration
     let passwords = PasswordHasher(cost: configuration.bcryptCost, registry: parts.registry)
+    if passwords.cost < PasswordHasher.productionCost {
+        parts.logger.warning(
+            "passwords are hashed at a test's bcrypt cost, below the production cost: for tests only",
+            metadata: ["cost": "\(passwords.cost)", "production_cost": "\(PasswordHasher.productionCost)"])
+    }
     // The decoy hash makes unknown emails cost one bcrypt; made now, the first such login is not slower.
     _ = try await passwords.decoyHash()
     let accessTokens = await AccessTokens(secret: parts.secret, lifetime: configuration.accessTokenLifetime)
