@@ -64,7 +64,7 @@ struct Stats: AsyncParsableCommand {
     static let configuration = CommandConfiguration(abstract: "Totals, streaks and months.")
 
     @OptionGroup var server: ServerOptions
-    @Option(help: "The time zone days are counted in (default: this machine's).") var tz: String?
+    @Option(help: "The time zone that says which day is today (default: this machine's).") var tz: String?
 
     func run() async throws {
         let workspace = try Workspace(options: server)

@@ -298,10 +298,13 @@ def test_type_instead_export_and_form_feedback(server, browser):
     assert text_of(driver, "[data-slot=typed-error]") == ""
     driver.find_element(By.CSS_SELECTOR, "[data-form=typed] button[type=submit]").click()
     wait(driver, lambda d: len(server_entries(server, d)) == 1, message="the typed entry never reached the server")
-    # (and one from more than a year ago, outside the export's usual last 30 days)
+    # (and one from more than a year ago, outside the export's usual last 30 days: made at 00:30 on the 1st of a month
+    # in Kiritimati, which is still the month before in this browser's zone)
     in_page(driver, """
-        await api.call('POST', '/v1/entries', { id: crypto.randomUUID(), created_at: new Date(Date.now() - 400 * 86400000).toISOString(),
-                                                tz: 'UTC', duration_s: 0, kind: 'text', text: 'An old page from last year.' });
+        const old = new Date(Date.now() - 400 * 86400000);
+        const made = new Date(Date.UTC(old.getUTCFullYear(), old.getUTCMonth() + 1, 0, 10, 30));
+        await api.call('POST', '/v1/entries', { id: crypto.randomUUID(), created_at: made.toISOString(),
+                                                tz: 'Pacific/Kiritimati', duration_s: 0, kind: 'text', text: 'An old page from last year.' });
         return true;""")
 
     driver.find_element(By.CSS_SELECTOR, "[aria-label=Profile]").click()

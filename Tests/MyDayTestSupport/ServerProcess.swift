@@ -13,9 +13,12 @@ package final class ServerProcess: Sendable {
             "MYDAY_PORT": "0", "MYDAY_DATA_DIR": dataDirectory.path, "MYDAY_LOG_LEVEL": "info",
             "MYDAY_SECRET": "4c1e9a7f3b2d8e6c0a5f1b9d7e3c2a8f6b0d4e9c1a7f5b3d2e8c6a0f9b1d4e7c", "MYDAY_SPEECH_SERVICE": "off",
         ]
+        // The executable's own bcrypt cost, whatever the shell that runs the tests sets for test servers.
+        var inherited = ProcessInfo.processInfo.environment
+        inherited["MYDAY_TEST_BCRYPT_COST"] = nil
         child = try ChildProcess(
             try Self.executable().path, [command],
-            environment: ProcessInfo.processInfo.environment.merging(settings.merging(environment) { $1 }) { $1 },
+            environment: inherited.merging(settings.merging(environment) { $1 }) { $1 },
             errors: .mergedWithOutput)
         port = try await child.waitUntil { snapshot in
             let logs = String(decoding: snapshot.standardOutput, as: UTF8.self)

@@ -520,7 +520,7 @@ extension Components {
         }
         /// - Remark: Generated from `#/components/schemas/Stats`.
         package struct Stats: Codable, Hashable, Sendable {
-            /// The time zone the days were counted in.
+            /// The time zone that said which day is today.
             ///
             /// - Remark: Generated from `#/components/schemas/Stats/tz`.
             package var tz: Swift.String
@@ -588,7 +588,7 @@ extension Components {
             /// Creates a new `Stats`.
             ///
             /// - Parameters:
-            ///   - tz: The time zone the days were counted in.
+            ///   - tz: The time zone that said which day is today.
             ///   - totalEntries:
             ///   - totalDurationS: Seconds of audio.
             ///   - words: Words in the clean transcripts and texts.

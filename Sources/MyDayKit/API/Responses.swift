@@ -82,7 +82,7 @@ public struct Account: Sendable, Equatable, Codable {
     }
 }
 
-/// The Profile's figures, counted in one time zone.
+/// The Profile's figures: each entry on its own day, today in the time zone asked in.
 public struct DiaryStatistics: Sendable, Equatable {
     public var timeZone: String
     public var totalEntries: Int

@@ -18,7 +18,8 @@ struct AccountMail: JobPayload {
     var userID: UUID?
     var email: String?
     /// The account's `token_version` when a new address was asked for: a sign-out everywhere, a new password or a reset
-    /// since then (which end whoever asked) leave the mail without a link, even when its job was already running.
+    /// since then (which end whoever asked) leave the mail without a link, even when its job was already running. A
+    /// change's mail without it (asked for before it existed) makes no link either: the person asks again.
     var tokenVersion: Int?
 
     enum CodingKeys: String, CodingKey {
@@ -84,10 +85,10 @@ struct AccountMailHandler: JobHandler {
                     ask, ignore this mail: your password stays as it is.
                     """)
         case .emailChange:
-            guard let id = payload.userID, let address = payload.email, let user = try await users.user(id: id),
-                user.email != address,
+            guard let id = payload.userID, let address = payload.email, let version = payload.tokenVersion,
+                let user = try await users.user(id: id), user.email != address,
                 let token = try await users.issueEmailToken(
-                    userID: id, email: address, purpose: .emailChange, whileTokenVersion: payload.tokenVersion)
+                    userID: id, email: address, purpose: .emailChange, whileTokenVersion: version)
             else { return nil }
             return MailMessage(
                 to: address, subject: "Confirm your new address for My Day",

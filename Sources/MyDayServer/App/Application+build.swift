@@ -63,7 +63,7 @@ func buildRouter(_ parts: ServerParts, speech: SpeechEngine?, changeFeed: Change
     let configuration = parts.configuration
     let passwords = PasswordHasher(cost: configuration.bcryptCost, registry: parts.registry)
     if passwords.cost < PasswordHasher.productionCost {
-        parts.logger.warning(
+        parts.logger.notice(
             "passwords are hashed at a test's bcrypt cost, below the production cost: for tests only",
             metadata: ["cost": "\(passwords.cost)", "production_cost": "\(PasswordHasher.productionCost)"])
     }

@@ -14,8 +14,8 @@ extension UserStore {
         case invalid
     }
 
-    /// Queues the mail with the link that confirms `newEmail` for the user, bound to the sessions of `tokenVersion`
-    /// (the asking request's): once they end, the mail makes no link.
+    /// Queues the mail with the link that confirms `newEmail` for the user, bound to `tokenVersion` (the asking
+    /// request's): once a sign-out everywhere, a new password or a reset moved it on, the mail makes no link.
     func queueEmailChange(userID: UUID, newEmail: String, tokenVersion: Int) async throws {
         try await driver.write { db in
             _ = try await JobQueue.enqueue(

@@ -2,7 +2,7 @@ import Foundation
 import MyDaySearch
 
 /// The Profile's figures, computed from a user's live entries, each on its own day (the day it was made, where it was
-/// made), as the Library, Insights and the widgets count them.
+/// made), as the Library and Insights count them.
 struct DiaryStats: Sendable, Equatable {
     struct Month: Sendable, Equatable {
         /// `YYYY-MM`.

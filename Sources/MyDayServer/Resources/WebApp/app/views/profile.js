@@ -253,7 +253,9 @@ export function profileView({ onSignedOut }) {
     view.form("vocabulary").hidden = on;
   }
 
-  // "Everything": from the first day of the first month with entries to today (or the last such month's end).
+  // "Everything": from the first day of the month before the first month with entries to today (or the last such
+  // month's end). The months count each entry on its own day, an export the days of this browser's zone: an entry made
+  // on the 1st where it was made may be on the 30th here, so the range starts a month early.
   const exportAll = view.action("export-all");
   const everything = () => exportAll.getAttribute("aria-pressed") === "true";
   exportAll.addEventListener("click", () => {
@@ -266,7 +268,9 @@ export function profileView({ onSignedOut }) {
     if (!months.length) return { from: today, to: today };
     const [year, month] = months.at(-1).split("-").map(Number);
     const lastDay = new Date(Date.UTC(year, month, 0)).toISOString().slice(0, 10);
-    return { from: `${months[0]}-01`, to: lastDay > today ? lastDay : today };
+    const [firstYear, firstMonth] = months[0].split("-").map(Number);
+    const monthBefore = new Date(Date.UTC(firstYear, firstMonth - 2, 1)).toISOString().slice(0, 10);
+    return { from: monthBefore, to: lastDay > today ? lastDay : today };
   }
   exportForm.addEventListener("submit", async (event) => {
     event.preventDefault();
