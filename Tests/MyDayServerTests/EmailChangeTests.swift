@@ -12,6 +12,20 @@ import Testing
         try await api.send(.post, "/v1/auth/email/login", json: ["email": email, "password": "correct horse battery"]).status
     }
 
+    /// Runs a claimed address-change mail job as a worker would (any mail fails the test); answers how many
+    /// address-change links the user has then.
+    private func runChangeMail(_ job: JobRecord, userID: String, on driver: any DatabaseDriver) async throws -> Int {
+        let handler = AccountMailHandler(
+            mail: .emailChange, users: UserStore(driver: driver), mailer: UnexpectedMail(),
+            publicURL: TestServer.publicURL, logger: .init(label: "test"))
+        _ = try await handler.run(job)
+        return try await driver.read { db in
+            try await db.raw(
+                "SELECT COUNT(*) AS n FROM email_tokens WHERE user_id = \(bind: userID) AND purpose = 'change_email'"
+            ).first()!.decode(column: "n", as: Int.self)
+        }
+    }
+
     @Test(arguments: TestDatabase.available)
     func theAddressChangesWhenTheNewOnesLinkIsOpenedAndTheOldIsTold(_ database: TestDatabase) async throws {
         let server = try await TestServer.mailing(database)
@@ -101,19 +115,31 @@ import Testing
                 try await api.send(
                     .post, "/v1/auth/logout-all", token: try #require(owner.json["access_token"] as? String),
                     expecting: .noContent)
-                // And the worker goes on
-                let handler = AccountMailHandler(
-                    mail: .emailChange, users: UserStore(driver: driver), mailer: UnexpectedMail(),
-                    publicURL: TestServer.publicURL, logger: .init(label: "test"))
-                _ = try await handler.run(job)
+                // And the worker goes on, then no link to the stranger's address exists, and nothing was mailed there
+                #expect(try await runChangeMail(job, userID: intruder.userID, on: driver) == 0)
+            }
+        }
+    }
 
-                // Then no link to the stranger's address exists, and nothing was mailed there
-                let links = try await driver.read { db in
-                    try await db.raw(
-                        "SELECT COUNT(*) AS n FROM email_tokens WHERE user_id = \(bind: intruder.userID) AND purpose = 'change_email'"
-                    ).first()!.decode(column: "n", as: Int.self)
+    @Test(arguments: TestDatabase.available)
+    func aChangesMailQueuedWithoutTheAskingSessionsVersionMakesNoLink(_ database: TestDatabase) async throws {
+        let server = try await TestServer.make(database) { $0.publicURL = TestServer.publicURL }
+        try await server.run { api in
+            // Given an address change's mail queued as it was before the mail carried the asking request's token version
+            let session = try await api.register()
+            let userID = try #require(UUID(uuidString: session.userID))
+            try await server.withDatabase { driver in
+                try await driver.write { db in
+                    _ = try await JobQueue.enqueue(
+                        kind: AccountMail.Kind.emailChange.rawValue,
+                        payload: AccountMail(userID: userID, email: "elsewhere@example.com").json, userID: userID, in: db)
                 }
-                #expect(links == 0)
+                let job = try #require(
+                    try await JobQueue(driver: driver).claim(
+                        kinds: [AccountMail.Kind.emailChange.rawValue], workerID: "w", lease: .seconds(600)))
+                // When a worker runs it, then it makes no link and mails nothing: whoever asked cannot be told apart from
+                // someone signed out since
+                #expect(try await runChangeMail(job, userID: session.userID, on: driver) == 0)
             }
         }
     }
