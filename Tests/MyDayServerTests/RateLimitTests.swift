@@ -196,6 +196,34 @@ final class ManualClock: Sendable {
         }
     }
 
+    @Test func refreshesHaveALimitOfTheirOwnAndNeverSpendTheSignIns() async throws {
+        // Given a server allowing 3 sign-ins and 4 refreshes a minute from an address
+        let server = try await TestServer.make(
+            .sqlite,
+            adjust: Self.limited {
+                $0.authPerAddress = RateLimit(perMinute: 3)
+                $0.refreshPerAddress = RateLimit(perMinute: 4)
+            })
+        try await server.run { api in
+            var session = try await api.register()
+            // When the device refreshes its session four times
+            for _ in 1...4 {
+                let refreshed = try await api.send(.post, "/v1/auth/refresh", json: ["refresh_token": session.refreshToken])
+                #expect(refreshed.status == .ok, "\(refreshed.text)")
+                session = APIClient.session(refreshed)
+            }
+            // Then a fifth is refused
+            let refused = try await api.send(.post, "/v1/auth/refresh", json: ["refresh_token": session.refreshToken])
+            #expect(refused.status == .tooManyRequests && refused.errorCode == "rate_limited")
+            // And the address's sign-ins are all still there: two after the registration's one, then no more
+            let signIns = [
+                try await api.signInStatus("nobody@example.com"), try await api.signInStatus("nobody@example.com"),
+                try await api.signInStatus("nobody@example.com"),
+            ]
+            #expect(signIns == [.unauthorized, .unauthorized, .tooManyRequests])
+        }
+    }
+
     @Test func accountLimitsCountFailedSignInsOnly() async throws {
         let server = try await TestServer.make(.sqlite, adjust: Self.limited { $0.loginPerAccount = RateLimit(perMinute: 3) })
         try await server.run { api in
@@ -239,5 +267,12 @@ final class ManualClock: Sendable {
         #expect(limit.decide(tat: tat, now: 0).decision == .limited(retryAfterSeconds: 10))
         #expect(limit.decide(tat: tat, now: 9_999_999).decision == .limited(retryAfterSeconds: 1))
         #expect(limit.decide(tat: tat, now: 10_000_000).decision == .allowed)
+    }
+}
+
+extension APIClient {
+    /// What a password sign-in as `email` with a wrong password answers.
+    fileprivate func signInStatus(_ email: String) async throws -> HTTPResponse.Status {
+        try await send(.post, "/v1/auth/email/login", json: ["email": email, "password": "not the password"]).status
     }
 }

@@ -315,6 +315,7 @@ class Cluster(System):
             "MYDAY_TRUSTED_PROXY_HOPS": "1",
             # Many clients from one address: the limits are not what this run measures.
             "MYDAY_RATE_LIMIT_AUTH_PER_MINUTE": "100000",
+            "MYDAY_RATE_LIMIT_REFRESH_PER_MINUTE": "100000",
             "MYDAY_RATE_LIMIT_ENTRIES_PER_MINUTE": "100000",
             "MYDAY_RATE_LIMIT_UPLOADS_PER_MINUTE": "100000",
             "MYDAY_RATE_LIMIT_EXPORTS_PER_MINUTE": "100000",
@@ -429,7 +430,8 @@ class SingleMachine(System):
             "PATH": os.environ.get("PATH", ""), "MYDAY_DATA_DIR": data,
             "MYDAY_PORT": str(self.proxy_port), "MYDAY_SPEECH_SERVICE": "off", "MYDAY_LOG_LEVEL": "warning",
             "MYDAY_WORKERS": str(self.settings.worker_slots * self.settings.workers),
-            "MYDAY_RATE_LIMIT_AUTH_PER_MINUTE": "100000", "MYDAY_RATE_LIMIT_ENTRIES_PER_MINUTE": "100000",
+            "MYDAY_RATE_LIMIT_AUTH_PER_MINUTE": "100000", "MYDAY_RATE_LIMIT_REFRESH_PER_MINUTE": "100000",
+            "MYDAY_RATE_LIMIT_ENTRIES_PER_MINUTE": "100000",
             "MYDAY_RATE_LIMIT_UPLOADS_PER_MINUTE": "100000", "MYDAY_RATE_LIMIT_EXPORTS_PER_MINUTE": "100000",
         }
         before, command = unit_commands("myday.service", self.binary)

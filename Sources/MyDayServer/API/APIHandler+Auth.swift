@@ -57,7 +57,7 @@ extension APIHandler {
 
     func refreshSession(_ input: Operations.RefreshSession.Input) async throws -> Operations.RefreshSession.Output {
         guard case .json(let body) = input.body else { throw APIError.badRequest("Send a JSON body.") }
-        try await limits.authRequest(from: ClientAddress.current)
+        try await limits.refresh(from: ClientAddress.current)
         let newToken = RefreshTokens.make()
         let rotation = try await sessions.rotate(
             presentedHash: RefreshTokens.hash(body.refreshToken), newHash: RefreshTokens.hash(newToken))

@@ -212,7 +212,7 @@ package struct ServerConfiguration: Sendable {
         trustedProxyHops = config.int(forKey: "trusted.proxy.hops", default: trustedProxyHops)
         guard (0...10).contains(trustedProxyHops) else { throw ConfigurationError("MYDAY_TRUSTED_PROXY_HOPS must be 0...10") }
         for (key, limit) in [
-            ("auth", \RateLimitPolicy.authPerAddress), ("login.account", \.loginPerAccount),
+            ("auth", \RateLimitPolicy.authPerAddress), ("refresh", \.refreshPerAddress), ("login.account", \.loginPerAccount),
             ("password.checks", \.passwordChecksPerUser), ("entries", \.entriesPerUser), ("uploads", \.uploadsPerUser),
             ("exports", \.exportsPerUser), ("retranscriptions", \.retranscriptionsPerUser),
             ("account.mails", \.accountMailsPerAddress), ("searches", \.searchesPerUser), ("push.tests", \.pushTestsPerUser),

@@ -11,6 +11,10 @@ struct RateLimitGuard: Sendable {
         try await consume("auth-address:\(Self.addressKey(address))", settings.authPerAddress)
     }
 
+    func refresh(from address: String) async throws {
+        try await consume("refresh-address:\(Self.addressKey(address))", settings.refreshPerAddress)
+    }
+
     /// Counts a password sign-in to the account before the password is checked, in one atomic step, so a burst of
     /// guesses in parallel gets no more than the limit between them; refuses it when the account has had too many.
     func passwordSignIn(account: String) async throws {

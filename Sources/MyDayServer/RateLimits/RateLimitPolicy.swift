@@ -2,8 +2,11 @@ import Foundation
 
 /// The limits a server applies; each is configurable (`MYDAY_RATE_LIMIT_*_PER_MINUTE`).
 package struct RateLimitPolicy: Sendable, Equatable {
-    /// Sign-up, sign-in and refresh requests from one address.
+    /// Sign-up and sign-in requests (and the other account requests anyone may make) from one address.
     package var authPerAddress = RateLimit(perMinute: 10)
+    /// Session refreshes from one address: a refresh token cannot be guessed, so refreshes have a limit of their own and
+    /// never spend the sign-ins' (every device of a household, or every client behind a proxy, refreshes often).
+    package var refreshPerAddress = RateLimit(perMinute: 60)
     /// Failed password sign-ins to one account, from any address (each counted before its password is checked and
     /// given back when it was right): higher
     /// than one address may make, so an attacker on one address never locks the owner out, while many addresses

@@ -70,6 +70,7 @@ extension RateLimitPolicy {
         // a parallel request's would be refused.
         let plenty = RateLimit(perMinute: 60_000)
         settings.authPerAddress = plenty
+        settings.refreshPerAddress = plenty
         settings.loginPerAccount = plenty
         settings.passwordChecksPerUser = plenty
         settings.entriesPerUser = plenty
