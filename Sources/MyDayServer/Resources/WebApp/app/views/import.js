@@ -58,6 +58,7 @@ export function importView({ back, open }) {
 
   /** Redraws the row of the file queued as `id` from what the upload queue knows of it. */
   async function show(row, id) {
+    if (row.dataset.done === "yes") return;
     const result = uploads.importResult(id);
     const going = uploads.uploadProgress(id);
     if (result?.error) return setState(row, `Not imported: ${result.error}`, "failed", true);
@@ -70,6 +71,8 @@ export function importView({ back, open }) {
       return;
     }
     const waiting = (await uploads.pending()).find((item) => item.id === id);
+    // The file may have ended while the queue was read: what was read then is stale.
+    if (row.dataset.done === "yes") return;
     if (waiting?.state === "refused") return setState(row, `Not imported: ${waiting.lastError}`, "failed", true);
     if (waiting) setState(row, row.dataset.known === "yes" ? "Already waiting to be sent" : "Waiting to be sent");
   }
