@@ -17,6 +17,17 @@ import Testing
     func anythingElseIsRefused(typed: String) {
         #expect(ServerAddress.url(from: typed) == nil)
     }
+
+    @Test func anAddressTypedAsTheServerInUseNamesIt() throws {
+        let current = try #require(URL(string: "https://diary.example.org"))
+        // The same server, typed as people type it, would change nothing
+        #expect(ServerAddress.names("diary.example.org", current: current))
+        #expect(ServerAddress.names(" https://diary.example.org\n", current: current))
+        // Another scheme, host or port is another server, and what is no address is for the check to refuse
+        for other in ["http://diary.example.org", "diary.example.com", "diary.example.org:8443", "", "ftp://x"] {
+            #expect(!ServerAddress.names(other, current: current), "\(other)")
+        }
+    }
 }
 
 @Suite struct InitialServerTests {

@@ -13,6 +13,11 @@ public enum ServerAddress {
         return url
     }
 
+    /// The typed address is `current`'s ("example.com" for https://example.com): using it would change nothing.
+    public static func names(_ typed: String, current: URL) -> Bool {
+        url(from: typed) == current
+    }
+
     /// The server a device talks to: the one the person chose (`stored`), else the one the build configures, else
     /// this machine's (a development build).
     public static func initial(stored: String?, configured: String?) -> URL {

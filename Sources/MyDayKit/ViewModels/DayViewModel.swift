@@ -8,6 +8,13 @@ import Observation
 @MainActor
 @Observable
 public final class DayViewModel {
+    /// One of the day's entries as the page lists it: the time it was made, in its own zone, and its words.
+    public struct EntryLine: Identifiable, Equatable, Sendable {
+        public let id: UUID
+        public let time: String
+        public let title: String
+    }
+
     /// `YYYY-MM-DD`.
     public let date: String
     public private(set) var page: DayPage?
@@ -15,11 +22,13 @@ public final class DayViewModel {
 
     private let core: ClientCore
     private let timeZone: TimeZone
+    private let locale: Locale
 
-    public init(date: String, core: ClientCore, timeZone: TimeZone = .current) {
+    public init(date: String, core: ClientCore, timeZone: TimeZone = .current, locale: Locale = .current) {
         self.date = date
         self.core = core
         self.timeZone = timeZone
+        self.locale = locale
     }
 
     public func load() async {
@@ -47,6 +56,17 @@ public final class DayViewModel {
         if let mood = page.mood { parts.append("mood \(mood) of 5") }
         if !page.tags.isEmpty { parts.append(page.tags.joined(separator: ", ")) }
         return parts.joined(separator: " · ")
+    }
+
+    /// The day's entries, oldest first, named as the Library names them.
+    public var entryLines: [EntryLine] {
+        (page?.entries ?? []).map { entry in
+            EntryLine(
+                id: entry.id,
+                time: LibraryViewModel.format(
+                    entry.createdAt, TimeZone(identifier: entry.timeZone) ?? timeZone, .time, locale: locale),
+                title: LibraryViewModel.title(of: LocalEntry(entry, audioPath: nil)))
+        }
     }
 
     /// Where a digest sentence plays from: its recording and the second it begins; nil for typed text.

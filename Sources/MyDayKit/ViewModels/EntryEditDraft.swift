@@ -6,6 +6,10 @@ import MyDayModels
 public struct EntryEditDraft: Sendable {
     /// The earliest moment an entry may have, as the server allows.
     public static let earliest = Date(timeIntervalSince1970: 946_684_800)
+    /// The moods a person can give, as the edit sheet and the Library's filters name them.
+    public static let moods: [(value: Int, label: String)] = [
+        (1, "1 · low"), (2, "2"), (3, "3"), (4, "4"), (5, "5 · great"),
+    ]
 
     public let entry: LocalEntry
     public var title: String

@@ -186,10 +186,13 @@ public final class HomeViewModel {
         await keepIfSaved()
     }
 
+    /// The typed entry holds more than spaces and new lines.
+    public var canSaveTypedEntry: Bool { !typedText.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty }
+
     /// Saves the typed entry and queues it; answers whether it was saved.
     @discardableResult
     public func saveTypedEntry() async -> Bool {
-        guard !typedText.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty else { return false }
+        guard canSaveTypedEntry else { return false }
         do {
             try await core.writeNote(typedText)
             typedText = ""

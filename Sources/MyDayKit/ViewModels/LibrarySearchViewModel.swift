@@ -152,13 +152,6 @@ public final class LibrarySearchViewModel {
         await search()
     }
 
-    /// Narrows the search to entries with `tag` too (a tag in a hit was tapped).
-    public func filter(byTag tag: String) async {
-        guard !filters.tags.contains(tag) else { return }
-        filters.tags.append(tag)
-        await search()
-    }
-
     /// New words: a date phrase in them is read again.
     public func wordsChanged() { readsDates = true }
 

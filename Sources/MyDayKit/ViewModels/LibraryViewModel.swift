@@ -144,7 +144,8 @@ public final class LibraryViewModel {
         return parts.isEmpty ? nil : parts.joined(separator: " · ")
     }
 
-    /// The row's words: the title, else the start of the transcript, else what the entry is.
+    /// The row's words: the title, else the start of the transcript, else what the entry is. The Library, a search, a
+    /// day page and Recently deleted all name an entry this way.
     static func title(of entry: LocalEntry) -> String {
         if let title = entry.title, !title.isEmpty { return title }
         if entry.noSpeech { return "No speech" }
@@ -154,9 +155,14 @@ public final class LibraryViewModel {
         return entry.kind == .audio ? "Voice entry" : "Note"
     }
 
-    private enum Style { case isoDay, dayTitle, monthTitle, time }
+    enum Style { case isoDay, dayTitle, monthTitle, time, moment }
 
     private func format(_ date: Date, _ zone: TimeZone, _ style: Style) -> String {
+        Self.format(date, zone, style, locale: locale)
+    }
+
+    /// `date` as a screen shows it, in `zone` (an entry's own zone).
+    static func format(_ date: Date, _ zone: TimeZone, _ style: Style, locale: Locale) -> String {
         var calendar = Calendar(identifier: .gregorian)
         calendar.timeZone = zone
         let base = Date.FormatStyle(date: .omitted, time: .omitted, locale: locale, calendar: calendar, timeZone: zone)
@@ -165,6 +171,7 @@ public final class LibraryViewModel {
         case .dayTitle: return date.formatted(base.weekday(.wide).month(.wide).day())
         case .monthTitle: return date.formatted(base.month(.wide).year())
         case .time: return date.formatted(base.hour().minute())
+        case .moment: return date.formatted(base.weekday(.wide).day().month(.wide).year().hour().minute())
         }
     }
 

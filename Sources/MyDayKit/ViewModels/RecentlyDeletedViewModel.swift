@@ -13,10 +13,12 @@ public final class RecentlyDeletedViewModel {
 
     private let core: ClientCore
     private let now: @Sendable () -> Date
+    private let locale: Locale
 
-    public init(core: ClientCore, now: @escaping @Sendable () -> Date = Date.init) {
+    public init(core: ClientCore, now: @escaping @Sendable () -> Date = Date.init, locale: Locale = .current) {
         self.core = core
         self.now = now
+        self.locale = locale
     }
 
     public func load() async {
@@ -51,6 +53,17 @@ public final class RecentlyDeletedViewModel {
         } catch {
             errorMessage = LibraryViewModel.message(for: error)
         }
+    }
+
+    /// When the entry was made, in its own time zone: "Friday, 1 May 2026 at 14:05".
+    public func when(_ deleted: DeletedEntry) -> String {
+        let entry = deleted.entry
+        return LibraryViewModel.format(entry.createdAt, TimeZone(identifier: entry.timeZone) ?? .current, .moment, locale: locale)
+    }
+
+    /// The entry's words, as the Library names it.
+    public func title(_ deleted: DeletedEntry) -> String {
+        LibraryViewModel.title(of: LocalEntry(deleted.entry, audioPath: nil))
     }
 
     /// "Deleted for good in 12 days", "… tomorrow", "… today".

@@ -33,10 +33,16 @@ public final class VocabularyViewModel {
     }
 
     /// Adds the typed word (or several, separated by commas); refuses what the server would refuse, before asking it.
+    /// The words typed in the field, split at commas and trimmed.
+    private var typedWords: [String] {
+        newWord.split(separator: ",").map { $0.trimmingCharacters(in: .whitespacesAndNewlines) }.filter { !$0.isEmpty }
+    }
+
+    /// The field holds a word to add (", ," holds none), and no change is being saved.
+    public var canAdd: Bool { !typedWords.isEmpty && !isSaving }
+
     public func add() async {
-        let typed = newWord.split(separator: ",").map { $0.trimmingCharacters(in: .whitespacesAndNewlines) }.filter {
-            !$0.isEmpty
-        }
+        let typed = typedWords
         guard !typed.isEmpty else { return }
         if let long = typed.first(where: { $0.count > Self.longestWord }) {
             errorMessage = "“\(long.prefix(20))…” is longer than \(Self.longestWord) characters."

@@ -202,8 +202,11 @@ import Testing
         #expect(await home.saveTypedEntry())
         #expect(try harness.store.entries().map(\.transcriptClean) == ["Wrote it down instead."])
         #expect(!home.isTypingInstead && home.typedText.isEmpty)
-        home.typedText = "   "
+        home.typedText = " \n  "
+        #expect(!home.canSaveTypedEntry)
         #expect(await home.saveTypedEntry() == false)
+        home.typedText = "\nA line."
+        #expect(home.canSaveTypedEntry)
     }
 
     @Test func theLockScreensPauseAndResumeDoWhatTheyShowedAndNeverStartARecording() async throws {

@@ -49,6 +49,29 @@ import Testing
         #expect(asked.withLock { $0 } == ["restore true", "erase true"])
     }
 
+    @Test func eachEntryIsNamedAsTheLibraryNamesItAtItsOwnTime() async throws {
+        // Given a recording without words made in Tokyo and a note with a title, listed on a phone in Paris
+        let made = Date(timeIntervalSince1970: 1_777_640_400)  // 2026-05-01 13:00 UTC: 22:00 in Tokyo
+        var silent = Given.serverEntry(UUID(), transcript: nil)
+        silent.createdAt = made
+        silent.timeZone = "Asia/Tokyo"
+        silent.noSpeech = true
+        var typed = Given.serverEntry(UUID(), transcript: "Lunch by the harbour.", title: "Harbour")
+        typed.kind = .text
+        let listed = [silent, typed]
+        var client = FakeMyDayClient()
+        client.onRecentlyDeleted = {
+            listed.map { DeletedEntry(entry: $0, deletedAt: made, purgeAt: made.addingTimeInterval(86_400 * 30)) }
+        }
+        let model = RecentlyDeletedViewModel(
+            core: harness.core(client), now: { made }, locale: Locale(identifier: "en_GB"))
+        await model.load()
+        // Then the recording says when it was made where it was made, and each has the Library's words
+        let when = model.when(model.entries[0])
+        #expect(when.contains("Friday") && when.contains("1 May 2026") && when.contains("22:00"), "\(when)")
+        #expect(model.title(model.entries[0]) == "No speech" && model.title(model.entries[1]) == "Harbour")
+    }
+
     @Test func aFailureIsSaidAndTheListStays() async throws {
         let id = UUID()
         let now = Date(timeIntervalSince1970: 1_800_000_000)

@@ -40,6 +40,17 @@ import Testing
         #expect(VocabularyViewModel.sourceText(.correction) == "From a correction")
     }
 
+    @Test func onlyAFieldHoldingAWordCanBeAdded() {
+        // (the fake fails the test on any call)
+        let model = VocabularyViewModel(core: harness.core(FakeMyDayClient()))
+        for empty in ["", "  ", ", ,", " ,\n, "] {
+            model.newWord = empty
+            #expect(!model.canAdd, "\(empty)")
+        }
+        model.newWord = " , Przemek"
+        #expect(model.canAdd)
+    }
+
     @Test func aWordIsTheSameAsTheServerKeysIt() {
         // Case and Latin accents aside
         #expect(VocabularyViewModel.sameWord("Siobhán", "SIOBHAN") && VocabularyViewModel.sameWord("Zoë", "zoe"))

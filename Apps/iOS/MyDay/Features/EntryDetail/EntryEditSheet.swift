@@ -47,11 +47,9 @@ struct EntryEditSheet: View {
                 Section("Mood") {
                     Picker("Mood", selection: $draft.mood) {
                         Text("None").tag(0)
-                        Text("1 · low").tag(1)
-                        Text("2").tag(2)
-                        Text("3").tag(3)
-                        Text("4").tag(4)
-                        Text("5 · great").tag(5)
+                        ForEach(EntryEditDraft.moods, id: \.value) { mood in
+                            Text(mood.label.localizedForDisplay).tag(mood.value)
+                        }
                     }
                 }
             }

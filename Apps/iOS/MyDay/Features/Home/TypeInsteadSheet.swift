@@ -34,16 +34,12 @@ struct TypeInsteadSheet: View {
                     Button("Save") {
                         Task { await viewModel.saveTypedEntry() }
                     }
-                    .disabled(isBlank)
+                    .disabled(!viewModel.canSaveTypedEntry)
                     .accessibilityHint("Saves the entry and sends it to your server.")
                 }
             }
             .onAppear { isEditorFocused = true }
         }
         .presentationDetents([.medium, .large])
-    }
-
-    private var isBlank: Bool {
-        viewModel.typedText.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty
     }
 }

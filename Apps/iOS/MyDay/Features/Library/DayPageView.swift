@@ -31,13 +31,13 @@ struct DayPageView: View {
                     }
                 }
                 Section("Entries") {
-                    ForEach(page.entries) { entry in
-                        NavigationLink(value: entry.id) {
+                    ForEach(viewModel.entryLines) { line in
+                        NavigationLink(value: line.id) {
                             VStack(alignment: .leading, spacing: 4) {
-                                Text(entry.createdAt, format: .dateTime.hour().minute())
+                                Text(line.time)
                                     .font(.caption)
                                     .foregroundStyle(.secondary)
-                                Text(entry.title ?? entry.transcriptClean ?? "")
+                                Text(line.title.localizedForDisplay)
                                     .lineLimit(2)
                             }
                         }

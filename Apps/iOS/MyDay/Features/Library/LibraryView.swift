@@ -207,11 +207,9 @@ private struct SearchFiltersMenu: View {
                 Toggle("Typed", isOn: kind(.text))
             }
             Section("Mood") {
-                Toggle("1 · low", isOn: mood(1))
-                Toggle("2", isOn: mood(2))
-                Toggle("3", isOn: mood(3))
-                Toggle("4", isOn: mood(4))
-                Toggle("5 · great", isOn: mood(5))
+                ForEach(EntryEditDraft.moods, id: \.value) { mood in
+                    Toggle(mood.label.localizedForDisplay, isOn: self.mood(mood.value))
+                }
             }
             Section {
                 Button("Clear filters") {

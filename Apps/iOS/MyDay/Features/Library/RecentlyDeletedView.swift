@@ -11,6 +11,9 @@ struct RecentlyDeletedView: View {
             if let message = viewModel.errorMessage {
                 ErrorBanner(message: message) { Task { await viewModel.load() } }
             }
+            if let notice = viewModel.notice {
+                Label(notice.localizedForDisplay, systemImage: "checkmark.circle")
+            }
             Section {
                 ForEach(viewModel.entries, id: \.entry.id) { deleted in
                     row(deleted)
@@ -41,9 +44,9 @@ struct RecentlyDeletedView: View {
 
     private func row(_ deleted: DeletedEntry) -> some View {
         VStack(alignment: .leading, spacing: 4) {
-            Text(deleted.entry.createdAt, format: .dateTime.weekday(.wide).day().month().year().hour().minute())
+            Text(viewModel.when(deleted))
                 .font(.headline)
-            Text(deleted.entry.title ?? deleted.entry.transcriptClean ?? "A recording")
+            Text(viewModel.title(deleted).localizedForDisplay)
                 .lineLimit(2)
             Text(viewModel.timeLeft(deleted))
                 .font(.caption)

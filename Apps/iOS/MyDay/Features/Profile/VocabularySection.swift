@@ -32,7 +32,7 @@ struct VocabularySection: View {
                 Button("Add") {
                     Task { await viewModel.add() }
                 }
-                .disabled(viewModel.newWord.trimmingCharacters(in: .whitespaces).isEmpty || viewModel.isSaving)
+                .disabled(!viewModel.canAdd)
             }
             if let message = viewModel.errorMessage {
                 Text(message.localizedForDisplay)

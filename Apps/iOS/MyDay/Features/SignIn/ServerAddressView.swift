@@ -31,7 +31,7 @@ struct ServerAddressView: View {
                 }
                 Button("Use this server", action: apply)
                     .frame(minHeight: 44)
-                    .disabled(address.trimmingCharacters(in: .whitespaces) == appModel.serverURL.absoluteString)
+                    .disabled(ServerAddress.names(address, current: appModel.serverURL))
             }
             .padding(.top, 8)
         }
