@@ -77,7 +77,7 @@ public struct LocalDay: Sendable, Hashable, Comparable, CustomStringConvertible 
 }
 
 /// Days from `from` to `to`, both included.
-public struct LocalDayRange: Sendable, Equatable {
+public struct LocalDayRange: Sendable, Hashable {
     public let from: LocalDay
     public let to: LocalDay
 

@@ -8,8 +8,13 @@ import Testing
 
 /// A clock the test moves by hand (µs since 1970), so that no limit refills while a loaded machine is slow.
 final class ManualClock: Sendable {
-    private let microseconds = Mutex(1_795_000_000_000_000)
+    private let microseconds: Mutex<Int>
+    init(at start: Date = Date(timeIntervalSince1970: 1_795_000_000)) {
+        microseconds = Mutex(Int(start.timeIntervalSince1970) * 1_000_000)
+    }
     var now: @Sendable () -> Int { { self.microseconds.withLock { $0 } } }
+    /// The same time as a date, for the server's own clock.
+    var date: @Sendable () -> Date { { Date(timeIntervalSince1970: Double(self.now()) / 1_000_000) } }
     func advance(seconds: Int) { microseconds.withLock { $0 += seconds * 1_000_000 } }
 }
 

@@ -79,7 +79,7 @@ extension APIHandler {
             user, proof: proof,
             otherwise: "Deleting the account needs a recent sign-in: send the password, or sign in again first.")
         try await users.closeAccount(userID: user.id)
-        entryPages.forget(userID: user.id)
+        answeredPages.forget(userID: user.id)
         try await housekeeping.deleteExpiredArchives(userID: user.id)
         logger.info("account closed; its data is being deleted", metadata: ["user": "\(user.id.lowercased)"])
         return .accepted(.init())

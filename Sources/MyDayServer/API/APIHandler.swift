@@ -18,8 +18,8 @@ struct APIHandler: APIProtocol {
     let housekeeping: HousekeepingService
     /// Tells open event streams when their account changed.
     let changeFeed: ChangeFeed
-    /// The entry-list pages this process keeps; a closed account's are dropped at once.
-    let entryPages: EntryPageCache
+    /// The list and search pages this process keeps; a closed account's are dropped at once.
+    let answeredPages: AnsweredPages
 }
 
 extension APIHandler {

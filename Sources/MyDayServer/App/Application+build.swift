@@ -94,14 +94,14 @@ func buildRouter(_ parts: ServerParts, speech: SpeechEngine?, changeFeed: Change
         signer: parts.signer,
         maxUploadBytes: configuration.maxUploadBytes, limits: limits
     ).register(on: router)
-    let entryPages = EntryPageCache()
+    let answeredPages = AnsweredPages()
     router.add(
         middleware: EntryListResponder(
-            accessTokens: accessTokens, users: parts.users, entries: parts.entries, pages: entryPages))
+            accessTokens: accessTokens, users: parts.users, entries: parts.entries, pages: answeredPages.entries))
     router.add(
         middleware: SearchResponder(
             accessTokens: accessTokens, users: parts.users, entries: parts.entries, limits: limits,
-            now: configuration.clock))
+            pages: answeredPages.searches, now: configuration.clock))
     let handler = APIHandler(
         parts: parts,
         auth: AuthParts(
@@ -111,7 +111,7 @@ func buildRouter(_ parts: ServerParts, speech: SpeechEngine?, changeFeed: Change
             entries: parts.entries, blobs: parts.blobs, jobs: parts.jobs, audioProbe: AudioProbe(),
             scratch: configuration.scratchDirectory, maxRecordingSeconds: configuration.maxRecordingSeconds,
             logger: parts.logger),
-        limits: limits, housekeeping: makeHousekeeping(parts), changeFeed: changeFeed, entryPages: entryPages)
+        limits: limits, housekeeping: makeHousekeeping(parts), changeFeed: changeFeed, answeredPages: answeredPages)
     try handler.registerHandlers(
         on: router,
         configuration: Configuration(

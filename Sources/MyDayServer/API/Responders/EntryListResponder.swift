@@ -10,7 +10,7 @@ struct EntryListResponder<Context: RequestContext>: RouterMiddleware {
     let accessTokens: AccessTokens
     let users: UserStore
     let entries: EntryStore
-    let pages: EntryPageCache
+    let pages: PageCache<EntryPageKey>
 
     func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws
         -> Response
@@ -27,7 +27,7 @@ struct EntryListResponder<Context: RequestContext>: RouterMiddleware {
             } ?? 100
         guard (1...500).contains(limit) else { throw APIError.badRequest("'limit' must be 1 to 500.") }
         let cursor = try Self.cursor(parameters["since"].map(String.init))
-        let key = EntryPageCache.Key(userID: userID, cursor: cursor, limit: limit)
+        let key = EntryPageKey(userID: userID, cursor: cursor, limit: limit)
         if let kept = pages.page(key, changeSeq: account.changeSeq) { return Self.response(kept) }
         let page = try await entries.changes(userID: userID, after: cursor, limit: limit)
         var json = JSONWriter(capacity: 256 + page.entries.count * 700)

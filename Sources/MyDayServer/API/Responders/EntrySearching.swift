@@ -32,11 +32,22 @@ struct SearchAnswer: Sendable {
     let query: SearchQuery
 }
 
-/// Runs `GET /v1/search`: checks the parameters, reads the words, asks the store, marks the matches.
+/// A search checked and its words read, ready for the store.
+struct PreparedSearch: Sendable {
+    let search: EntrySearch
+    let query: SearchQuery
+    let cursor: SearchCursor?
+    let limit: Int
+}
+
+/// Runs `GET /v1/search`: checks the parameters and reads the words (`prepare`), then asks the store and marks the
+/// matches (`answer`).
 enum EntrySearching {
-    static func run(
-        _ parameters: SearchParameters, userID: UUID, entries: EntryStore, limits: RateLimitGuard, now: Date
-    ) async throws -> SearchAnswer {
+    /// Counts the search against the account's limit, checks its parameters and reads its words; nothing is read from
+    /// the store.
+    static func prepare(
+        _ parameters: SearchParameters, userID: UUID, limits: RateLimitGuard, now: Date
+    ) async throws -> PreparedSearch {
         try await limits.search(user: userID.lowercased)
         let limit = parameters.limit ?? 20
         guard (1...100).contains(limit) else { throw APIError.badRequest("'limit' must be 1 to 100.") }
@@ -66,6 +77,12 @@ enum EntrySearching {
             }
             return cursor
         }
+        return PreparedSearch(search: search, query: query, cursor: cursor, limit: limit)
+    }
+
+    /// The page of matches the prepared search asks for.
+    static func answer(_ prepared: PreparedSearch, userID: UUID, entries: EntryStore) async throws -> SearchAnswer {
+        let (search, query, cursor, limit) = (prepared.search, prepared.query, prepared.cursor, prepared.limit)
         let asOf = cursor?.asOf ?? StoredTime.now()
         let offset = cursor?.offset ?? 0
         let page: (entries: [EntryRecord], hasMore: Bool)

@@ -4,26 +4,33 @@ import MyDayModels
 import MyDaySearch
 
 /// The one handler of `GET /v1/search`, as `EntryListResponder` is the list's: the checks of `EntrySearching`, the
-/// answer written by `SearchJSON` instead of `JSONEncoder` over the generated types.
+/// answer written by `SearchJSON` instead of `JSONEncoder` over the generated types. A search asked again before the
+/// account changed, its date phrase meaning the same days, is answered from `pages` after one read of the account's
+/// row; it still counts against the account's search limit.
 struct SearchResponder<Context: RequestContext>: RouterMiddleware {
     let accessTokens: AccessTokens
     let users: UserStore
     let entries: EntryStore
     let limits: RateLimitGuard
+    let pages: PageCache<SearchPageKey>
     let now: @Sendable () -> Date
 
     func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws
         -> Response
     {
         guard request.method == .get, request.uri.path == "/v1/search" else { return try await next(request, context) }
-        let (userID, _) = try await BearerAuthMiddleware.authenticateAccount(
+        let (userID, account) = try await BearerAuthMiddleware.authenticateAccount(
             request.headers[.authorization], accessTokens: accessTokens, users: users)
         try EntryListResponder<Context>.requireJSON(request.headers[.accept])
-        let parameters = try Self.parameters(request.uri.query ?? "")
-        let answer = try await EntrySearching.run(parameters, userID: userID, entries: entries, limits: limits, now: now())
-        return Response(
-            status: .ok, headers: [.contentType: "application/json; charset=utf-8"],
-            body: .init(byteBuffer: ByteBuffer(bytes: SearchJSON.write(answer))))
+        let queryString = request.uri.query ?? ""
+        let prepared = try await EntrySearching.prepare(
+            try Self.parameters(queryString), userID: userID, limits: limits, now: now())
+        let key = SearchPageKey(userID: userID, query: queryString, dates: prepared.query.dates)
+        if let kept = pages.page(key, changeSeq: account.changeSeq) { return EntryListResponder<Context>.response(kept) }
+        let answer = try await EntrySearching.answer(prepared, userID: userID, entries: entries)
+        let body = ByteBuffer(bytes: SearchJSON.write(answer))
+        pages.keep(body, for: key, changeSeq: account.changeSeq)
+        return EntryListResponder<Context>.response(body)
     }
 
     /// The parameters of a form-encoded query string (`+` is a space); a value of the wrong type is a 400.

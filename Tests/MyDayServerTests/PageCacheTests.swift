@@ -4,9 +4,10 @@ import Testing
 
 @testable import MyDayServer
 
-/// Entry-list pages kept in memory (`EntryPageCache`) are answered only while the account has not changed, whichever
-/// node changed it, and never past a revoked token or a closed account.
-@Suite struct EntryPageCacheTests {
+/// Entry-list and search pages kept in memory (`PageCache`) are answered only while the account has not changed,
+/// whichever node changed it, and never past a revoked token or a closed account; a search's only while its date phrase
+/// means the same days.
+@Suite struct PageCacheTests {
     @Test(arguments: TestDatabase.available)
     func aKeptPageIsNeverAnsweredAfterAnotherNodeChangedTheAccount(_ database: TestDatabase) async throws {
         let first = try await TestServer.make(database)
@@ -43,11 +44,60 @@ import Testing
         }
     }
 
+    @Test(arguments: TestDatabase.available)
+    func aKeptSearchIsNeverAnsweredAfterTheAccountChangedOrItsDaysMovedOn(_ database: TestDatabase) async throws {
+        let clock = ManualClock(at: Date(timeIntervalSince1970: 1_773_835_200))  // 2026-03-18T12:00:00Z
+        let first = try await TestServer.make(database) { configuration in configuration.clock = clock.date }
+        try await first.run { api in
+            // Given a walk written this morning, found by a search and by one that says "today"
+            let session = try await api.register()
+            @Sendable func write(_ text: String, at time: String, on node: APIClient) async throws -> String {
+                let id = UUID().uuidString.lowercased()
+                try await node.send(
+                    .post, "/v1/entries", token: session.accessToken,
+                    json: ["id": id, "created_at": time, "tz": "UTC", "kind": "text", "text": text], expecting: .created)
+                return id
+            }
+            func found(_ query: String) async throws -> (ids: [String], titles: [String?], bytes: String) {
+                let reply = try await api.send(.get, "/v1/search?\(query)&tz=UTC", token: session.accessToken, expecting: .ok)
+                let entries = (reply.json["hits"] as? [[String: Any]] ?? []).compactMap { $0["entry"] as? [String: Any] }
+                return (entries.compactMap { $0["id"] as? String }, entries.map { $0["title"] as? String }, reply.text)
+            }
+            let walk = try await write("Walk by the river.", at: "2026-03-18T08:00:00Z", on: api)
+            let before = try await found("q=walk")
+            let again = try await found("q=walk")
+            #expect(before.ids == [walk] && again.bytes == before.bytes)
+            #expect(try await found("q=walk+today").ids == [walk])
+
+            // When a second node on the same database retitles it and writes another walk
+            let second = try await TestServer(configuration: first.configuration).run { other in
+                try await other.send(
+                    .patch, "/v1/entries/\(walk)", token: session.accessToken, json: ["title": "By the river"],
+                    expecting: .ok)
+                return try await write("Walk home.", at: "2026-03-18T09:00:00Z", on: other)
+            }
+
+            // Then this node's searches find both, as they are now
+            let after = try await found("q=walk")
+            #expect(Set(after.ids) == [walk, second] && after.titles.contains("By the river"))
+            #expect(Set(try await found("q=walk+today").ids) == [walk, second])
+
+            // When the day moves on, "today" is the new day and "yesterday" the walks'
+            clock.advance(seconds: 86_400)
+            #expect(try await found("q=walk+today").ids.isEmpty)
+            #expect(Set(try await found("q=walk+yesterday").ids) == [walk, second])
+
+            // When the person signs out everywhere, no kept search is answered to the old token
+            try await api.send(.post, "/v1/auth/logout-all", token: session.accessToken, expecting: .noContent)
+            #expect(try await api.send(.get, "/v1/search?q=walk", token: session.accessToken).status == .unauthorized)
+        }
+    }
+
     @Test func pagesAreBoundedAndANewerPageIsNotReplacedByAnOlderOne() {
         // Given a cache of 10 KB that keeps pages of up to 4 KB
-        let cache = EntryPageCache(maxBytes: 10_000, maxPageBytes: 4_000)
+        let cache = PageCache<EntryPageKey>(maxBytes: 10_000, maxPageBytes: 4_000)
         let user = UUID()
-        func key(_ cursor: Int) -> EntryPageCache.Key { .init(userID: user, cursor: cursor, limit: 50) }
+        func key(_ cursor: Int) -> EntryPageKey { .init(userID: user, cursor: cursor, limit: 50) }
         func page(_ size: Int, _ byte: UInt8) -> ByteBuffer { ByteBuffer(bytes: [UInt8](repeating: byte, count: size)) }
 
         // When a page is kept at sequence 5, then one read earlier (at 4) arrives late
@@ -70,7 +120,7 @@ import Testing
         #expect(cache.page(key(39), changeSeq: 5) == page(3_000, 39))
 
         // When the account is closed, its pages are forgotten, and another account's stay
-        let other = EntryPageCache.Key(userID: UUID(), cursor: 0, limit: 50)
+        let other = EntryPageKey(userID: UUID(), cursor: 0, limit: 50)
         cache.keep(page(100, 9), for: other, changeSeq: 1)
         cache.forget(userID: user)
         #expect(cache.page(key(39), changeSeq: 5) == nil && cache.page(other, changeSeq: 1) == page(100, 9))

@@ -1,19 +1,34 @@
 import Foundation
+import MyDaySearch
 import NIOCore
 import Synchronization
 
-/// The JSON of entry-list pages answered lately, by account, cursor and limit, each kept with the account's change
-/// sequence when it was read. Every change to an entry moves that sequence in its own transaction (ADR 0003), so
-/// while it stands still the page's rows are the same, whichever node changed them: a page is answered from here only
-/// when the sequence read for the request equals the one it was kept with. Bounded by `maxBytes`; pages larger than
-/// `maxPageBytes` (a first sync's, read once) are not kept.
-final class EntryPageCache: Sendable {
-    struct Key: Hashable, Sendable {
-        let userID: UUID
-        let cursor: Int
-        let limit: Int
-    }
+/// What names a page a responder answered: whose it is, and which of theirs.
+protocol AccountPageKey: Hashable, Sendable {
+    var userID: UUID { get }
+}
 
+/// A page of the entry list: its cursor and size.
+struct EntryPageKey: AccountPageKey {
+    let userID: UUID
+    let cursor: Int
+    let limit: Int
+}
+
+/// A page of a search: its query string as sent, and the days its date phrase meant when it was answered ("yesterday"
+/// names another day tomorrow).
+struct SearchPageKey: AccountPageKey {
+    let userID: UUID
+    let query: String
+    let dates: LocalDayRange?
+}
+
+/// The JSON of pages answered lately, by account and page, each kept with the account's change sequence when it was
+/// read. Every change to an entry moves that sequence in its own transaction (ADR 0003), so while it stands still the
+/// page's rows are the same, whichever node changed them: a page is answered from here only when the sequence read for
+/// the request equals the one it was kept with. Bounded by `maxBytes`; pages larger than `maxPageBytes` (a first
+/// sync's, read once) are not kept.
+final class PageCache<Key: AccountPageKey>: Sendable {
     private struct Page {
         let changeSeq: Int
         let body: ByteBuffer
@@ -72,4 +87,16 @@ final class EntryPageCache: Sendable {
 
     /// The bytes of every page kept.
     var keptBytes: Int { pages.withLock { $0.bytes } }
+}
+
+/// The pages the list's and the search's responders answered lately (ADR 0026), dropped together when an account
+/// closes.
+struct AnsweredPages: Sendable {
+    let entries = PageCache<EntryPageKey>()
+    let searches = PageCache<SearchPageKey>(maxBytes: 16 << 20)
+
+    func forget(userID: UUID) {
+        entries.forget(userID: userID)
+        searches.forget(userID: userID)
+    }
 }
