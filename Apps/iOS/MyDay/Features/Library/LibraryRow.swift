@@ -21,7 +21,7 @@ struct LibraryRow: View {
                             .foregroundStyle(.secondary)
                     }
                     if let pill = row.pill {
-                        pillView(pill)
+                        RowPill(pill: pill, retry: retry)
                     }
                 }
                 Spacer(minLength: 8)
@@ -34,27 +34,6 @@ struct LibraryRow: View {
             }
             .padding(.vertical, 6)
         }
-        .swipeActions(edge: .trailing) {
-            if row.pill == .failed {
-                Button("Retry", action: retry)
-                    .tint(.accentColor)
-            }
-        }
-    }
-
-    @ViewBuilder
-    private func pillView(_ pill: StatusPill) -> some View {
-        if pill == .failed {
-            Button(action: retry) {
-                StatusPillView(pill: pill)
-                    .frame(minHeight: 44)
-                    .contentShape(Rectangle())
-            }
-            .buttonStyle(.borderless)
-            .accessibilityLabel("Retry")
-            .accessibilityHint("Sends this entry to your server again.")
-        } else {
-            StatusPillView(pill: pill)
-        }
+        .retrySwipe(for: row.pill, retry: retry)
     }
 }

@@ -2,7 +2,8 @@ import MyDayKit
 import MyDaySearch
 import SwiftUI
 
-/// One search hit: its day and time, its title and a passage with the matched words marked, and its status.
+/// One search hit: its day and time, its title and a passage with the matched words marked, and its status; a failed
+/// one offers Retry, as in the Library.
 struct SearchResultRow: View {
     let row: LibrarySearchViewModel.Row
     let retry: () -> Void
@@ -27,18 +28,13 @@ struct SearchResultRow: View {
                         .foregroundStyle(.secondary)
                 }
                 if let pill = row.pill {
-                    StatusPillView(pill: pill)
+                    RowPill(pill: pill, retry: retry)
                 }
             }
             .padding(.vertical, 6)
             .accessibilityElement(children: .combine)
         }
-        .swipeActions(edge: .trailing) {
-            if row.pill == .failed {
-                Button("Retry", action: retry)
-                    .tint(.accentColor)
-            }
-        }
+        .retrySwipe(for: row.pill, retry: retry)
     }
 
     /// An unmarked title may be MyDayKit's own words ("Voice entry"), shown in the person's language as the Library does.

@@ -31,3 +31,36 @@ struct StatusPillView: View {
         }
     }
 }
+
+/// A row's pill: for a failed entry, a Retry button ("Failed — tap to retry").
+struct RowPill: View {
+    let pill: StatusPill
+    let retry: () -> Void
+
+    var body: some View {
+        if pill == .failed {
+            Button(action: retry) {
+                StatusPillView(pill: pill)
+                    .frame(minHeight: 44)
+                    .contentShape(Rectangle())
+            }
+            .buttonStyle(.borderless)
+            .accessibilityLabel("Retry")
+            .accessibilityHint("Sends this entry to your server again.")
+        } else {
+            StatusPillView(pill: pill)
+        }
+    }
+}
+
+extension View {
+    /// A swipe that retries the row's entry when it failed.
+    func retrySwipe(for pill: StatusPill?, retry: @escaping () -> Void) -> some View {
+        swipeActions(edge: .trailing) {
+            if pill == .failed {
+                Button("Retry", action: retry)
+                    .tint(.accentColor)
+            }
+        }
+    }
+}
