@@ -125,5 +125,16 @@ import Testing
         cache.forget(userID: user)
         #expect(cache.page(key(39), changeSeq: 5) == nil && cache.page(other, changeSeq: 1) == page(100, 9))
         #expect(cache.keptBytes == 100)
+
+        // When small search answers are kept under long query strings, the strings count against the bound too
+        let searches = PageCache<SearchPageKey>(maxBytes: 10_000, maxPageBytes: 4_000)
+        func search(_ index: Int) -> SearchPageKey {
+            SearchPageKey(userID: user, query: "q=walk&ignored=" + String(repeating: "x", count: 2_000) + "\(index)", dates: nil)
+        }
+        for index in 0..<40 {
+            searches.keep(page(10, 1), for: search(index), changeSeq: 5)
+            #expect(searches.keptBytes <= 10_000)
+        }
+        #expect((0..<40).filter { searches.page(search($0), changeSeq: 5) != nil }.count <= 4)
     }
 }

@@ -6,6 +6,8 @@ import Synchronization
 /// What names a page a responder answered: whose it is, and which of theirs.
 protocol AccountPageKey: Hashable, Sendable {
     var userID: UUID { get }
+    /// What the key holds beyond a few words of memory, counted with its page against the cache's bound.
+    var heldBytes: Int { get }
 }
 
 /// A page of the entry list: its cursor and size.
@@ -13,6 +15,8 @@ struct EntryPageKey: AccountPageKey {
     let userID: UUID
     let cursor: Int
     let limit: Int
+
+    var heldBytes: Int { 0 }
 }
 
 /// A page of a search: its query string as sent, and the days its date phrase meant when it was answered ("yesterday"
@@ -21,6 +25,9 @@ struct SearchPageKey: AccountPageKey {
     let userID: UUID
     let query: String
     let dates: LocalDayRange?
+
+    /// A query string may be long (parameters the search ignores are not refused): it counts as the page does.
+    var heldBytes: Int { query.utf8.count }
 }
 
 /// The JSON of pages answered lately, by account and page, each kept with the account's change sequence when it was
@@ -32,6 +39,8 @@ final class PageCache<Key: AccountPageKey>: Sendable {
     private struct Page {
         let changeSeq: Int
         let body: ByteBuffer
+        /// The body's bytes and the key's.
+        let size: Int
     }
 
     private struct Pages {
@@ -58,20 +67,21 @@ final class PageCache<Key: AccountPageKey>: Sendable {
 
     /// Keeps `body`, read at `changeSeq`, unless a page read later is kept already; when full, about half the pages go.
     func keep(_ body: ByteBuffer, for key: Key, changeSeq: Int) {
-        guard body.readableBytes <= maxPageBytes else { return }
+        guard body.readableBytes + key.heldBytes <= maxPageBytes else { return }
         pages.withLock { pages in
             if let kept = pages.byKey[key] {
                 guard kept.changeSeq < changeSeq else { return }
-                pages.bytes -= kept.body.readableBytes
+                pages.bytes -= kept.size
             }
-            if pages.bytes + body.readableBytes > maxBytes {
+            let size = body.readableBytes + key.heldBytes
+            if pages.bytes + size > maxBytes {
                 for (key, page) in pages.byKey where pages.bytes > maxBytes / 2 {
                     pages.byKey[key] = nil
-                    pages.bytes -= page.body.readableBytes
+                    pages.bytes -= page.size
                 }
             }
-            pages.byKey[key] = Page(changeSeq: changeSeq, body: body)
-            pages.bytes += body.readableBytes
+            pages.byKey[key] = Page(changeSeq: changeSeq, body: body, size: size)
+            pages.bytes += size
         }
     }
 
@@ -80,12 +90,12 @@ final class PageCache<Key: AccountPageKey>: Sendable {
         pages.withLock { pages in
             for (key, page) in pages.byKey where key.userID == userID {
                 pages.byKey[key] = nil
-                pages.bytes -= page.body.readableBytes
+                pages.bytes -= page.size
             }
         }
     }
 
-    /// The bytes of every page kept.
+    /// The bytes of every page kept, with their keys'.
     var keptBytes: Int { pages.withLock { $0.bytes } }
 }
 
