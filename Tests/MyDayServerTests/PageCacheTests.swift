@@ -1,4 +1,5 @@
 import Foundation
+import MyDayTestSupport
 import NIOCore
 import Testing
 
@@ -87,6 +88,20 @@ import Testing
             #expect(try await found("q=walk+today").ids.isEmpty)
             #expect(Set(try await found("q=walk+yesterday").ids) == [walk, second])
 
+            // When a search with a next page is asked again once a millisecond has passed, the kept answer is given:
+            // its cursor still holds the moment it was first answered
+            let paged = try await api.send(.get, "/v1/search?q=walk&limit=1", token: session.accessToken, expecting: .ok)
+            let nextCursor = try #require(paged.json["next_cursor"] as? String)
+            let cursor = try #require(SearchCursor(nextCursor))
+            try await pollUntil("a millisecond passed") { StoredTime.now() > cursor.asOf }
+            #expect(try await api.send(.get, "/v1/search?q=walk&limit=1", token: session.accessToken).text == paged.text)
+
+            // When one walk is deleted, and then brought back, the same search says so each time
+            try await api.send(.delete, "/v1/entries/\(second)", token: session.accessToken, expecting: .noContent)
+            #expect(try await found("q=walk").ids == [walk])
+            try await api.send(.post, "/v1/recently-deleted/\(second)/restore", token: session.accessToken, expecting: .ok)
+            #expect(Set(try await found("q=walk").ids) == [walk, second])
+
             // When the person signs out everywhere, no kept search is answered to the old token
             try await api.send(.post, "/v1/auth/logout-all", token: session.accessToken, expecting: .noContent)
             #expect(try await api.send(.get, "/v1/search?q=walk", token: session.accessToken).status == .unauthorized)
@@ -119,12 +134,24 @@ import Testing
         }
         #expect(cache.page(key(39), changeSeq: 5) == page(3_000, 39))
 
+        // When a kept page is replaced by a larger one that fills the cache, it counts exactly what it keeps (each
+        // round new keys, so that the cache meets them in another order)
+        for _ in 0..<20 {
+            let full = PageCache<EntryPageKey>(maxBytes: 10_000, maxPageBytes: 4_000)
+            let keys = (0..<7).map { EntryPageKey(userID: UUID(), cursor: $0, limit: 50) }
+            for key in keys { full.keep(page(1_000, 1), for: key, changeSeq: 1) }
+            full.keep(page(3_000, 2), for: keys[0], changeSeq: 2)
+            let kept = keys.flatMap { key in [1, 2].compactMap { full.page(key, changeSeq: $0) } }
+            #expect(full.keptBytes == kept.map { PageCache<EntryPageKey>.size(of: $0, under: keys[0]) }.reduce(0, +))
+            #expect(full.page(keys[0], changeSeq: 2) == page(3_000, 2) && full.keptBytes <= 10_000)
+        }
+
         // When the account is closed, its pages are forgotten, and another account's stay
         let other = EntryPageKey(userID: UUID(), cursor: 0, limit: 50)
         cache.keep(page(100, 9), for: other, changeSeq: 1)
         cache.forget(userID: user)
         #expect(cache.page(key(39), changeSeq: 5) == nil && cache.page(other, changeSeq: 1) == page(100, 9))
-        #expect(cache.keptBytes == 100)
+        #expect(cache.keptBytes == PageCache<EntryPageKey>.size(of: page(100, 9), under: other))
 
         // When small search answers are kept under long query strings, the strings count against the bound too
         let searches = PageCache<SearchPageKey>(maxBytes: 10_000, maxPageBytes: 4_000)

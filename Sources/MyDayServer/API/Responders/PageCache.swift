@@ -39,7 +39,7 @@ final class PageCache<Key: AccountPageKey>: Sendable {
     private struct Page {
         let changeSeq: Int
         let body: ByteBuffer
-        /// The body's bytes and the key's.
+        /// What the page counts against the bound: its bytes, its key's and the overhead.
         let size: Int
     }
 
@@ -65,20 +65,33 @@ final class PageCache<Key: AccountPageKey>: Sendable {
         }
     }
 
+    /// What a kept page costs beyond its bytes and its key's: the dictionary's slot and the buffers' headers.
+    static var overheadBytes: Int { 256 }
+
+    /// The bytes `body` kept under `key` counts against `maxBytes`.
+    static func size(of body: ByteBuffer, under key: Key) -> Int {
+        body.readableBytes + key.heldBytes + overheadBytes
+    }
+
     /// Keeps `body`, read at `changeSeq`, unless a page read later is kept already; when full, about half the pages go.
     func keep(_ body: ByteBuffer, for key: Key, changeSeq: Int) {
-        guard body.readableBytes + key.heldBytes <= maxPageBytes else { return }
+        let size = Self.size(of: body, under: key)
+        guard size <= maxPageBytes else { return }
         pages.withLock { pages in
             if let kept = pages.byKey[key] {
                 guard kept.changeSeq < changeSeq else { return }
+                pages.byKey[key] = nil
                 pages.bytes -= kept.size
             }
-            let size = body.readableBytes + key.heldBytes
             if pages.bytes + size > maxBytes {
-                for (key, page) in pages.byKey where pages.bytes > maxBytes / 2 {
-                    pages.byKey[key] = nil
-                    pages.bytes -= page.size
+                var bytes = pages.bytes
+                let bound = maxBytes / 2
+                pages.byKey = pages.byKey.filter { _, page in
+                    guard bytes > bound else { return true }
+                    bytes -= page.size
+                    return false
                 }
+                pages.bytes = bytes
             }
             pages.byKey[key] = Page(changeSeq: changeSeq, body: body, size: size)
             pages.bytes += size
@@ -88,14 +101,17 @@ final class PageCache<Key: AccountPageKey>: Sendable {
     /// Drops every page of `userID` (their account closed).
     func forget(userID: UUID) {
         pages.withLock { pages in
-            for (key, page) in pages.byKey where key.userID == userID {
-                pages.byKey[key] = nil
-                pages.bytes -= page.size
+            var bytes = pages.bytes
+            pages.byKey = pages.byKey.filter { key, page in
+                guard key.userID == userID else { return true }
+                bytes -= page.size
+                return false
             }
+            pages.bytes = bytes
         }
     }
 
-    /// The bytes of every page kept, with their keys'.
+    /// The bytes every kept page counts, with its key and overhead.
     var keptBytes: Int { pages.withLock { $0.bytes } }
 }
 
