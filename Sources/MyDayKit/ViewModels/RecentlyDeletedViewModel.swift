@@ -8,7 +8,7 @@ import Observation
 public final class RecentlyDeletedViewModel {
     public private(set) var entries: [DeletedEntry] = []
     public private(set) var errorMessage: String?
-    /// What the last action did, for the screen to say ("Brought back", "Deleted for good").
+    /// What the last action did, for the screen to say ("Brought back", "Deleted for good"); nil once another began.
     public private(set) var notice: String?
 
     private let core: ClientCore
@@ -22,6 +22,7 @@ public final class RecentlyDeletedViewModel {
     }
 
     public func load() async {
+        notice = nil
         do {
             entries = try await core.client.recentlyDeleted()
             errorMessage = nil
@@ -32,6 +33,7 @@ public final class RecentlyDeletedViewModel {
 
     /// Brings the entry back, then syncs so the Library has it again.
     public func restore(_ deleted: DeletedEntry) async {
+        notice = nil
         do {
             _ = try await core.client.restoreEntry(deleted.entry.id)
             entries.removeAll { $0.entry.id == deleted.entry.id }
@@ -45,6 +47,7 @@ public final class RecentlyDeletedViewModel {
 
     /// Deletes the entry for good: nothing of it can be brought back.
     public func erase(_ deleted: DeletedEntry) async {
+        notice = nil
         do {
             try await core.client.eraseEntry(deleted.entry.id)
             entries.removeAll { $0.entry.id == deleted.entry.id }

@@ -32,7 +32,6 @@ public final class VocabularyViewModel {
         }
     }
 
-    /// Adds the typed word (or several, separated by commas); refuses what the server would refuse, before asking it.
     /// The words typed in the field, split at commas and trimmed.
     private var typedWords: [String] {
         newWord.split(separator: ",").map { $0.trimmingCharacters(in: .whitespacesAndNewlines) }.filter { !$0.isEmpty }
@@ -41,6 +40,7 @@ public final class VocabularyViewModel {
     /// The field holds a word to add (", ," holds none), and no change is being saved.
     public var canAdd: Bool { !typedWords.isEmpty && !isSaving }
 
+    /// Adds the typed word (or several, separated by commas); refuses what the server would refuse, before asking it.
     public func add() async {
         let typed = typedWords
         guard !typed.isEmpty else { return }

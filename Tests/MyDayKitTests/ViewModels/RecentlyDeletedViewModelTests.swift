@@ -72,6 +72,28 @@ import Testing
         #expect(model.title(model.entries[0]) == "No speech" && model.title(model.entries[1]) == "Harbour")
     }
 
+    @Test func whatTheLastActionDidIsSaidUntilAnotherBegins() async throws {
+        // Given two deleted entries; bringing one back works, deleting the other for good does not
+        let (back, stuck) = (UUID(), UUID())
+        let now = Date(timeIntervalSince1970: 1_800_000_000)
+        var client = FakeMyDayClient()
+        client.onRecentlyDeleted = {
+            [back, stuck].map {
+                DeletedEntry(entry: Given.serverEntry($0), deletedAt: now, purgeAt: now.addingTimeInterval(86_400))
+            }
+        }
+        client.onRestoreEntry = { Given.serverEntry($0) }
+        client.onChanges = { _, _ in EntryChanges(entries: [], deletedIDs: [], nextCursor: "1", hasMore: false) }
+        client.onEraseEntry = { _ in throw URLError(.notConnectedToInternet) }
+        let model = RecentlyDeletedViewModel(core: harness.core(client), now: { now })
+        await model.load()
+        await model.restore(model.entries[0])
+        #expect(model.notice == "Brought back.")
+        // When the next action fails, its error is said alone
+        await model.erase(model.entries[0])
+        #expect(model.notice == nil && model.errorMessage != nil)
+    }
+
     @Test func aFailureIsSaidAndTheListStays() async throws {
         let id = UUID()
         let now = Date(timeIntervalSince1970: 1_800_000_000)

@@ -45,7 +45,6 @@ struct RowPill: View {
                     .contentShape(Rectangle())
             }
             .buttonStyle(.borderless)
-            .accessibilityLabel("Retry")
             .accessibilityHint("Sends this entry to your server again.")
         } else {
             StatusPillView(pill: pill)
