@@ -110,7 +110,7 @@ import Testing
 
     @Test func pagesAreBoundedAndANewerPageIsNotReplacedByAnOlderOne() {
         // Given a cache of 10 KB that keeps pages of up to 4 KB
-        let cache = PageCache<EntryPageKey>(maxBytes: 10_000, maxPageBytes: 4_000)
+        let cache = PageCache<EntryPageKey>(maxBytes: 10_000, maxPageBytes: 4_000, maxAccountBytes: 10_000)
         let user = UUID()
         func key(_ cursor: Int) -> EntryPageKey { .init(userID: user, cursor: cursor, limit: 50) }
         func page(_ size: Int, _ byte: UInt8) -> ByteBuffer { ByteBuffer(bytes: [UInt8](repeating: byte, count: size)) }
@@ -137,7 +137,7 @@ import Testing
         // When a kept page is replaced by a larger one that fills the cache, it counts exactly what it keeps (each
         // round new keys, so that the cache meets them in another order)
         for _ in 0..<20 {
-            let full = PageCache<EntryPageKey>(maxBytes: 10_000, maxPageBytes: 4_000)
+            let full = PageCache<EntryPageKey>(maxBytes: 10_000, maxPageBytes: 4_000, maxAccountBytes: 10_000)
             let keys = (0..<7).map { EntryPageKey(userID: UUID(), cursor: $0, limit: 50) }
             for key in keys { full.keep(page(1_000, 1), for: key, changeSeq: 1) }
             full.keep(page(3_000, 2), for: keys[0], changeSeq: 2)
@@ -154,7 +154,7 @@ import Testing
         #expect(cache.keptBytes == PageCache<EntryPageKey>.size(of: page(100, 9), under: other))
 
         // When small search answers are kept under long query strings, the strings count against the bound too
-        let searches = PageCache<SearchPageKey>(maxBytes: 10_000, maxPageBytes: 4_000)
+        let searches = PageCache<SearchPageKey>(maxBytes: 10_000, maxPageBytes: 4_000, maxAccountBytes: 10_000)
         func search(_ index: Int) -> SearchPageKey {
             SearchPageKey(userID: user, query: "q=walk&ignored=" + String(repeating: "x", count: 2_000) + "\(index)", dates: nil)
         }
@@ -163,5 +163,15 @@ import Testing
             #expect(searches.keptBytes <= 10_000)
         }
         #expect((0..<40).filter { searches.page(search($0), changeSeq: 5) != nil }.count <= 4)
+
+        // When one account keeps asking new things, it makes room from its own share, and another's page stays
+        let shared = PageCache<EntryPageKey>(maxBytes: 10_000, maxPageBytes: 4_000, maxAccountBytes: 3_000)
+        let quiet = EntryPageKey(userID: UUID(), cursor: 0, limit: 50)
+        shared.keep(page(1_000, 1), for: quiet, changeSeq: 1)
+        for cursor in 0..<40 {
+            shared.keep(page(1_000, 2), for: key(cursor), changeSeq: 1)
+            #expect(shared.keptBytes <= 3_000 + PageCache<EntryPageKey>.size(of: page(1_000, 1), under: quiet))
+        }
+        #expect(shared.page(quiet, changeSeq: 1) == page(1_000, 1) && shared.page(key(39), changeSeq: 1) != nil)
     }
 }

@@ -46,15 +46,52 @@ final class PageCache<Key: AccountPageKey>: Sendable {
     private struct Pages {
         var byKey: [Key: Page] = [:]
         var bytes = 0
+        /// What each account's pages count.
+        var bytesByAccount: [UUID: Int] = [:]
+
+        mutating func insert(_ page: Page, for key: Key) {
+            byKey[key] = page
+            count(page.size, for: key.userID)
+        }
+
+        mutating func remove(_ key: Key) {
+            guard let page = byKey.removeValue(forKey: key) else { return }
+            count(-page.size, for: key.userID)
+        }
+
+        mutating func removeAll(of userID: UUID) {
+            for key in byKey.keys.filter({ $0.userID == userID }) { remove(key) }
+        }
+
+        /// Removes pages, in no particular order, until they count at most `bound`.
+        mutating func evict(downTo bound: Int) {
+            var left = bytes
+            let going = byKey.compactMap { key, page -> Key? in
+                guard left > bound else { return nil }
+                left -= page.size
+                return key
+            }
+            for key in going { remove(key) }
+        }
+
+        private mutating func count(_ delta: Int, for userID: UUID) {
+            bytes += delta
+            let total = bytesByAccount[userID, default: 0] + delta
+            bytesByAccount[userID] = total == 0 ? nil : total
+        }
     }
 
     let maxBytes: Int
     let maxPageBytes: Int
+    /// One account's share: an account past it makes room from its own pages, so that one person asking many
+    /// different things never pushes out everyone else's.
+    let maxAccountBytes: Int
     private let pages = Mutex(Pages())
 
-    init(maxBytes: Int = 32 << 20, maxPageBytes: Int = 256 << 10) {
+    init(maxBytes: Int = 32 << 20, maxPageBytes: Int = 256 << 10, maxAccountBytes: Int? = nil) {
         self.maxBytes = maxBytes
         self.maxPageBytes = maxPageBytes
+        self.maxAccountBytes = maxAccountBytes ?? maxBytes / 8
     }
 
     /// The page kept for `key`, if it was read at `changeSeq`.
@@ -73,42 +110,25 @@ final class PageCache<Key: AccountPageKey>: Sendable {
         body.readableBytes + key.heldBytes + overheadBytes
     }
 
-    /// Keeps `body`, read at `changeSeq`, unless a page read later is kept already; when full, about half the pages go.
+    /// Keeps `body`, read at `changeSeq`, unless a page read later is kept already. An account past its share first
+    /// drops its own pages; when the cache is full, about half of all pages go.
     func keep(_ body: ByteBuffer, for key: Key, changeSeq: Int) {
         let size = Self.size(of: body, under: key)
-        guard size <= maxPageBytes else { return }
+        guard size <= maxPageBytes, size <= maxAccountBytes else { return }
         pages.withLock { pages in
             if let kept = pages.byKey[key] {
                 guard kept.changeSeq < changeSeq else { return }
-                pages.byKey[key] = nil
-                pages.bytes -= kept.size
+                pages.remove(key)
             }
-            if pages.bytes + size > maxBytes {
-                var bytes = pages.bytes
-                let bound = maxBytes / 2
-                pages.byKey = pages.byKey.filter { _, page in
-                    guard bytes > bound else { return true }
-                    bytes -= page.size
-                    return false
-                }
-                pages.bytes = bytes
-            }
-            pages.byKey[key] = Page(changeSeq: changeSeq, body: body, size: size)
-            pages.bytes += size
+            if pages.bytesByAccount[key.userID, default: 0] + size > maxAccountBytes { pages.removeAll(of: key.userID) }
+            if pages.bytes + size > maxBytes { pages.evict(downTo: maxBytes / 2) }
+            pages.insert(Page(changeSeq: changeSeq, body: body, size: size), for: key)
         }
     }
 
     /// Drops every page of `userID` (their account closed).
     func forget(userID: UUID) {
-        pages.withLock { pages in
-            var bytes = pages.bytes
-            pages.byKey = pages.byKey.filter { key, page in
-                guard key.userID == userID else { return true }
-                bytes -= page.size
-                return false
-            }
-            pages.bytes = bytes
-        }
+        pages.withLock { $0.removeAll(of: userID) }
     }
 
     /// The bytes every kept page counts, with its key and overhead.
