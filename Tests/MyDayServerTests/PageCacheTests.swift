@@ -15,11 +15,7 @@ import Testing
         try await first.run { api in
             // Given an entry, and its page listed (and kept) by this node
             let session = try await api.register()
-            let id = UUID().uuidString.lowercased()
-            try await api.send(
-                .post, "/v1/entries", token: session.accessToken,
-                json: ["id": id, "created_at": "2026-05-01T08:30:00Z", "tz": "UTC", "kind": "text", "text": "Before."],
-                expecting: .created)
+            let id = try await api.createTypedEntry(session, text: "Before.")
             let before = try await api.send(.get, "/v1/entries?limit=50", token: session.accessToken, expecting: .ok)
             #expect(try await api.send(.get, "/v1/entries?limit=50", token: session.accessToken).text == before.text)
             let cursor = try #require(before.json["next_cursor"] as? String)
@@ -52,19 +48,12 @@ import Testing
         try await first.run { api in
             // Given a walk written this morning, found by a search and by one that says "today"
             let session = try await api.register()
-            @Sendable func write(_ text: String, at time: String, on node: APIClient) async throws -> String {
-                let id = UUID().uuidString.lowercased()
-                try await node.send(
-                    .post, "/v1/entries", token: session.accessToken,
-                    json: ["id": id, "created_at": time, "tz": "UTC", "kind": "text", "text": text], expecting: .created)
-                return id
-            }
             func found(_ query: String) async throws -> (ids: [String], titles: [String?], bytes: String) {
                 let reply = try await api.send(.get, "/v1/search?\(query)&tz=UTC", token: session.accessToken, expecting: .ok)
                 let entries = (reply.json["hits"] as? [[String: Any]] ?? []).compactMap { $0["entry"] as? [String: Any] }
                 return (entries.compactMap { $0["id"] as? String }, entries.map { $0["title"] as? String }, reply.text)
             }
-            let walk = try await write("Walk by the river.", at: "2026-03-18T08:00:00Z", on: api)
+            let walk = try await api.createTypedEntry(session, text: "Walk by the river.", createdAt: "2026-03-18T08:00:00Z")
             let before = try await found("q=walk")
             let again = try await found("q=walk")
             #expect(before.ids == [walk] && again.bytes == before.bytes)
@@ -75,7 +64,7 @@ import Testing
                 try await other.send(
                     .patch, "/v1/entries/\(walk)", token: session.accessToken, json: ["title": "By the river"],
                     expecting: .ok)
-                return try await write("Walk home.", at: "2026-03-18T09:00:00Z", on: other)
+                return try await other.createTypedEntry(session, text: "Walk home.", createdAt: "2026-03-18T09:00:00Z")
             }
 
             // Then this node's searches find both, as they are now
