@@ -23,6 +23,8 @@ public final class EntryDetailViewModel {
     public private(set) var savedMessage: String?
     /// Set once the entry is deleted; the screen closes.
     public private(set) var isDeleted = false
+    /// Set while saving, sending again, transcribing again or deleting; another of these is not begun meanwhile.
+    public private(set) var isWorking = false
 
     private let core: ClientCore
 
@@ -170,7 +172,8 @@ public final class EntryDetailViewModel {
     /// Edits shown at once and sent at the next sync (now, if the server is reachable); `savedMessage` says which.
     /// A title that is too long is refused, with `errorMessage` saying why, and nothing changes.
     public func save(_ edit: EntryEdit) async {
-        guard !edit.isEmpty else { return }
+        guard !edit.isEmpty, begin() else { return }
+        defer { isWorking = false }
         savedMessage = nil
         if let title = edit.title, let problem = Self.titleProblem(title) {
             errorMessage = problem
@@ -189,18 +192,24 @@ public final class EntryDetailViewModel {
     }
 
     public func retry() async {
+        guard begin() else { return }
+        defer { isWorking = false }
         do { try await core.retry(entry.id) } catch { errorMessage = LibraryViewModel.message(for: error) }
         reload()
     }
 
     /// Asks the server for a fresh transcript of the same audio.
     public func retranscribe() async {
+        guard begin() else { return }
+        defer { isWorking = false }
         do { try await core.retranscribe(entry.id) } catch { errorMessage = LibraryViewModel.message(for: error) }
         reload()
     }
 
     /// Deletes here at once and on the server when it can be reached.
     public func delete() async {
+        guard begin() else { return }
+        defer { isWorking = false }
         do {
             if let path = try core.store.deleteEntry(entry.id) { core.library.removeAudio(path) }
             isDeleted = true
@@ -208,6 +217,13 @@ public final class EntryDetailViewModel {
         } catch {
             errorMessage = isDeleted ? nil : LibraryViewModel.message(for: error)
         }
+    }
+
+    /// Marks an action begun; false while another runs.
+    private func begin() -> Bool {
+        guard !isWorking else { return false }
+        isWorking = true
+        return true
     }
 
     private func reload() {

@@ -42,6 +42,15 @@ public final class ProfileViewModel {
     /// The days of the export asked for, for its file's name.
     private var exportDays: (from: String, to: String)?
     public var deleteConfirmation = ""
+    /// The password typed to delete the account, its proof unless a fresh Apple or Google sign-in is given instead.
+    public var deletePassword = ""
+    /// Set while `deleteAccount` runs.
+    public private(set) var isDeleting = false
+    /// Why the last try to delete the account failed; nil before one and while one runs.
+    public private(set) var deleteMessage: String?
+    /// The new address typed for the account, and the password that proves it is the person asking.
+    public var newEmail = ""
+    public var emailChangePassword = ""
     public private(set) var errorMessage: String?
     /// Set after sign-out or account deletion; the app returns to the sign-in screen.
     public private(set) var isSignedOut = false
@@ -106,7 +115,7 @@ public final class ProfileViewModel {
             export = .failed("The first day comes after the last.")
             return
         }
-        let proof = proof ?? (exportPassword.isEmpty ? nil : .password(exportPassword))
+        let proof = proof ?? Self.passwordProof(exportPassword)
         exportPassword = ""
         do {
             var status = try await core.client.requestExport(
@@ -239,34 +248,52 @@ public final class ProfileViewModel {
         }
     }
 
-    /// Deletes the account and every entry, after the typed confirmation.
-    public func deleteAccount(proof: SignInProof?) async {
+    /// Deletes the account and every entry, after the typed confirmation. The proof of a recent sign-in is `proof` (a
+    /// fresh Apple or Google sign-in), else the typed `deletePassword`, when either is given; one try at a time.
+    public func deleteAccount(proof: SignInProof? = nil) async {
+        guard !isDeleting else { return }
         guard canDeleteAccount else {
-            errorMessage = "Type \(Self.deleteConfirmationWord) to confirm."
+            deleteMessage = "Type \(Self.deleteConfirmationWord) to confirm."
             return
         }
+        isDeleting = true
+        deleteMessage = nil
+        defer { isDeleting = false }
         do {
-            try await core.deleteAccount(proof: proof)
+            try await core.deleteAccount(proof: proof ?? Self.passwordProof(deletePassword))
+            deletePassword = ""
             isSignedOut = true
         } catch {
-            errorMessage = LibraryViewModel.message(for: error)
+            deleteMessage = LibraryViewModel.message(for: error)
         }
     }
 
-    /// Asks for `newEmail` as the account's address; `emailChangeMessage` says where the link went.
-    public func changeEmail(to newEmail: String, proof: SignInProof?) async {
+    /// Whether "Send the link" has an address to send to.
+    public var canChangeEmail: Bool { !newEmail.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty }
+
+    /// Asks for `newEmail` as the account's address, proven by `proof` (a fresh Apple or Google sign-in) or the typed
+    /// `emailChangePassword`; `emailChangeMessage` says where the link went, and the password is cleared.
+    public func changeEmail(proof: SignInProof? = nil) async {
         let address = newEmail.trimmingCharacters(in: .whitespacesAndNewlines)
         guard address.contains("@"), address.lowercased() != account?.email.lowercased() else {
             errorMessage = address.isEmpty ? "Type the new address." : "Type a new address, not the one the account has."
             return
         }
         do {
-            try await core.client.changeEmail(to: address, proof: proof)
+            try await core.client.changeEmail(to: address, proof: proof ?? Self.passwordProof(emailChangePassword))
             emailChangeMessage = "A link is on its way to \(address). Your address changes when you open it."
+            emailChangePassword = ""
             errorMessage = nil
         } catch {
             errorMessage = LibraryViewModel.message(for: error)
         }
+    }
+
+    /// A typed password as the proof of a recent sign-in, sent as typed; nil for a field left empty or holding only
+    /// spaces, which no password is (a password has 8 characters besides spaces at either end), so that a recent
+    /// sign-in still proves it is the person.
+    static func passwordProof(_ typed: String) -> SignInProof? {
+        typed.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty ? nil : .password(typed)
     }
 
     static func localDay(_ date: Date, _ zone: TimeZone) -> String {

@@ -189,6 +189,35 @@ import Testing
         #expect(detail.entry.state == .transcribed)
     }
 
+    @Test func oneActionAtATimeAndTheScreenKnowsWhenOneRuns() async throws {
+        // Given a transcribed recording, and a server that holds "Transcribe again" until the test lets it go
+        let id = UUID()
+        try harness.synced([Given.serverEntry(id, transcript: "A walk by the river.")])
+        let held = Gate()
+        var client = FakeMyDayClient()
+        client.onRetranscribe = { id in
+            await held.wait()
+            return Given.serverEntry(id, status: .transcribing, transcript: nil)
+        }
+        client.onChanges = { _, _ in EntryChanges(entries: [], deletedIDs: [], nextCursor: "0", hasMore: false) }
+        client.onDeleteEntry = { _ in }
+        let detail = EntryDetailViewModel(entry: try #require(try harness.store.entry(id)), core: harness.core(client))
+        // When it is transcribed again, then the screen is working until the server answered
+        let first = Task { await detail.retranscribe() }
+        try await pollUntil("the server is asked") { held.waiterCount == 1 }
+        #expect(detail.isWorking)
+        // And a delete tapped meanwhile does nothing
+        await detail.delete()
+        #expect(!detail.isDeleted)
+        #expect(try harness.store.entry(id) != nil)
+        held.open()
+        await first.value
+        #expect(!detail.isWorking)
+        // Then, the first action done, a delete goes ahead
+        await detail.delete()
+        #expect(detail.isDeleted && !detail.isWorking)
+    }
+
     @Test func deletingAnUnsentEntryRemovesItAndItsAudioAtOnce() async throws {
         let id = UUID()
         let temporary = try harness.library.beginRecording(id: id, startedAt: Given.now, timeZone: Given.paris, container: .wav)

@@ -1,4 +1,5 @@
 import Foundation
+import MyDayTestSupport
 import Synchronization
 import Testing
 
@@ -30,15 +31,7 @@ import Testing
     @Test func aNewAddressIsAskedForOnceAndTheOldOneIsNotSentAgain() async throws {
         // Given the Profile of me@example.com
         let asked = Mutex<[String]>([])
-        var client = FakeMyDayClient()
-        client.onStats = { zone in
-            DiaryStatistics(
-                timeZone: zone, totalEntries: 0, totalDuration: 0, words: 0, currentStreakDays: 0, longestStreakDays: 0,
-                months: [], storageUsedBytes: 0, storageQuotaBytes: 1)
-        }
-        client.onMe = {
-            Account(id: UUID(), email: "me@example.com", name: nil, hasPassword: true, createdAt: Given.now, emailVerified: true)
-        }
+        var client = Self.clientOfAConfirmedAccount()
         let proofs = Mutex<[SignInProof?]>([])
         client.onChangeEmail = { email, proof in
             asked.withLock { $0.append(email) }
@@ -47,16 +40,53 @@ import Testing
         let profile = ProfileViewModel(core: harness.core(client), timeZone: Given.paris)
         await profile.load()
         // When the same address, or nothing, is typed, the server is not asked
-        await profile.changeEmail(to: " ME@example.com ", proof: nil)
+        profile.newEmail = " ME@example.com "
+        await profile.changeEmail()
         #expect(profile.errorMessage == "Type a new address, not the one the account has.")
-        await profile.changeEmail(to: "", proof: nil)
+        profile.newEmail = "  "
+        #expect(!profile.canChangeEmail)
+        await profile.changeEmail()
         #expect(asked.withLock { $0 }.isEmpty)
-        // When a new one is, the server gets it with the proof (a fresh Apple sign-in here), and the Profile says where
-        // the link went
-        await profile.changeEmail(to: "new@example.com", proof: .provider(.apple, token: "apple-token", nonce: "n"))
+        // When a new one is, the server gets it with the proof (a fresh Apple sign-in here, before the typed
+        // password), and the Profile says where the link went
+        profile.newEmail = "new@example.com"
+        profile.emailChangePassword = "a long diary password"
+        #expect(profile.canChangeEmail)
+        await profile.changeEmail(proof: .provider(.apple, token: "apple-token", nonce: "n"))
         #expect(asked.withLock { $0 } == ["new@example.com"])
         #expect(proofs.withLock { $0 } == [.provider(.apple, token: "apple-token", nonce: "n")])
         #expect(profile.emailChangeMessage?.contains("new@example.com") == true && profile.errorMessage == nil)
+    }
+
+    @Test func theTypedPasswordProvesANewAddressAndIsClearedOnceTheLinkIsSent() async throws {
+        // Given a server that refuses the first request and takes the second
+        var client = Self.clientOfAConfirmedAccount()
+        let proofs = Mutex<[SignInProof?]>([])
+        client.onChangeEmail = { _, proof in
+            let count = proofs.withLock {
+                $0.append(proof)
+                return $0.count
+            }
+            if count == 1 {
+                throw MyDayClientError.server(
+                    status: 401, code: "wrong_password", message: "The password is not right.", retryAfter: nil)
+            }
+        }
+        let profile = ProfileViewModel(core: harness.core(client), timeZone: Given.paris)
+        await profile.load()
+        profile.newEmail = "new@example.com"
+        // When a wrong password is sent, then it stays for the person to correct
+        profile.emailChangePassword = "a wrong password"
+        await profile.changeEmail()
+        #expect(profile.errorMessage == "The password is not right.")
+        #expect(profile.emailChangePassword == "a wrong password")
+        // When the right one is, then the link is sent and the field emptied
+        profile.emailChangePassword = " a long diary password"
+        await profile.changeEmail()
+        #expect(profile.emailChangeMessage?.contains("new@example.com") == true)
+        #expect(profile.emailChangePassword.isEmpty)
+        #expect(
+            proofs.withLock { $0 } == [.password("a wrong password"), .password(" a long diary password")])
     }
 
     @Test func anExportIsFollowedUntilItsLinkIsReady() async throws {
@@ -167,12 +197,56 @@ import Testing
         var client = FakeMyDayClient()
         client.onDeleteAccount = { #expect($0 == .password("a long diary password")) }
         let profile = ProfileViewModel(core: harness.core(client))
+        profile.deletePassword = "a long diary password"
         profile.deleteConfirmation = "delete"
-        await profile.deleteAccount(proof: .password("a long diary password"))
+        await profile.deleteAccount()
         #expect(!profile.isSignedOut)
+        #expect(profile.deleteMessage == "Type DELETE to confirm.")
         profile.deleteConfirmation = "DELETE"
-        await profile.deleteAccount(proof: .password("a long diary password"))
+        await profile.deleteAccount()
         #expect(profile.isSignedOut)
+        #expect(profile.deleteMessage == nil)
+    }
+
+    @Test func aDeletionIsProvenByAFreshSignInOrTheTypedPasswordButNeverByOneOfSpaces() async throws {
+        // Given a server that refuses the first two deletions and holds the third until the test lets it go
+        let proofs = Mutex<[SignInProof?]>([])
+        let held = Gate()
+        var client = FakeMyDayClient()
+        client.onDeleteAccount = { proof in
+            let count = proofs.withLock {
+                $0.append(proof)
+                return $0.count
+            }
+            if count < 3 {
+                throw MyDayClientError.server(
+                    status: 403, code: "reauthentication_needed",
+                    message: "Sign in again, or type your password, to delete the account.", retryAfter: nil)
+            }
+            if count == 3 { await held.wait() }
+        }
+        let profile = ProfileViewModel(core: harness.core(client))
+        profile.deleteConfirmation = "DELETE"
+        // When a password of spaces is typed, then none is sent (a recent sign-in may still be proof), and the refusal
+        // is said
+        profile.deletePassword = "   "
+        await profile.deleteAccount()
+        #expect(profile.deleteMessage == "Sign in again, or type your password, to delete the account.")
+        // When a fresh Google sign-in is given, then it is the proof, whatever the field holds
+        await profile.deleteAccount(proof: .provider(.google, token: "google-token", nonce: nil))
+        // When the password is typed, then it is sent as typed, and a second tap while it runs sends nothing
+        profile.deletePassword = "a long diary password "
+        let first = Task { await profile.deleteAccount() }
+        try await pollUntil("the deletion reaches the server") { held.waiterCount == 1 }
+        #expect(profile.isDeleting && profile.deleteMessage == nil)
+        await profile.deleteAccount()
+        held.open()
+        await first.value
+        #expect(profile.isSignedOut && !profile.isDeleting)
+        #expect(
+            proofs.withLock { $0 } == [
+                nil, .provider(.google, token: "google-token", nonce: nil), .password("a long diary password "),
+            ])
     }
 
     @Test func signingOutIsRefusedWhileEntriesAreUnsent() async throws {
@@ -215,6 +289,20 @@ import Testing
         await profile.loadSignInMethods()
         #expect(profile.isLinked(.apple) && !profile.isLinked(.google))
         #expect(!profile.isExporting)
+    }
+
+    /// A server whose account is me@example.com, confirmed, with a password and an empty diary.
+    private static func clientOfAConfirmedAccount() -> FakeMyDayClient {
+        var client = FakeMyDayClient()
+        client.onStats = { zone in
+            DiaryStatistics(
+                timeZone: zone, totalEntries: 0, totalDuration: 0, words: 0, currentStreakDays: 0, longestStreakDays: 0,
+                months: [], storageUsedBytes: 0, storageQuotaBytes: 1)
+        }
+        client.onMe = {
+            Account(id: UUID(), email: "me@example.com", name: nil, hasPassword: true, createdAt: Given.now, emailVerified: true)
+        }
+        return client
     }
 }
 

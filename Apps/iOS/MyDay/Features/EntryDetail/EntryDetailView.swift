@@ -8,7 +8,6 @@ struct EntryDetailView: View {
     @State private var isEditing = false
     @State private var isConfirmingDelete = false
     @State private var isConfirmingRetranscribe = false
-    @State private var isWorking = false
     @State private var playback: EntryAudioPlayer?
     @Environment(\.dismiss) private var dismiss
 
@@ -74,19 +73,19 @@ struct EntryDetailView: View {
         }
         .sheet(isPresented: $isEditing) {
             EntryEditSheet(entry: entry) { edit in
-                perform { await viewModel.save(edit) }
+                Task { await viewModel.save(edit) }
             }
         }
         .confirmationDialog("Delete this entry?", isPresented: $isConfirmingDelete, titleVisibility: .visible) {
             Button("Delete entry", role: .destructive) {
-                perform { await viewModel.delete() }
+                Task { await viewModel.delete() }
             }
         } message: {
             Text("It waits in Recently deleted, at the Library's menu, for 30 days.")
         }
         .confirmationDialog("Transcribe again?", isPresented: $isConfirmingRetranscribe, titleVisibility: .visible) {
             Button("Replace my edited words", role: .destructive) {
-                perform { await viewModel.retranscribe() }
+                Task { await viewModel.retranscribe() }
             }
         } message: {
             Text("A fresh transcript of the audio replaces the words you edited.")
@@ -107,7 +106,7 @@ struct EntryDetailView: View {
             HStack(spacing: 12) {
                 if viewModel.canRetry {
                     Button("Retry") {
-                        perform { await viewModel.retry() }
+                        Task { await viewModel.retry() }
                     }
                     .buttonStyle(.borderedProminent)
                     .accessibilityHint("Sends this entry to your server again.")
@@ -117,26 +116,18 @@ struct EntryDetailView: View {
                         if viewModel.retranscribingReplacesEdits {
                             isConfirmingRetranscribe = true
                         } else {
-                            perform { await viewModel.retranscribe() }
+                            Task { await viewModel.retranscribe() }
                         }
                     }
                     .buttonStyle(.bordered)
                     .accessibilityHint("Asks your server for a fresh transcript of the same audio.")
                 }
-                if isWorking {
+                if viewModel.isWorking {
                     ProgressView()
                 }
             }
             .controlSize(.large)
-            .disabled(isWorking)
-        }
-    }
-
-    private func perform(_ work: @escaping @MainActor () async -> Void) {
-        isWorking = true
-        Task {
-            await work()
-            isWorking = false
+            .disabled(viewModel.isWorking)
         }
     }
 }

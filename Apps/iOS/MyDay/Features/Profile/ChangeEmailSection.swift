@@ -3,28 +3,23 @@ import SwiftUI
 
 /// A new address for the account: a link goes there, and the address changes when it is opened.
 struct ChangeEmailSection: View {
-    let viewModel: ProfileViewModel
-    @State private var newEmail = ""
-    @State private var password = ""
+    @Bindable var viewModel: ProfileViewModel
 
     var body: some View {
         Section {
-            TextField("New address", text: $newEmail)
+            TextField("New address", text: $viewModel.newEmail)
                 .textContentType(.emailAddress)
                 .keyboardType(.emailAddress)
                 .textInputAutocapitalization(.never)
                 .autocorrectionDisabled()
             if viewModel.account?.hasPassword == true {
-                SecureField("Your password", text: $password)
+                SecureField("Your password", text: $viewModel.emailChangePassword)
                     .textContentType(.password)
             }
             Button("Send the link") {
-                Task {
-                    await viewModel.changeEmail(to: newEmail, proof: password.isEmpty ? nil : .password(password))
-                    if viewModel.emailChangeMessage != nil { password = "" }
-                }
+                Task { await viewModel.changeEmail() }
             }
-            .disabled(newEmail.isEmpty)
+            .disabled(!viewModel.canChangeEmail)
             if let message = viewModel.emailChangeMessage {
                 Text(message.localizedForDisplay)
             }

@@ -8,9 +8,6 @@ struct DeleteAccountSheet: View {
     /// Whether a recording is under way, which deleting the account now would discard.
     let appModel: AppModel
 
-    @State private var password = ""
-    @State private var isDeleting = false
-    @State private var hasTried = false
     @Environment(\.dismiss) private var dismiss
 
     var body: some View {
@@ -32,7 +29,7 @@ struct DeleteAccountSheet: View {
                 }
                 if viewModel.account?.hasPassword != false {
                     Section {
-                        SecureField("Password", text: $password)
+                        SecureField("Password", text: $viewModel.deletePassword)
                             .textContentType(.password)
                     } footer: {
                         Text("Needed unless you signed in in the last 5 minutes.")
@@ -49,9 +46,9 @@ struct DeleteAccountSheet: View {
                     } footer: {
                         Text("Or confirm it is you by signing in with the Apple or Google account linked to My Day.")
                     }
-                    .disabled(!viewModel.canDeleteAccount || isDeleting || appModel.isRecording)
+                    .disabled(!viewModel.canDeleteAccount || viewModel.isDeleting || appModel.isRecording)
                 }
-                if hasTried, let message = viewModel.errorMessage {
+                if let message = viewModel.deleteMessage {
                     Section {
                         Text(message.localizedForDisplay)
                             .foregroundStyle(.red)
@@ -59,17 +56,17 @@ struct DeleteAccountSheet: View {
                 }
                 Section {
                     Button(role: .destructive) {
-                        delete(proof: password.isEmpty ? nil : .password(password))
+                        delete(proof: nil)
                     } label: {
                         HStack {
                             Text("Delete Account and Data")
-                            if isDeleting {
+                            if viewModel.isDeleting {
                                 Spacer()
                                 ProgressView()
                             }
                         }
                     }
-                    .disabled(!viewModel.canDeleteAccount || isDeleting || appModel.isRecording)
+                    .disabled(!viewModel.canDeleteAccount || viewModel.isDeleting || appModel.isRecording)
                 } footer: {
                     if appModel.isRecording {
                         Text("Stop the recording under way first: signing out or deleting your account now would lose it.")
@@ -81,11 +78,11 @@ struct DeleteAccountSheet: View {
             .toolbar {
                 ToolbarItem(placement: .cancellationAction) {
                     Button("Cancel") { dismiss() }
-                        .disabled(isDeleting)
+                        .disabled(viewModel.isDeleting)
                 }
             }
         }
-        .interactiveDismissDisabled(isDeleting)
+        .interactiveDismissDisabled(viewModel.isDeleting)
         .task { await viewModel.loadSignInMethods() }
     }
 
@@ -97,13 +94,9 @@ struct DeleteAccountSheet: View {
         }
     }
 
+    /// Deletes with `proof`, or with the typed password when it is nil.
     private func delete(proof: SignInProof?) {
         guard !appModel.isRecording else { return }
-        isDeleting = true
-        hasTried = true
-        Task {
-            await viewModel.deleteAccount(proof: proof)
-            isDeleting = false
-        }
+        Task { await viewModel.deleteAccount(proof: proof) }
     }
 }
