@@ -23,7 +23,8 @@ public final class EntryDetailViewModel {
     public private(set) var savedMessage: String?
     /// Set once the entry is deleted; the screen closes.
     public private(set) var isDeleted = false
-    /// Set while saving, sending again, transcribing again or deleting; another of these is not begun meanwhile.
+    /// Set while sending again, transcribing again or deleting; another of these is not begun meanwhile. An edit is
+    /// kept whenever it is saved.
     public private(set) var isWorking = false
 
     private let core: ClientCore
@@ -172,8 +173,7 @@ public final class EntryDetailViewModel {
     /// Edits shown at once and sent at the next sync (now, if the server is reachable); `savedMessage` says which.
     /// A title that is too long is refused, with `errorMessage` saying why, and nothing changes.
     public func save(_ edit: EntryEdit) async {
-        guard !edit.isEmpty, begin() else { return }
-        defer { isWorking = false }
+        guard !edit.isEmpty else { return }
         savedMessage = nil
         if let title = edit.title, let problem = Self.titleProblem(title) {
             errorMessage = problem

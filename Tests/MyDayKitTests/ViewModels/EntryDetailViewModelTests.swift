@@ -189,7 +189,7 @@ import Testing
         #expect(detail.entry.state == .transcribed)
     }
 
-    @Test func oneActionAtATimeAndTheScreenKnowsWhenOneRuns() async throws {
+    @Test func oneRequestAtATimeAndTheScreenKnowsWhenOneRunsButAnEditIsAlwaysKept() async throws {
         // Given a transcribed recording, and a server that holds "Transcribe again" until the test lets it go
         let id = UUID()
         try harness.synced([Given.serverEntry(id, transcript: "A walk by the river.")])
@@ -201,15 +201,24 @@ import Testing
         }
         client.onChanges = { _, _ in EntryChanges(entries: [], deletedIDs: [], nextCursor: "0", hasMore: false) }
         client.onDeleteEntry = { _ in }
+        client.onEdit = { id, edit in
+            var edited = Given.serverEntry(id)
+            edited.title = edit.title
+            edited.updatedAt = Date()
+            return edited
+        }
         let detail = EntryDetailViewModel(entry: try #require(try harness.store.entry(id)), core: harness.core(client))
         // When it is transcribed again, then the screen is working until the server answered
         let first = Task { await detail.retranscribe() }
         try await pollUntil("the server is asked") { held.waiterCount == 1 }
         #expect(detail.isWorking)
-        // And a delete tapped meanwhile does nothing
+        // And a delete tapped meanwhile does nothing, while an edit saved meanwhile is kept
         await detail.delete()
         #expect(!detail.isDeleted)
         #expect(try harness.store.entry(id) != nil)
+        await detail.save(EntryEdit(title: "By the river"))
+        #expect(try harness.store.entry(id)?.title == "By the river")
+        #expect(detail.isWorking)
         held.open()
         await first.value
         #expect(!detail.isWorking)

@@ -66,6 +66,7 @@ struct EntryDetailView: View {
                     } label: {
                         Label("Delete entry", systemImage: "trash")
                     }
+                    .disabled(viewModel.isWorking)
                 } label: {
                     Label("More", systemImage: "ellipsis.circle")
                 }
