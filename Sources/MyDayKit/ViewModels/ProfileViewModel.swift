@@ -248,6 +248,15 @@ public final class ProfileViewModel {
         }
     }
 
+    /// Empties what was typed to delete the account and what the last try said, for a delete sheet shown anew: a
+    /// confirmation typed earlier and cancelled is never ready the next time.
+    public func startDeletion() {
+        guard !isDeleting else { return }
+        deleteConfirmation = ""
+        deletePassword = ""
+        deleteMessage = nil
+    }
+
     /// Deletes the account and every entry, after the typed confirmation. The proof of a recent sign-in is `proof` (a
     /// fresh Apple or Google sign-in), else the typed `deletePassword`, when either is given; one try at a time.
     public func deleteAccount(proof: SignInProof? = nil) async {

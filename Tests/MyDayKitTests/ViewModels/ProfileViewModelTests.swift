@@ -193,7 +193,7 @@ import Testing
         #expect(profile.export == .failed("The first day comes after the last."))
     }
 
-    @Test func deletingTheAccountNeedsTheTypedWord() async throws {
+    @Test func deletingTheAccountNeedsTheTypedWordEachTimeTheSheetIsShown() async throws {
         var client = FakeMyDayClient()
         client.onDeleteAccount = { #expect($0 == .password("a long diary password")) }
         let profile = ProfileViewModel(core: harness.core(client))
@@ -202,6 +202,11 @@ import Testing
         await profile.deleteAccount()
         #expect(!profile.isSignedOut)
         #expect(profile.deleteMessage == "Type DELETE to confirm.")
+        // When the sheet is shown anew after "DELETE" was typed and the sheet cancelled, then nothing typed is kept
+        profile.deleteConfirmation = "DELETE"
+        profile.startDeletion()
+        #expect(!profile.canDeleteAccount && profile.deletePassword.isEmpty && profile.deleteMessage == nil)
+        profile.deletePassword = "a long diary password"
         profile.deleteConfirmation = "DELETE"
         await profile.deleteAccount()
         #expect(profile.isSignedOut)

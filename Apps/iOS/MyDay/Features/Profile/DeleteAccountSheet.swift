@@ -83,6 +83,7 @@ struct DeleteAccountSheet: View {
             }
         }
         .interactiveDismissDisabled(viewModel.isDeleting)
+        .onAppear { viewModel.startDeletion() }
         .task { await viewModel.loadSignInMethods() }
     }
 
